@@ -1,0 +1,157 @@
+#include "cli.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <sstream>
+#include <unistd.h>
+
+namespace awave {
+namespace {
+
+std::optional<long> parse_integer(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  errno = 0;
+  char* end = nullptr;
+  const long value = std::strtol(text.c_str(), &end, 10);
+  if (errno != 0 || *end != '\0' || value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max())
+    return std::nullopt;
+  return value;
+}
+
+std::optional<double> parse_real(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  errno = 0;
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (errno != 0 || *end != '\0') return std::nullopt;
+  return value;
+}
+
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> parts;
+  std::stringstream stream(text);
+  std::string part;
+  while (std::getline(stream, part, ',')) parts.push_back(part);
+  if (!text.empty() && text.back() == ',') parts.emplace_back();
+  return parts;
+}
+
+}  // namespace
+
+std::string usage() {
+  return "usage: awave [-shape nx,ny,nz] [-dx float] [-dt float] [-nsteps int] [-out_period int]\n"
+         "             [-impl id,id,...] [-json FILE] [-no_output] [-no_check] [-list] [-h] [output_base]\n"
+         "  -shape nx,ny,nz   interior grid points (default 32,32,32; nx, ny >= 8, nz >= 1)\n"
+         "  -dx float         grid spacing in metres (default 10.0)\n"
+         "  -dt float         time step in seconds (default 0.002; Courant number must be <= 1)\n"
+         "  -nsteps int       steps to run (default 100)\n"
+         "  -out_period int   steps per chunk: output and timing after each (default 10)\n"
+         "  -impl ids         implementations to run after the CPU reference (default: all; see -list)\n"
+         "  -json FILE        also write the results as JSON to FILE\n"
+         "  -no_output        write no .vtkhdf files\n"
+         "  -no_check         skip the CPU reference and the point-by-point check (benchmarks)\n"
+         "  -list             list the implementations in this build and exit\n"
+         "  -h, --help        this help\n"
+         "  output_base       files are <stem>.<impl>.vtkhdf (default: test)\n"
+         "Flags may also be written with two dashes (--nsteps 10).\n";
+}
+
+ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
+  ParsedCommandLine result;
+  Options& o = result.options;
+  bool have_output_base = false;
+  auto error = [&result](std::string message) {
+    result.error = std::move(message);
+    return result;
+  };
+  for (int a = 1; a < argc; ++a) {
+    const std::string arg = argv[a];
+    if (arg.rfind("--kokkos-", 0) == 0) continue;
+    std::string flag = arg;
+    if (flag.rfind("--", 0) == 0 && flag.size() > 2) flag = flag.substr(1);
+    if (flag == "-h" || flag == "-help") { o.help = true; continue; }
+    if (flag == "-list") { o.list = true; continue; }
+    if (flag == "-no_output") { o.write_output = false; continue; }
+    if (flag == "-no_check") { o.check = false; continue; }
+    const bool takes_value = flag == "-shape" || flag == "-dx" || flag == "-dt" || flag == "-nsteps" ||
+                             flag == "-out_period" || flag == "-impl" || flag == "-json";
+    if (takes_value) {
+      if (a + 1 >= argc) return error(fmt::format("{} needs a value", arg));
+      const std::string value = argv[++a];
+      if (flag == "-shape") {
+        const std::vector<std::string> parts = split_commas(value);
+        if (parts.size() != 3) return error(fmt::format("-shape needs three integers nx,ny,nz, got '{}'", value));
+        for (int d = 0; d < 3; ++d) {
+          const auto n = parse_integer(parts[d]);
+          if (!n) return error(fmt::format("-shape needs three integers nx,ny,nz, got '{}'", value));
+          o.params.shape[d] = int(*n);
+        }
+      } else if (flag == "-dx" || flag == "-dt") {
+        const auto x = parse_real(value);
+        if (!x) return error(fmt::format("{} needs a number, got '{}'", arg, value));
+        (flag == "-dx" ? o.params.dx : o.params.dt) = *x;
+      } else if (flag == "-nsteps" || flag == "-out_period") {
+        const auto n = parse_integer(value);
+        if (!n) return error(fmt::format("{} needs an integer, got '{}'", arg, value));
+        (flag == "-nsteps" ? o.params.nsteps : o.params.out_period) = int(*n);
+      } else if (flag == "-impl") {
+        o.impls = split_commas(value);
+        for (const std::string& id : o.impls)
+          if (id.empty()) return error(fmt::format("-impl needs comma-separated implementation ids, got '{}'", value));
+      } else {
+        if (value.empty()) return error("-json needs a file name");
+        o.json_path = value;
+      }
+      continue;
+    }
+    if (arg.size() > 1 && arg[0] == '-') return error(fmt::format("unknown option '{}'", arg));
+    if (have_output_base) return error(fmt::format("more than one output_base given ('{}' and '{}')", o.output_base, arg));
+    if (arg.empty()) return error("output_base is empty");
+    o.output_base = arg;
+    have_output_base = true;
+  }
+  if (o.help || o.list) return result;
+  if (auto problem = validate(o.params)) return error(*problem);
+  return result;
+}
+
+std::string output_stem(const std::string& output_base) {
+  const std::filesystem::path base(output_base);
+  if (!base.has_extension()) return output_base;
+  return (base.parent_path() / base.stem()).string();
+}
+
+std::string output_path(const std::string& output_base, const std::string& impl_id) {
+  return output_stem(output_base) + "." + impl_id + ".vtkhdf";
+}
+
+namespace {
+std::optional<std::string> check_file_location(const std::string& file) {
+  namespace fs = std::filesystem;
+  const fs::path path(file);
+  const fs::path dir = path.parent_path().empty() ? fs::path(".") : path.parent_path();
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return fmt::format("cannot write '{}': directory '{}' does not exist", file, dir.string());
+  if (::access(dir.c_str(), W_OK) != 0) return fmt::format("cannot write '{}': directory '{}' is not writable", file, dir.string());
+  if (fs::is_directory(path, ec)) return fmt::format("cannot write '{}': it is a directory", file);
+  return std::nullopt;
+}
+}  // namespace
+
+std::optional<std::string> check_output_locations(const Options& options, const std::vector<std::string>& impl_ids) {
+  if (options.write_output) {
+    const std::filesystem::path base(options.output_base);
+    if (!base.has_filename()) return fmt::format("output_base '{}' has no file name", options.output_base);
+    for (const std::string& id : impl_ids)
+      if (auto problem = check_file_location(output_path(options.output_base, id))) return problem;
+  }
+  if (!options.json_path.empty()) return check_file_location(options.json_path);
+  return std::nullopt;
+}
+
+}  // namespace awave

@@ -1,0 +1,39 @@
+// The awave command line: the original single-dash interface plus selection, JSON and help.
+#pragma once
+
+#include "wave_params.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace awave {
+
+struct Options {
+  WaveParams params;
+  std::string output_base = "test";   // files are <stem>.<impl>.vtkhdf
+  std::vector<std::string> impls;     // implementations to run besides the reference; empty: all
+  std::string json_path;              // machine-readable results, if set
+  bool write_output = true;           // -no_output: skip VTKHDF files (benchmarks)
+  bool check = true;                  // -no_check: skip the CPU reference and the comparison
+  bool help = false;
+  bool list = false;
+};
+
+struct ParsedCommandLine {
+  Options options;
+  std::optional<std::string> error;  // one line, for bad input
+};
+
+// Parses and validates argv (no files are touched). Arguments starting with --kokkos- are
+// left to Kokkos.
+ParsedCommandLine parse_command_line(int argc, const char* const* argv);
+std::string usage();
+
+// "<dir>/<name>" without the extension of <name>: the stem of output_base.
+std::string output_stem(const std::string& output_base);
+std::string output_path(const std::string& output_base, const std::string& impl_id);
+// Checks that output files can be created where asked, without creating anything.
+std::optional<std::string> check_output_locations(const Options& options, const std::vector<std::string>& impl_ids);
+
+}  // namespace awave

@@ -1,0 +1,207 @@
+#include "driver.hpp"
+
+#include "approx_equal.hpp"
+#include "build_info.hpp"
+#include "vtkhdf.hpp"
+#include "wave_impl.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <numeric>
+#include <ostream>
+#include <stdexcept>
+
+namespace awave {
+
+SampleStats sample_stats(const std::vector<double>& v) {
+  if (v.empty()) throw std::invalid_argument("sample_stats of no samples");
+  const double n = double(v.size());
+  const double mean = std::accumulate(v.begin(), v.end(), 0.0) / n;
+  double sum_sq = 0.0;
+  for (double x : v) sum_sq += (x - mean) * (x - mean);
+  const double stddev = v.size() > 1 ? std::sqrt(sum_sq / (n - 1.0)) : std::numeric_limits<double>::quiet_NaN();
+  return {*std::min_element(v.begin(), v.end()), *std::max_element(v.begin(), v.end()), mean, stddev};
+}
+
+std::vector<double> ImplResult::chunk_su_per_s(std::size_t interior_points) const {
+  std::vector<double> su(chunk_seconds.size());
+  for (std::size_t c = 0; c < su.size(); ++c) su[c] = double(interior_points) * chunk_steps[c] / chunk_seconds[c];
+  return su;
+}
+
+bool RunReport::all_passed() const {
+  return std::all_of(results.begin(), results.end(), [](const ImplResult& r) { return r.passed(); });
+}
+
+std::vector<std::string> selected_implementations(const Options& options) {
+  std::vector<std::string> ids;
+  if (options.check) ids.push_back("cpu");
+  if (options.impls.empty()) {
+    for (const ImplEntry& e : implementations())
+      if (e.id != "cpu") ids.push_back(e.id);
+  } else {
+    for (const std::string& id : options.impls) {
+      if (!find_implementation(id)) {
+        std::string known;
+        for (const ImplEntry& e : implementations()) known += (known.empty() ? "" : ", ") + e.id;
+        throw std::invalid_argument(fmt::format("unknown implementation '{}' (this build has: {})", id, known));
+      }
+      if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+    }
+  }
+  return ids;
+}
+
+namespace {
+
+// Output goes to "<file>.partial" and is renamed when complete, so a failed run never leaves
+// a truncated file under the final name (nor destroys an earlier complete one).
+class OutputFile {
+ public:
+  OutputFile(const std::string& path, const WaveProblem& problem)
+      : path_(path), partial_(path + ".partial"), writer_(partial_, problem) {}
+  ~OutputFile() {
+    if (!committed_) std::remove(partial_.c_str());
+  }
+  VtkHdfWriter& writer() { return writer_; }
+  void commit() {
+    writer_.close();
+    std::filesystem::rename(partial_, path_);
+    committed_ = true;
+  }
+
+ private:
+  std::string path_, partial_;
+  VtkHdfWriter writer_;
+  bool committed_ = false;
+};
+
+ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Options& options,
+                   std::vector<double>* reference_now, std::ostream& log) {
+  const WaveParams& p = problem.params();
+  ImplResult result;
+  result.id = entry.id;
+  result.description = entry.description;
+  result.is_reference = entry.id == "cpu" && options.check;
+  log << fmt::format("[{}] {}: setting up\n", entry.id, entry.description) << std::flush;
+  std::unique_ptr<WaveImpl> impl = entry.make(problem);
+
+  std::unique_ptr<OutputFile> out;
+  if (options.write_output) {
+    result.output_file = output_path(options.output_base, entry.id);
+    out = std::make_unique<OutputFile>(result.output_file, problem);
+    impl->append_u_fields(out->writer());
+  }
+  for (int done = 0; done < p.nsteps;) {
+    const int len = std::min(p.out_period, p.nsteps - done);
+    const auto start = std::chrono::steady_clock::now();
+    impl->run(len);  // blocking: the chunk is complete on the device when it returns
+    const auto stop = std::chrono::steady_clock::now();
+    result.chunk_steps.push_back(len);
+    result.chunk_seconds.push_back(std::chrono::duration<double>(stop - start).count());
+    done += len;
+    if (out) impl->append_u_fields(out->writer());
+  }
+  if (out) out->commit();
+
+  if (options.check) {
+    const std::vector<double>& now = impl->now_on_host();
+    if (result.is_reference) {
+      *reference_now = now;
+    } else {
+      result.checked = true;
+      result.points_compared = now.size();
+      result.differences = count_differences(reference_now->data(), now.data(), now.size());
+    }
+  }
+  return result;
+}
+
+std::string format_stat(double x) { return std::isnan(x) ? std::string("-") : fmt::format("{:.3e}", x); }
+
+}  // namespace
+
+RunReport run_comparison(const Options& options, std::ostream& log) {
+  RunReport report;
+  report.options = options;
+  const WaveParams& p = options.params;
+  const WaveProblem problem(p);
+  log << fmt::format("awave: shape {}x{}x{}, dx {}, dt {}, nsteps {}, out_period {}, Courant number {:.4f}\n",
+                     p.nx(), p.ny(), p.nz(), p.dx, p.dt, p.nsteps, p.out_period, courant_number(p.dx, p.dt));
+  std::vector<double> reference_now;
+  for (const std::string& id : selected_implementations(options)) {
+    const ImplResult& r = report.results.emplace_back(run_one(*find_implementation(id), problem, options, &reference_now, log));
+    print_summary(RunReport{options, {r}}, log);
+  }
+  return report;
+}
+
+void print_summary(const RunReport& report, std::ostream& out) {
+  const std::size_t points = report.options.params.interior_points();
+  for (const ImplResult& r : report.results) {
+    const SampleStats t = sample_stats(r.chunk_seconds);
+    const SampleStats su = sample_stats(r.chunk_su_per_s(points));
+    out << fmt::format("[{}] {} chunks, {} steps\n", r.id, r.chunk_seconds.size(),
+                       std::accumulate(r.chunk_steps.begin(), r.chunk_steps.end(), 0));
+    out << fmt::format("  chunk time [s]  min {:>10} max {:>10} mean {:>10} sd {:>10}\n", format_stat(t.min),
+                       format_stat(t.max), format_stat(t.mean), format_stat(t.stddev));
+    out << fmt::format("  SU/s            min {:>10} max {:>10} mean {:>10} sd {:>10}\n", format_stat(su.min),
+                       format_stat(su.max), format_stat(su.mean), format_stat(su.stddev));
+    if (r.is_reference)
+      out << "  check: this is the reference\n";
+    else if (r.checked)
+      out << fmt::format("  check: {} differences in {} points: {}\n", r.differences, r.points_compared,
+                         r.differences == 0 ? "PASS" : "FAIL");
+    else
+      out << "  check: not checked (-no_check)\n";
+    if (!r.output_file.empty()) out << fmt::format("  output: {}\n", r.output_file);
+  }
+}
+
+void write_json(const RunReport& report, const std::string& path) {
+  const WaveParams& p = report.options.params;
+  const std::size_t points = p.interior_points();
+  nlohmann::json j;
+  j["schema"] = "awave-run/1";
+  j["build"] = {{"name", kBuildName},       {"compiler", kCompiler},           {"kokkos_version", kKokkosVersion},
+                {"git_commit", kGitCommit}, {"build_type", kBuildType}};
+  j["params"] = {{"shape", {p.nx(), p.ny(), p.nz()}}, {"dx", p.dx},         {"dt", p.dt},
+                 {"nsteps", p.nsteps},                 {"out_period", p.out_period}};
+  j["checked_against_cpu"] = report.options.check;
+  j["implementations"] = nlohmann::json::array();
+  for (const ImplResult& r : report.results) {
+    const std::vector<double> su = r.chunk_su_per_s(points);
+    nlohmann::json ji = {{"id", r.id},
+                         {"description", r.description},
+                         {"chunk_steps", r.chunk_steps},
+                         {"chunk_seconds", r.chunk_seconds},
+                         {"best_su_per_s", *std::max_element(su.begin(), su.end())},
+                         {"is_reference", r.is_reference},
+                         {"checked", r.checked}};
+    if (r.checked) {
+      ji["differences"] = r.differences;
+      ji["passed"] = r.differences == 0;
+    }
+    if (!r.output_file.empty()) ji["output_file"] = r.output_file;
+    j["implementations"].push_back(ji);
+  }
+  j["passed"] = report.all_passed();
+  const std::string partial = path + ".partial";
+  {
+    std::ofstream file(partial);
+    file << j.dump(2) << "\n";
+    if (!file) throw std::runtime_error("cannot write " + path);
+  }
+  std::filesystem::rename(partial, path);
+}
+
+}  // namespace awave

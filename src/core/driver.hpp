@@ -1,0 +1,50 @@
+// The awave driver: run the CPU reference, then each selected implementation from the same
+// initial state, in chunks of out_period steps (compute-only timing, output after each chunk),
+// check each final `now` field against the reference point by point, and report.
+#pragma once
+
+#include "cli.hpp"
+
+#include <cstddef>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace awave {
+
+struct SampleStats {
+  double min, max, mean, stddev;  // stddev: sample standard deviation, NaN for one sample
+};
+SampleStats sample_stats(const std::vector<double>& samples);
+
+struct ImplResult {
+  std::string id;
+  std::string description;
+  std::vector<int> chunk_steps;
+  std::vector<double> chunk_seconds;
+  bool is_reference = false;
+  bool checked = false;           // compared with the CPU reference
+  std::size_t differences = 0;    // points failing approx_equal, when checked
+  std::size_t points_compared = 0;
+  std::string output_file;        // empty when no output was written
+
+  std::vector<double> chunk_su_per_s(std::size_t interior_points) const;
+  bool passed() const { return !checked || differences == 0; }
+};
+
+struct RunReport {
+  Options options;
+  std::vector<ImplResult> results;
+  bool all_passed() const;
+};
+
+// Runs everything the options ask for; throws std::runtime_error on I/O or device failures.
+RunReport run_comparison(const Options& options, std::ostream& log);
+
+void print_summary(const RunReport& report, std::ostream& out);
+void write_json(const RunReport& report, const std::string& path);
+
+// The implementation ids the options select, reference first; throws on unknown ids.
+std::vector<std::string> selected_implementations(const Options& options);
+
+}  // namespace awave

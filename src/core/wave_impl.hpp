@@ -1,0 +1,57 @@
+// The one interface every awave implementation sits behind (CPU reference, hand-written CUDA,
+// hand-written OpenMP offload, Kokkos on each backend), and the registry that creates them.
+#pragma once
+
+#include "wave_problem.hpp"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace awave {
+
+class VtkHdfWriter;
+
+class WaveImpl {
+ public:
+  virtual ~WaveImpl() = default;
+  WaveImpl(const WaveImpl&) = delete;
+  WaveImpl& operator=(const WaveImpl&) = delete;
+
+  // Short identifier, used in output file names and reports ("cpu", "kokkos-openmp", ...).
+  virtual std::string id() const = 0;
+  // Advance n steps. Blocking: when it returns, the n steps are complete wherever they ran.
+  virtual void run(int nsteps) = 0;
+  // The integer time counter (number of steps advanced since set-up).
+  virtual long time_step() const = 0;
+  // Copy the padded `now` and `prev` fields (geometry().size() values each) to the host.
+  virtual void copy_u_to_host(double* h_now, double* h_prev) = 0;
+
+  // Copy back, then append the u fields to the output file (outside any timed region).
+  void append_u_fields(VtkHdfWriter& out);
+  // The padded `now` field on the host (copied back on each call).
+  const std::vector<double>& now_on_host();
+
+ protected:
+  explicit WaveImpl(const WaveProblem& problem) : problem_(problem) {}
+  const WaveProblem& problem_;
+
+ private:
+  void copy_back();
+  std::vector<double> h_now_, h_prev_;  // host staging, allocated on first use
+};
+
+// One registered implementation: its id, what it is, and how to make one.
+struct ImplEntry {
+  std::string id;
+  std::string description;
+  std::function<std::unique_ptr<WaveImpl>(const WaveProblem&)> make;
+};
+
+// The implementations compiled into this build, in the order the driver runs them; the
+// CPU reference ("cpu") is always first.
+const std::vector<ImplEntry>& implementations();
+const ImplEntry* find_implementation(const std::string& id);
+
+}  // namespace awave

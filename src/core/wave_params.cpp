@@ -1,0 +1,35 @@
+#include "wave_params.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace awave {
+
+double courant_number(double dx, double dt) { return kMaxSoundSpeed * dt * std::sqrt(3.0) / dx; }
+
+double largest_stable_dt(double dx) {
+  // Round down to the largest double that still passes the check, so the printed limit works.
+  double dt = dx / (kMaxSoundSpeed * std::sqrt(3.0));
+  while (courant_number(dx, dt) > 1.0) dt = std::nextafter(dt, 0.0);
+  return dt;
+}
+
+std::optional<std::string> validate(const WaveParams& p) {
+  const int min_xy = 2 * kBoundaryLayers;
+  if (p.nx() < min_xy || p.ny() < min_xy)
+    return fmt::format("shape {},{},{}: nx and ny must be at least {} (two sponge layers of {})",
+                       p.nx(), p.ny(), p.nz(), min_xy, kBoundaryLayers);
+  if (p.nz() < 1) return fmt::format("shape {},{},{}: nz must be at least 1", p.nx(), p.ny(), p.nz());
+  if (!(std::isfinite(p.dx) && p.dx > 0)) return fmt::format("dx must be a positive finite number, got {}", p.dx);
+  if (!(std::isfinite(p.dt) && p.dt > 0)) return fmt::format("dt must be a positive finite number, got {}", p.dt);
+  if (p.nsteps < 1) return fmt::format("nsteps must be at least 1, got {}", p.nsteps);
+  if (p.out_period < 1) return fmt::format("out_period must be at least 1, got {}", p.out_period);
+  const double courant = courant_number(p.dx, p.dt);
+  if (courant > 1.0)
+    return fmt::format("dt {} is unstable for dx {} (Courant number {:.4g} > 1); the largest stable dt is {:.10g}",
+                       p.dt, p.dx, courant, largest_stable_dt(p.dx));
+  return std::nullopt;
+}
+
+}  // namespace awave

@@ -1,0 +1,37 @@
+// Run parameters of the awave model and their validation (SPEC.md, "Program contract").
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace awave {
+
+inline constexpr int kBoundaryLayers = 4;        // nbl: sponge layers at each x/y face
+inline constexpr double kMaxSoundSpeed = 1541.0;  // c_max: largest speed in the table
+
+struct WaveParams {
+  std::array<int, 3> shape{32, 32, 32};  // interior points (nx, ny, nz)
+  double dx = 10.0;                      // grid spacing [m]
+  double dt = 0.002;                     // time step [s]
+  int nsteps = 100;
+  int out_period = 10;
+
+  int nx() const { return shape[0]; }
+  int ny() const { return shape[1]; }
+  int nz() const { return shape[2]; }
+  std::size_t interior_points() const {
+    return std::size_t(shape[0]) * std::size_t(shape[1]) * std::size_t(shape[2]);
+  }
+};
+
+// Courant number c_max*dt*sqrt(3)/dx: the explicit scheme is stable while it is <= 1.
+double courant_number(double dx, double dt);
+// The largest dt for which courant_number(dx, dt) <= 1.
+double largest_stable_dt(double dx);
+
+// A one-line description of what is wrong with the parameters, or nothing if they are valid.
+std::optional<std::string> validate(const WaveParams& params);
+
+}  // namespace awave

@@ -1,0 +1,80 @@
+#include "wave_problem.hpp"
+
+#include <algorithm>
+#include <array>
+#include <iterator>
+
+namespace awave {
+namespace {
+
+struct SoundSpeedPoint {
+  double depth, speed;
+};
+constexpr std::array<SoundSpeedPoint, 26> kSoundSpeedTable{{
+    {0, 1540.4},    {10, 1540.5},   {20, 1540.7},   {30, 1534.4},   {50, 1523.3},   {75, 1519.6},
+    {100, 1518.5},  {125, 1517.9},  {150, 1517.3},  {200, 1516.6},  {250, 1516.5},  {300, 1516.2},
+    {400, 1516.4},  {500, 1517.2},  {600, 1518.2},  {700, 1519.5},  {800, 1521.0},  {900, 1522.6},
+    {1000, 1524.1}, {1100, 1525.7}, {1200, 1527.3}, {1300, 1529.0}, {1400, 1530.7}, {1500, 1532.4},
+    {1750, 1536.7}, {2000, 1541.0},
+}};
+
+}  // namespace
+
+double sound_speed_at_depth(double depth) {
+  const auto hi = std::find_if(kSoundSpeedTable.begin(), kSoundSpeedTable.end(),
+                               [depth](const SoundSpeedPoint& p) { return p.depth > depth; });
+  if (hi == kSoundSpeedTable.end()) return kSoundSpeedTable.back().speed;
+  if (hi == kSoundSpeedTable.begin()) return hi->speed;
+  const auto lo = std::prev(hi);
+  const double t = (depth - lo->depth) / (hi->depth - lo->depth);
+  // std::lerp's value for t in [0, 1) and positive end points (C++17 has no std::lerp).
+  return lo->speed + t * (hi->speed - lo->speed);
+}
+
+std::vector<double> damping_ramp(double dx) {
+  const int nbl = kBoundaryLayers;
+  std::vector<double> ramp(nbl);
+  for (int r = 0; r < nbl; ++r)
+    ramp[r] = 9.0 * kMaxSoundSpeed * double((nbl - r) * (nbl - r)) / (2.0 * double(nbl * nbl * nbl) * dx);
+  return ramp;
+}
+
+WaveProblem::WaveProblem(const WaveParams& params) : params_(params) {
+  const int nx = params.nx(), ny = params.ny(), nz = params.nz(), nbl = kBoundaryLayers;
+  sos_k_.resize(nz);
+  cs2_k_.resize(nz);
+  for (int k = 0; k < nz; ++k) {
+    sos_k_[k] = sound_speed_at_depth(k * params.dx);
+    cs2_k_[k] = sos_k_[k] * sos_k_[k];
+  }
+  // rx(i) / ry(j): the ramp of the x (y) layer a column sits in; corners take the product.
+  const std::vector<double> ramp = damping_ramp(params.dx);
+  auto in_layer = [nbl](int i, int n) { return i < nbl || i >= n - nbl; };
+  auto layer_ramp = [&ramp, nbl](int i, int n) { return i < nbl ? ramp[i] : ramp[n - 1 - i]; };
+  damp_ij_.assign(std::size_t(nx) * ny, 0.0);
+  for (int i = 0; i < nx; ++i)
+    for (int j = 0; j < ny; ++j) {
+      const bool in_x = in_layer(i, nx), in_y = in_layer(j, ny);
+      double d = 0.0;
+      if (in_x && in_y) d = layer_ramp(i, nx) * layer_ramp(j, ny);
+      else if (in_x) d = layer_ramp(i, nx);
+      else if (in_y) d = layer_ramp(j, ny);
+      damp_ij_[std::size_t(i) * ny + j] = d;
+    }
+}
+
+void WaveProblem::fill_initial_u(double* padded) const {
+  const PaddedGeometry g = geometry();
+  std::fill(padded, padded + g.size(), 0.0);
+  const int hx = (g.nx + 2) / 2, hy = (g.ny + 2) / 2, hz = (g.nz + 2) / 2;
+  padded[g.index(hx, hy, hz)] = 50.0;
+  const double side = -50.0 / 6.0;
+  padded[g.index(hx - 1, hy, hz)] = side;
+  padded[g.index(hx + 1, hy, hz)] = side;
+  padded[g.index(hx, hy - 1, hz)] = side;
+  padded[g.index(hx, hy + 1, hz)] = side;
+  padded[g.index(hx, hy, hz - 1)] = side;
+  padded[g.index(hx, hy, hz + 1)] = side;
+}
+
+}  // namespace awave

@@ -1,0 +1,58 @@
+// The model set-up shared by every implementation (SPEC.md, "Model"): padded-field geometry,
+// speed of sound (depth only), sponge damping (x and y only) and the initial condition.
+// Coefficients are kept compressed, cs2 as a function of k and damp as a function of (i, j),
+// which is all they depend on; the CPU reference expands them to full (nx, ny, nz) fields.
+#pragma once
+
+#include "wave_params.hpp"
+
+#include <cstddef>
+#include <vector>
+
+namespace awave {
+
+// Speed of sound [m/s] at a depth [m]: piecewise-linear in SPEC's table.
+double sound_speed_at_depth(double depth);
+
+// ramp[r], r = 0..nbl-1: damping rate of the r-th layer from a face.
+std::vector<double> damping_ramp(double dx);
+
+// Index arithmetic of a field padded by one ghost layer, k contiguous.
+struct PaddedGeometry {
+  int nx, ny, nz;  // interior points
+
+  std::size_t size() const { return std::size_t(nx + 2) * std::size_t(ny + 2) * std::size_t(nz + 2); }
+  std::size_t stride_i() const { return std::size_t(ny + 2) * std::size_t(nz + 2); }
+  std::size_t stride_j() const { return std::size_t(nz + 2); }
+  // Index of padded point (pi, pj, pk); interior point (i, j, k) is padded (i+1, j+1, k+1).
+  std::size_t index(int pi, int pj, int pk) const {
+    return (std::size_t(pi) * std::size_t(ny + 2) + std::size_t(pj)) * std::size_t(nz + 2) + std::size_t(pk);
+  }
+};
+
+class WaveProblem {
+ public:
+  explicit WaveProblem(const WaveParams& params);
+
+  const WaveParams& params() const { return params_; }
+  PaddedGeometry geometry() const { return {params_.nx(), params_.ny(), params_.nz()}; }
+  double f() const { return params_.dt * params_.dt / (params_.dx * params_.dx); }  // dt^2/dx^2
+
+  // Per-depth coefficients, length nz.
+  const std::vector<double>& sos_k() const { return sos_k_; }
+  const std::vector<double>& cs2_k() const { return cs2_k_; }
+  // Damping of column (i, j), stored at i*ny + j, length nx*ny.
+  const std::vector<double>& damp_ij() const { return damp_ij_; }
+  double damp(int i, int j) const { return damp_ij_[std::size_t(i) * params_.ny() + j]; }
+
+  // Writes the initial condition into a padded field of geometry().size() values: zero except
+  // 50 at the padded centre and -50/6 at its six face neighbours. For nz <= 2 some of those
+  // neighbours are z ghosts; they are set as the reference sets them and never written again.
+  void fill_initial_u(double* padded) const;
+
+ private:
+  WaveParams params_;
+  std::vector<double> sos_k_, cs2_k_, damp_ij_;
+};
+
+}  // namespace awave

@@ -1,0 +1,55 @@
+#include "wave_cpu.hpp"
+
+#include "core/wave_update.hpp"
+
+#include <algorithm>
+
+namespace awave {
+
+WaveCpu::WaveCpu(const WaveProblem& problem) : WaveImpl(problem) {
+  const PaddedGeometry g = problem.geometry();
+  const std::size_t n = problem.params().interior_points();
+  cs2_.resize(n);
+  damp_.resize(n);
+  for (int i = 0; i < g.nx; ++i)
+    for (int j = 0; j < g.ny; ++j)
+      for (int k = 0; k < g.nz; ++k) {
+        const std::size_t p = (std::size_t(i) * g.ny + j) * g.nz + k;
+        cs2_[p] = problem.cs2_k()[k];
+        damp_[p] = problem.damp(i, j);
+      }
+  for (auto& level : u_) {
+    level.resize(g.size());
+    problem.fill_initial_u(level.data());
+  }
+  ring_ = TimeRing<std::vector<double>*>(&u_[0], &u_[1], &u_[2]);
+}
+
+void WaveCpu::step() {
+  const PaddedGeometry g = problem_.geometry();
+  const double f = problem_.f(), dt = problem_.params().dt;
+  const std::size_t si = g.stride_i(), sj = g.stride_j();
+  const double* now = ring_.now()->data();
+  const double* prev = ring_.prev()->data();
+  double* next = ring_.next()->data();
+  for (int i = 0; i < g.nx; ++i)
+    for (int j = 0; j < g.ny; ++j)
+      for (int k = 0; k < g.nz; ++k) {
+        const std::size_t c = g.index(i + 1, j + 1, k + 1);
+        const std::size_t p = (std::size_t(i) * g.ny + j) * g.nz + k;
+        const Stencil7 s{now[c], now[c - si], now[c + si], now[c - sj], now[c + sj], now[c - 1], now[c + 1]};
+        next[c] = next_value(s, prev[c], cs2_[p], damp_[p], f, dt);
+      }
+  ring_.rotate();
+}
+
+void WaveCpu::run(int nsteps) {
+  for (int n = 0; n < nsteps; ++n) step();
+}
+
+void WaveCpu::copy_u_to_host(double* h_now, double* h_prev) {
+  std::copy(ring_.now()->begin(), ring_.now()->end(), h_now);
+  std::copy(ring_.prev()->begin(), ring_.prev()->end(), h_prev);
+}
+
+}  // namespace awave

@@ -1,0 +1,156 @@
+// awave on Kokkos: one kernel source for every Kokkos backend (Serial, OpenMP, CUDA,
+// OpenMPTarget), templated on the execution space. Fields live in the execution space's
+// memory for the whole run: the initial state is copied in once at set-up, and u is copied
+// out only by copy_u_to_host (outside the timed region). A step is three MDRangePolicy
+// kernels queued on one execution-space instance: the undamped interior (no damp read, no
+// branch), the x sponge layers (corners included) and the y sponge layers (the rest).
+// The ring of three Views rotates by handle, never by copy.
+#pragma once
+
+#include "core/time_ring.hpp"
+#include "core/wave_impl.hpp"
+#include "core/wave_update.hpp"
+#include "kokkos/kokkos_policy.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <string>
+
+namespace awave {
+
+namespace kokkos_regions {
+struct Interior {};  // i in [nbl, nx-nbl), j in [nbl, ny-nbl): damp == 0 everywhere
+struct XLayers {};   // the 2*nbl x layers, every j (corners included)
+struct YLayers {};   // the 2*nbl y layers, bulk i only
+}  // namespace kokkos_regions
+
+template <class ExecSpace>
+struct WaveStepKernel {
+  using MemSpace = typename ExecSpace::memory_space;
+  using Field = Kokkos::View<double***, Kokkos::LayoutRight, MemSpace>;
+  using ConstField = Kokkos::View<const double***, Kokkos::LayoutRight, MemSpace>;
+  using Iteration = KokkosIteration<ExecSpace>;
+
+  Field u_next;
+  ConstField u_now, u_prev;
+  Kokkos::View<const double*, MemSpace> cs2_k;
+  Kokkos::View<const double**, Kokkos::LayoutRight, MemSpace> damp_ij;
+  double f, dt;
+  int nx, ny;
+
+  // Policy axes (a0, a1, a2) -> region coordinates (x, y, k).
+  KOKKOS_INLINE_FUNCTION static void unpermute(int a0, int a1, int a2, int& x, int& y, int& k) {
+    if (Iteration::k_first) { k = a0; y = a1; x = a2; }
+    else { x = a0; y = a1; k = a2; }
+  }
+
+  KOKKOS_INLINE_FUNCTION Stencil7 stencil(int i, int j, int k) const {
+    const int pi = i + 1, pj = j + 1, pk = k + 1;
+    return {u_now(pi, pj, pk),     u_now(pi - 1, pj, pk), u_now(pi + 1, pj, pk), u_now(pi, pj - 1, pk),
+            u_now(pi, pj + 1, pk), u_now(pi, pj, pk - 1), u_now(pi, pj, pk + 1)};
+  }
+
+  KOKKOS_INLINE_FUNCTION void damped_update(int i, int j, int k) const {
+    u_next(i + 1, j + 1, k + 1) =
+        next_value(stencil(i, j, k), u_prev(i + 1, j + 1, k + 1), cs2_k(k), damp_ij(i, j), f, dt);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(kokkos_regions::Interior, int a0, int a1, int a2) const {
+    int i, j, k;
+    unpermute(a0, a1, a2, i, j, k);
+    u_next(i + 1, j + 1, k + 1) = undamped_next(stencil(i, j, k), u_prev(i + 1, j + 1, k + 1), cs2_k(k), f);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(kokkos_regions::XLayers, int a0, int a1, int a2) const {
+    int r, j, k;  // r: layer number 0..2*nbl-1, low face first
+    unpermute(a0, a1, a2, r, j, k);
+    damped_update(r < kBoundaryLayers ? r : nx - 2 * kBoundaryLayers + r, j, k);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(kokkos_regions::YLayers, int a0, int a1, int a2) const {
+    int i, r, k;
+    unpermute(a0, a1, a2, i, r, k);
+    damped_update(i, r < kBoundaryLayers ? r : ny - 2 * kBoundaryLayers + r, k);
+  }
+};
+
+template <class ExecSpace>
+class WaveKokkos final : public WaveImpl {
+  using Kernel = WaveStepKernel<ExecSpace>;
+  using Field = typename Kernel::Field;
+  using MemSpace = typename Kernel::MemSpace;
+  using Iteration = typename Kernel::Iteration;
+
+ public:
+  WaveKokkos(const WaveProblem& problem, std::string id) : WaveImpl(problem), id_(std::move(id)) {
+    const PaddedGeometry g = problem.geometry();
+    const int px = g.nx + 2, py = g.ny + 2, pz = g.nz + 2;
+    Field u0("wave::u_0", px, py, pz), u1("wave::u_1", px, py, pz), u2("wave::u_2", px, py, pz);
+    auto h_u = Kokkos::create_mirror_view(u0);
+    problem.fill_initial_u(h_u.data());
+    for (const Field& level : {u0, u1, u2}) Kokkos::deep_copy(exec_, level, h_u);
+    ring_ = TimeRing<Field>(u0, u1, u2);
+
+    Kokkos::View<double*, MemSpace> cs2_k("wave::cs2_k", g.nz);
+    Kokkos::View<double**, Kokkos::LayoutRight, MemSpace> damp_ij("wave::damp_ij", g.nx, g.ny);
+    auto h_cs2_k = Kokkos::create_mirror_view(cs2_k);
+    auto h_damp_ij = Kokkos::create_mirror_view(damp_ij);
+    for (int k = 0; k < g.nz; ++k) h_cs2_k(k) = problem.cs2_k()[k];
+    for (int i = 0; i < g.nx; ++i)
+      for (int j = 0; j < g.ny; ++j) h_damp_ij(i, j) = problem.damp(i, j);
+    Kokkos::deep_copy(exec_, cs2_k, h_cs2_k);
+    Kokkos::deep_copy(exec_, damp_ij, h_damp_ij);
+    cs2_k_ = cs2_k;
+    damp_ij_ = damp_ij;
+    exec_.fence();
+  }
+
+  std::string id() const override { return id_; }
+  long time_step() const override { return ring_.time(); }
+
+  void run(int nsteps) override {
+    const WaveParams& p = problem_.params();
+    const int nbl = kBoundaryLayers, nx = p.nx(), ny = p.ny(), nz = p.nz();
+    for (int n = 0; n < nsteps; ++n) {
+      const Kernel kernel{ring_.next(), ring_.now(), ring_.prev(), cs2_k_, damp_ij_, problem_.f(), p.dt, nx, ny};
+      Kokkos::parallel_for("wave::interior", policy<kokkos_regions::Interior>({nbl, nbl, 0}, {nx - nbl, ny - nbl, nz}),
+                           kernel);
+      Kokkos::parallel_for("wave::x_layers", policy<kokkos_regions::XLayers>({0, 0, 0}, {2 * nbl, ny, nz}), kernel);
+      Kokkos::parallel_for("wave::y_layers", policy<kokkos_regions::YLayers>({nbl, 0, 0}, {nx - nbl, 2 * nbl, nz}),
+                           kernel);
+      ring_.rotate();
+    }
+    exec_.fence();  // run() is blocking: the steps are complete when it returns
+  }
+
+  void copy_u_to_host(double* h_now, double* h_prev) override {
+    using HostField = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+    const Field& now = ring_.now();
+    HostField now_host(h_now, now.extent(0), now.extent(1), now.extent(2));
+    HostField prev_host(h_prev, now.extent(0), now.extent(1), now.extent(2));
+    Kokkos::deep_copy(now_host, now);
+    Kokkos::deep_copy(prev_host, ring_.prev());
+  }
+
+ private:
+  // An MDRange over region coordinates [lo, hi) as (x, y, k), permuted to the policy's axes.
+  template <class Region>
+  Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Iteration::iterate, Iteration::iterate>,
+                        Region>
+  policy(std::array<int, 3> lo, std::array<int, 3> hi) const {
+    auto order = [](std::array<int, 3> v) {
+      return Iteration::k_first ? std::array<int, 3>{v[2], v[1], v[0]} : v;
+    };
+    const auto l = order(lo), h = order(hi);
+    const auto& t = Iteration::tile;
+    return {exec_, {l[0], l[1], l[2]}, {h[0], h[1], h[2]}, {t[0], t[1], t[2]}};
+  }
+
+  std::string id_;
+  ExecSpace exec_;
+  TimeRing<Field> ring_;
+  Kokkos::View<const double*, MemSpace> cs2_k_;
+  Kokkos::View<const double**, Kokkos::LayoutRight, MemSpace> damp_ij_;
+};
+
+}  // namespace awave

@@ -1,0 +1,56 @@
+// awave: 3D acoustic wave solver, CPU reference vs the parallel implementations in this build.
+// Exit status: 0 all checks pass, 1 bad input, 2 an implementation differs from the reference,
+// 3 a run-time failure (I/O, device).
+#include "core/cli.hpp"
+#include "core/driver.hpp"
+#include "core/wave_impl.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <fmt/format.h>
+
+#include <iostream>
+
+int main(int argc, char* argv[]) {
+  using namespace awave;
+  const ParsedCommandLine parsed = parse_command_line(argc, argv);
+  if (parsed.error) {
+    std::cerr << "awave: error: " << *parsed.error << "\n" << usage();
+    return 1;
+  }
+  const Options& options = parsed.options;
+  if (options.help) {
+    std::cout << usage();
+    return 0;
+  }
+  std::vector<std::string> ids;
+  try {
+    ids = selected_implementations(options);
+  } catch (const std::exception& e) {
+    std::cerr << "awave: error: " << e.what() << "\n" << usage();
+    return 1;
+  }
+  if (options.list) {
+    for (const ImplEntry& e : implementations()) std::cout << fmt::format("{:<22} {}\n", e.id, e.description);
+    return 0;
+  }
+  if (auto problem = check_output_locations(options, ids)) {
+    std::cerr << "awave: error: " << *problem << "\n" << usage();
+    return 1;
+  }
+
+  Kokkos::ScopeGuard kokkos(argc, argv);  // every View is created and destroyed inside
+  try {
+    const RunReport report = run_comparison(options, std::cout);
+    if (!options.json_path.empty()) write_json(report, options.json_path);
+    if (!options.check) {
+      std::cout << "UNCHECKED: -no_check ran no CPU reference\n";
+      return 0;
+    }
+    std::cout << (report.all_passed() ? "PASS: every implementation matches the CPU reference\n"
+                                      : "FAIL: an implementation differs from the CPU reference\n");
+    return report.all_passed() ? 0 : 2;
+  } catch (const std::exception& e) {
+    std::cerr << "awave: error: " << e.what() << "\n";
+    return 3;
+  }
+}
