@@ -10,12 +10,18 @@ namespace awave {
 const std::vector<ImplEntry>& implementations() {
   static const std::vector<ImplEntry> impls = [] {
     std::vector<ImplEntry> v;
-    v.push_back({"cpu", "serial CPU reference",
+    v.push_back({"cpu", "serial CPU reference", false,
                  [](const WaveProblem& problem) { return std::make_unique<WaveCpu>(problem); }});
     add_kokkos_implementations(v);
     return v;
   }();
   return impls;
+}
+
+const ImplEntry* find_implementation(const std::string& id) {
+  for (const ImplEntry& e : implementations())
+    if (e.id == id) return &e;
+  return nullptr;
 }
 
 }  // namespace awave

@@ -131,6 +131,12 @@ std::string format_stat(double x) { return std::isnan(x) ? std::string("-") : fm
 }  // namespace
 
 RunReport run_comparison(const Options& options, std::ostream& log) {
+  std::vector<const ImplEntry*> impls;
+  for (const std::string& id : selected_implementations(options)) impls.push_back(find_implementation(id));
+  return run_comparison(options, impls, log);
+}
+
+RunReport run_comparison(const Options& options, const std::vector<const ImplEntry*>& impls, std::ostream& log) {
   RunReport report;
   report.options = options;
   const WaveParams& p = options.params;
@@ -138,8 +144,8 @@ RunReport run_comparison(const Options& options, std::ostream& log) {
   log << fmt::format("awave: shape {}x{}x{}, dx {}, dt {}, nsteps {}, out_period {}, Courant number {:.4f}\n",
                      p.nx(), p.ny(), p.nz(), p.dx, p.dt, p.nsteps, p.out_period, courant_number(p.dx, p.dt));
   std::vector<double> reference_now;
-  for (const std::string& id : selected_implementations(options)) {
-    const ImplResult& r = report.results.emplace_back(run_one(*find_implementation(id), problem, options, &reference_now, log));
+  for (const ImplEntry* entry : impls) {
+    const ImplResult& r = report.results.emplace_back(run_one(*entry, problem, options, &reference_now, log));
     print_summary(RunReport{options, {r}}, log);
   }
   return report;

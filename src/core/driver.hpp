@@ -38,8 +38,12 @@ struct RunReport {
   bool all_passed() const;
 };
 
+struct ImplEntry;
+
 // Runs everything the options ask for; throws std::runtime_error on I/O or device failures.
 RunReport run_comparison(const Options& options, std::ostream& log);
+// The same with an explicit list of implementations (the reference, if checking, first).
+RunReport run_comparison(const Options& options, const std::vector<const ImplEntry*>& impls, std::ostream& log);
 
 void print_summary(const RunReport& report, std::ostream& out);
 void write_json(const RunReport& report, const std::string& path);

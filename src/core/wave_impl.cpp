@@ -21,10 +21,4 @@ const std::vector<double>& WaveImpl::now_on_host() {
   return h_now_;
 }
 
-const ImplEntry* find_implementation(const std::string& id) {
-  for (const ImplEntry& e : implementations())
-    if (e.id == id) return &e;
-  return nullptr;
-}
-
 }  // namespace awave

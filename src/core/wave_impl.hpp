@@ -46,6 +46,7 @@ class WaveImpl {
 struct ImplEntry {
   std::string id;
   std::string description;
+  bool on_device = false;  // runs on an accelerator (its tests are labelled gpu)
   std::function<std::unique_ptr<WaveImpl>(const WaveProblem&)> make;
 };
 

@@ -9,7 +9,8 @@ namespace {
 
 template <class ExecSpace>
 ImplEntry kokkos_entry(const std::string& id) {
-  return {id, "Kokkos " + std::string(ExecSpace::name()) + " backend (MDRangePolicy kernels)",
+  const bool on_device = !Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+  return {id, "Kokkos " + std::string(ExecSpace::name()) + " backend (MDRangePolicy kernels)", on_device,
           [id](const WaveProblem& problem) { return std::make_unique<WaveKokkos<ExecSpace>>(problem, id); }};
 }
 

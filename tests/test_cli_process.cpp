@@ -1,0 +1,98 @@
+// The awave executable as a user meets it: exit status, messages and the files it leaves.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Outcome {
+  int status;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+class AwaveProcess : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("awave-cli-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "work");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Runs awave in dir_/work; stdout and stderr are kept outside it so that the work
+  // directory shows exactly the files awave created.
+  Outcome run(const std::string& args) {
+    const std::string cmd = "cd '" + (dir_ / "work").string() + "' && OMP_NUM_THREADS=2 '" AWAVE_EXE "' " + args +
+                            " >'" + (dir_ / "out").string() + "' 2>'" + (dir_ / "err").string() + "'";
+    const int raw = std::system(cmd.c_str());
+    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir_ / "out"), slurp(dir_ / "err")};
+  }
+  std::size_t files_in_work() const {
+    return std::distance(fs::directory_iterator(dir_ / "work"), fs::directory_iterator());
+  }
+  fs::path dir_;
+};
+
+}  // namespace
+
+TEST_F(AwaveProcess, BadInputFailsWithOneLineAndCreatesNothing) {
+  const char* bad[] = {"-shape 0,32,32", "-shape 32,32",  "-dt -1",           "-dt 0.05",
+                       "-nsteps abc",    "-out_period 0", "-no_such_flag 3", "missing_dir/run",
+                       "-json missing_dir/r.json",        "-impl no-such-impl"};
+  for (const char* args : bad) {
+    const Outcome o = run(args);
+    EXPECT_EQ(o.status, 1) << args;
+    EXPECT_EQ(o.err.rfind("awave: error: ", 0), 0u) << args << ": " << o.err;
+    EXPECT_NE(o.err.find("\nusage: awave"), std::string::npos) << args << ": the one-line error comes before usage";
+    EXPECT_EQ(files_in_work(), 0u) << args << " created a file";
+  }
+}
+
+TEST_F(AwaveProcess, UnstableDtNamesTheLargestStableDt) {
+  const Outcome o = run("-dt 0.05");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.err.find("largest stable dt is 0.003746"), std::string::npos) << o.err;
+}
+
+TEST_F(AwaveProcess, BadInputDoesNotClobberEarlierOutput) {
+  std::ofstream(dir_ / "work" / "test.cpu.vtkhdf") << "earlier results";
+  EXPECT_EQ(run("-nsteps abc").status, 1);
+  EXPECT_EQ(slurp(dir_ / "work" / "test.cpu.vtkhdf"), "earlier results");
+}
+
+TEST_F(AwaveProcess, SmallRunPassesAndWritesOneFilePerImplementation) {
+  const Outcome o = run("-shape 12,10,5 -nsteps 5 -out_period 2 -json r.json run");
+  EXPECT_EQ(o.status, 0) << o.out << o.err;
+  EXPECT_NE(o.out.find("PASS: every implementation matches the CPU reference"), std::string::npos) << o.out;
+  EXPECT_TRUE(fs::exists(dir_ / "work" / "run.cpu.vtkhdf"));
+  EXPECT_TRUE(fs::exists(dir_ / "work" / "run.kokkos-serial.vtkhdf"));
+  EXPECT_TRUE(fs::exists(dir_ / "work" / "r.json"));
+  for (const auto& entry : fs::directory_iterator(dir_ / "work"))
+    EXPECT_EQ(entry.path().string().find(".partial"), std::string::npos) << "left behind: " << entry.path();
+  const std::string json = slurp(dir_ / "work" / "r.json");
+  EXPECT_NE(json.find("\"chunk_steps\": [\n        2,\n        2,\n        1\n      ]"), std::string::npos) << json;
+}
+
+TEST_F(AwaveProcess, HelpAndListExitZero) {
+  EXPECT_EQ(run("-h").status, 0);
+  const Outcome o = run("-list");
+  EXPECT_EQ(o.status, 0);
+  EXPECT_NE(o.out.find("cpu"), std::string::npos);
+  EXPECT_EQ(files_in_work(), 0u);
+}

@@ -1,0 +1,105 @@
+// The driver end to end: chunking, output, and a checker that catches planted faults.
+#include "core/driver.hpp"
+#include "core/vtkhdf.hpp"
+#include "core/wave_impl.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+using namespace awave;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Wraps a real implementation and damages one point of the field it hands back.
+class PlantedFault final : public WaveImpl {
+ public:
+  PlantedFault(const WaveProblem& problem, std::size_t point, double value)
+      : WaveImpl(problem), inner_(find_implementation("kokkos-serial")->make(problem)), point_(point), value_(value) {}
+  std::string id() const override { return "planted-fault"; }
+  void run(int n) override { inner_->run(n); }
+  long time_step() const override { return inner_->time_step(); }
+  void copy_u_to_host(double* h_now, double* h_prev) override {
+    inner_->copy_u_to_host(h_now, h_prev);
+    h_now[point_] = value_;
+  }
+
+ private:
+  std::unique_ptr<WaveImpl> inner_;
+  std::size_t point_;
+  double value_;
+};
+
+Options small_options(std::array<int, 3> shape) {
+  Options o;
+  o.params.shape = shape;
+  o.params.nsteps = 6;
+  o.params.out_period = 4;
+  o.write_output = false;
+  return o;
+}
+
+RunReport run_with_fault(const Options& o, std::size_t point, double value) {
+  const ImplEntry faulty{"planted-fault", "planted fault", false, [point, value](const WaveProblem& p) {
+                           return std::make_unique<PlantedFault>(p, point, value);
+                         }};
+  std::ostringstream log;
+  return run_comparison(o, {find_implementation("cpu"), &faulty}, log);
+}
+
+}  // namespace
+
+TEST(Checker, PassesAnUndamagedImplementation) {
+  const Options o = small_options({12, 10, 6});
+  std::ostringstream log;
+  const RunReport r = run_comparison(o, {find_implementation("cpu"), find_implementation("kokkos-serial")}, log);
+  ASSERT_EQ(r.results.size(), 2u);
+  EXPECT_TRUE(r.results[1].checked);
+  EXPECT_EQ(r.results[1].differences, 0u);
+  EXPECT_TRUE(r.all_passed());
+}
+
+TEST(Checker, CatchesAPlantedDifferenceAtTheLastPointOfANonCubicGrid) {
+  // k runs far past nx + 2 here: the original checker's loop bound would never reach it.
+  const Options o = small_options({8, 9, 40});
+  const PaddedGeometry g{8, 9, 40};
+  const std::size_t last = g.index(8, 9, 40);
+  const RunReport r = run_with_fault(o, last, 1e-3);
+  EXPECT_EQ(r.results[1].differences, 1u);
+  EXPECT_FALSE(r.all_passed());
+  std::ostringstream summary;
+  print_summary(r, summary);
+  EXPECT_NE(summary.str().find("1 differences in"), std::string::npos);
+  EXPECT_NE(summary.str().find("FAIL"), std::string::npos);
+}
+
+TEST(Checker, CatchesAPlantedNanAndAGhostWrite) {
+  const Options o = small_options({10, 10, 10});
+  const PaddedGeometry g{10, 10, 10};
+  EXPECT_EQ(run_with_fault(o, g.index(5, 5, 5), std::nan("")).results[1].differences, 1u);
+  EXPECT_EQ(run_with_fault(o, g.index(0, 3, 3), 1.0).results[1].differences, 1u);  // ghosts must stay 0
+}
+
+TEST(Driver, ChunksOutputAndTimeCounter) {
+  Options o = small_options({12, 9, 5});
+  o.params.nsteps = 50;
+  o.params.out_period = 7;
+  o.write_output = true;
+  const fs::path dir = fs::temp_directory_path() / ("awave-driver-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  o.output_base = (dir / "run").string();
+  std::ostringstream log;
+  const RunReport r = run_comparison(o, {find_implementation("cpu"), find_implementation("kokkos-openmp")}, log);
+  for (const ImplResult& res : r.results) {
+    EXPECT_EQ(res.chunk_steps, (std::vector<int>{7, 7, 7, 7, 7, 7, 7, 1}));
+    EXPECT_EQ(res.chunk_seconds.size(), 8u);
+    const VtkHdfContents c = read_vtkhdf_contents(res.output_file);
+    EXPECT_EQ(c.nsteps, 9);
+    EXPECT_EQ(c.step_values, (std::vector<int64_t>{0, 7, 14, 21, 28, 35, 42, 49, 50}));
+  }
+  EXPECT_TRUE(r.all_passed());
+  fs::remove_all(dir);
+}

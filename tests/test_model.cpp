@@ -1,0 +1,195 @@
+// The model pieces of SPEC.md, against values computed by hand.
+#include "core/approx_equal.hpp"
+#include "core/driver.hpp"
+#include "core/time_ring.hpp"
+#include "core/wave_params.hpp"
+#include "core/wave_problem.hpp"
+#include "core/wave_update.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cfloat>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+using namespace awave;
+
+TEST(SoundSpeed, AtTablePoints) {
+  EXPECT_DOUBLE_EQ(sound_speed_at_depth(0.0), 1540.4);
+  EXPECT_DOUBLE_EQ(sound_speed_at_depth(10.0), 1540.5);
+  EXPECT_DOUBLE_EQ(sound_speed_at_depth(30.0), 1534.4);
+  EXPECT_DOUBLE_EQ(sound_speed_at_depth(1750.0), 1536.7);
+}
+
+TEST(SoundSpeed, BetweenTablePointsIsLinear) {
+  EXPECT_DOUBLE_EQ(sound_speed_at_depth(5.0), 1540.45);
+  EXPECT_DOUBLE_EQ(sound_speed_at_depth(40.0), 1534.4 + 0.5 * (1523.3 - 1534.4));
+  EXPECT_DOUBLE_EQ(sound_speed_at_depth(1875.0), 1536.7 + 0.5 * (1541.0 - 1536.7));
+}
+
+TEST(SoundSpeed, BeyondTheEndsIsClamped) {
+  EXPECT_DOUBLE_EQ(sound_speed_at_depth(-5.0), 1540.4);
+  EXPECT_DOUBLE_EQ(sound_speed_at_depth(2000.0), 1541.0);
+  EXPECT_DOUBLE_EQ(sound_speed_at_depth(1e6), 1541.0);
+}
+
+TEST(SoundSpeed, ProblemUsesDepthOfLayerK) {
+  WaveParams p;
+  p.shape = {8, 8, 12};
+  p.dx = 5.0;
+  const WaveProblem problem(p);
+  for (int k = 0; k < 12; ++k) {
+    EXPECT_DOUBLE_EQ(problem.sos_k()[k], sound_speed_at_depth(5.0 * k));
+    EXPECT_DOUBLE_EQ(problem.cs2_k()[k], problem.sos_k()[k] * problem.sos_k()[k]);
+  }
+}
+
+TEST(Damping, RampByHand) {
+  // 9 * 1541 * (4 - r)^2 / (2 * 64 * 10)
+  const std::vector<double> ramp = damping_ramp(10.0);
+  ASSERT_EQ(ramp.size(), 4u);
+  EXPECT_DOUBLE_EQ(ramp[0], 173.3625);
+  EXPECT_DOUBLE_EQ(ramp[1], 97.51640625);
+  EXPECT_DOUBLE_EQ(ramp[2], 43.340625);
+  EXPECT_DOUBLE_EQ(ramp[3], 10.83515625);
+}
+
+TEST(Damping, BulkLayersAndCorners) {
+  WaveParams p;
+  p.shape = {32, 20, 3};
+  const WaveProblem problem(p);
+  const std::vector<double> r = damping_ramp(p.dx);
+  EXPECT_EQ(problem.damp(10, 10), 0.0);                // bulk
+  EXPECT_EQ(problem.damp(4, 4), 0.0);                  // first bulk column
+  EXPECT_EQ(problem.damp(27, 15), 0.0);                // last bulk column
+  EXPECT_DOUBLE_EQ(problem.damp(0, 10), r[0]);         // x layers, both faces
+  EXPECT_DOUBLE_EQ(problem.damp(31, 10), r[0]);
+  EXPECT_DOUBLE_EQ(problem.damp(3, 10), r[3]);
+  EXPECT_DOUBLE_EQ(problem.damp(28, 10), r[3]);
+  EXPECT_DOUBLE_EQ(problem.damp(10, 1), r[1]);         // y layers, both faces
+  EXPECT_DOUBLE_EQ(problem.damp(10, 18), r[1]);
+  EXPECT_DOUBLE_EQ(problem.damp(0, 0), r[0] * r[0]);   // corners: the product
+  EXPECT_DOUBLE_EQ(problem.damp(2, 19), r[2] * r[0]);
+  EXPECT_DOUBLE_EQ(problem.damp(30, 17), r[1] * r[2]);
+}
+
+TEST(InitialCondition, PulseAtPaddedCentre) {
+  WaveParams p;
+  p.shape = {32, 20, 9};
+  const WaveProblem problem(p);
+  const PaddedGeometry g = problem.geometry();
+  std::vector<double> u(g.size(), 123.0);
+  problem.fill_initial_u(u.data());
+  const int hx = 17, hy = 11, hz = 5;  // (n + 2) / 2
+  EXPECT_EQ(u[g.index(hx, hy, hz)], 50.0);
+  for (auto [di, dj, dk] : {std::array{-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}})
+    EXPECT_EQ(u[g.index(hx + di, hy + dj, hz + dk)], -50.0 / 6.0);
+  EXPECT_EQ(std::count_if(u.begin(), u.end(), [](double x) { return x != 0.0; }), 7);
+}
+
+TEST(InitialCondition, ThinGridSetsZGhostsLikeTheReference) {
+  WaveParams p;
+  p.shape = {8, 8, 1};
+  const WaveProblem problem(p);
+  const PaddedGeometry g = problem.geometry();
+  std::vector<double> u(g.size());
+  problem.fill_initial_u(u.data());
+  EXPECT_EQ(u[g.index(5, 5, 1)], 50.0);
+  EXPECT_EQ(u[g.index(5, 5, 0)], -50.0 / 6.0);  // z ghosts of a one-layer grid
+  EXPECT_EQ(u[g.index(5, 5, 2)], -50.0 / 6.0);
+}
+
+TEST(TimeRing, RotatesWithoutCopiesAndCounts) {
+  TimeRing<int> ring(0, 1, 2);
+  EXPECT_EQ(ring.prev(), 0);
+  EXPECT_EQ(ring.now(), 1);
+  EXPECT_EQ(ring.next(), 2);
+  EXPECT_EQ(ring.time(), 0);
+  ring.rotate();  // prev <- now <- next
+  EXPECT_EQ(ring.prev(), 1);
+  EXPECT_EQ(ring.now(), 2);
+  EXPECT_EQ(ring.next(), 0);
+  EXPECT_EQ(ring.time(), 1);
+  ring.rotate();
+  ring.rotate();
+  EXPECT_EQ(ring.now(), 1);
+  EXPECT_EQ(ring.time(), 3);
+  ring.next() = 7;  // levels are handles held in place
+  ring.rotate();
+  EXPECT_EQ(ring.now(), 7);
+}
+
+TEST(UpdateFormula, UndampedByHand) {
+  const Stencil7 s{1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  // value = 0.01 * 4 * (0 - 6) = -0.24; next = 2 - 0.5 - 0.24
+  EXPECT_DOUBLE_EQ(undamped_next(s, 0.5, 4.0, 0.01), 1.26);
+  EXPECT_EQ(next_value(s, 0.5, 4.0, 0.0, 0.01, 0.1), undamped_next(s, 0.5, 4.0, 0.01));
+  const Stencil7 t{2.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0};  // sum 21 - 12 = 9
+  EXPECT_DOUBLE_EQ(undamped_next(t, 1.0, 2.0, 0.5), 4.0 - 1.0 + 9.0);
+}
+
+TEST(UpdateFormula, DampedByHand) {
+  const Stencil7 s{1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  // d = 10, dt = 0.01: inv = 1/1.1, num = 0.9; next = (2 - 0.9*0.5 - 0.24) / 1.1
+  EXPECT_NEAR(next_value(s, 0.5, 4.0, 10.0, 0.01, 0.01), 1.31 / 1.1, 1e-15);
+}
+
+TEST(UpdateFormula, SumsNeighboursInReferenceOrder) {
+  // With B = 2^53, B + 1 rounds to B: summing -x, +x, -y, +y, ... in that order gives
+  // ((B + 1) - B) + 1 = 1, where pairing the big terms first would give 2.
+  const double B = 9007199254740992.0;
+  const Stencil7 s{0.0, B, 1.0, -B, 1.0, 0.0, 0.0};
+  EXPECT_EQ(stencil_value(s, 1.0, 1.0), 1.0);
+  const Stencil7 t{0.0, 1.0, B, -B, 0.0, 0.0, 0.0};  // (1 + B) - B = 0, not 1
+  EXPECT_EQ(stencil_value(t, 1.0, 1.0), 0.0);
+}
+
+TEST(ApproxEqual, EdgeCases) {
+  const double tiny = std::numeric_limits<double>::min();
+  EXPECT_TRUE(approx_equal(1.0, 1.0));
+  EXPECT_TRUE(approx_equal(0.0, -0.0));
+  EXPECT_TRUE(approx_equal(1.0, 1.0 + 1e-9));
+  EXPECT_FALSE(approx_equal(1.0, 1.0 + 1e-7));
+  EXPECT_FALSE(approx_equal(1.0, -1.0));
+  EXPECT_TRUE(approx_equal(0.0, 1e-320));        // within 1e-8 * smallest normal
+  EXPECT_FALSE(approx_equal(0.0, 1e-300));       // zero against a normal number
+  EXPECT_TRUE(approx_equal(tiny / 4, std::nextafter(tiny / 4, 1.0)));  // subnormals one ulp apart
+  EXPECT_FALSE(approx_equal(tiny / 4, tiny / 2));  // near zero the tolerance is absolute
+  EXPECT_FALSE(approx_equal(std::nan(""), std::nan("")));
+  EXPECT_FALSE(approx_equal(std::nan(""), 1.0));
+  EXPECT_TRUE(approx_equal(INFINITY, INFINITY));
+  EXPECT_FALSE(approx_equal(INFINITY, DBL_MAX));
+  EXPECT_TRUE(approx_equal(DBL_MAX, DBL_MAX * (1 - 1e-12)));  // |a|+|b| overflows
+}
+
+TEST(ApproxEqual, CountsPlantedDifferences) {
+  std::vector<double> a(1000), b;
+  std::iota(a.begin(), a.end(), 1.0);
+  b = a;
+  EXPECT_EQ(count_differences(a.data(), b.data(), a.size()), 0u);
+  b[0] *= 1 + 1e-6;
+  b[999] = std::nan("");
+  b[500] = 0.0;
+  EXPECT_EQ(count_differences(a.data(), b.data(), a.size()), 3u);
+}
+
+TEST(Stability, CourantLimit) {
+  EXPECT_NEAR(courant_number(10.0, 0.002), 1541.0 * 0.002 * std::sqrt(3.0) / 10.0, 1e-15);
+  WaveParams p;
+  EXPECT_FALSE(validate(p));
+  p.dt = largest_stable_dt(p.dx);
+  EXPECT_FALSE(validate(p)) << "the largest stable dt must itself be accepted";
+  p.dt = std::nextafter(p.dt, 1.0);
+  ASSERT_TRUE(validate(p));
+  EXPECT_NE(validate(p)->find("largest stable dt"), std::string::npos);
+}
+
+TEST(Stats, SampleStatistics) {
+  const SampleStats s = sample_stats({1.0, 2.0, 3.0, 4.0});
+  EXPECT_EQ(s.min, 1.0);
+  EXPECT_EQ(s.max, 4.0);
+  EXPECT_DOUBLE_EQ(s.mean, 2.5);
+  EXPECT_DOUBLE_EQ(s.stddev, std::sqrt(5.0 / 3.0));  // sample (n - 1) deviation
+  EXPECT_TRUE(std::isnan(sample_stats({2.0}).stddev));
+}

@@ -1,0 +1,105 @@
+// VTKHDF structure (what VTK's reader needs) and the write/read round trip.
+#include "core/vtkhdf.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+using namespace awave;
+
+namespace {
+
+// A padded field whose interior value encodes its position, so any transposition shows.
+std::vector<double> position_field(const PaddedGeometry& g, double t) {
+  std::vector<double> u(g.size(), -1.0);  // ghosts: never written to the file
+  for (int i = 0; i < g.nx; ++i)
+    for (int j = 0; j < g.ny; ++j)
+      for (int k = 0; k < g.nz; ++k) u[g.index(i + 1, j + 1, k + 1)] = i + 100.0 * j + 10000.0 * k + 0.5 * t;
+  return u;
+}
+
+class VtkHdf : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = (std::filesystem::temp_directory_path() / ("awave-vtkhdf-" + std::to_string(::getpid()) + ".vtkhdf"))
+                .string();
+    params_.shape = {11, 9, 4};
+    params_.dx = 2.5;
+    params_.nsteps = 7;
+    params_.out_period = 3;
+  }
+  void TearDown() override { std::filesystem::remove(path_); }
+  std::string path_;
+  WaveParams params_;
+};
+
+}  // namespace
+
+TEST_F(VtkHdf, StructureIsWhatVtkNeeds) {
+  const WaveProblem problem(params_);
+  const PaddedGeometry g = problem.geometry();
+  {
+    VtkHdfWriter w(path_, problem);
+    for (long t : {0L, 3L, 6L, 7L}) {
+      const std::vector<double> u = position_field(g, double(t));
+      w.append_u(t, u.data(), u.data());
+    }
+    w.close();
+  }
+  const VtkHdfContents c = read_vtkhdf_contents(path_);
+  EXPECT_EQ(c.version, (std::array<int64_t, 2>{2, 3}));
+  EXPECT_EQ(c.type, "ImageData");
+  EXPECT_EQ(c.origin, (std::array<double, 3>{0, 0, 0}));
+  EXPECT_EQ(c.spacing, (std::array<double, 3>{2.5, 2.5, 2.5}));
+  EXPECT_EQ(c.whole_extent, (std::array<int64_t, 6>{0, 10, 0, 8, 0, 3}));
+  EXPECT_EQ(c.direction, (std::array<double, 9>{1, 0, 0, 0, 1, 0, 0, 0, 1}));
+  EXPECT_EQ(c.nsteps, 4);
+  EXPECT_EQ(c.step_values, (std::vector<int64_t>{0, 3, 6, 7}));
+  EXPECT_EQ(c.offsets.at("sos"), (std::vector<int64_t>{0, 0, 0, 0}));
+  EXPECT_EQ(c.offsets.at("damp"), (std::vector<int64_t>{0, 0, 0, 0}));
+  EXPECT_EQ(c.offsets.at("u"), (std::vector<int64_t>{0, 1, 2, 3}));
+  EXPECT_EQ(c.offsets.at("u_prev"), (std::vector<int64_t>{0, 1, 2, 3}));
+  EXPECT_EQ(c.dims.at("sos"), (std::array<int64_t, 4>{1, 4, 9, 11}));  // [1][nz][ny][nx]
+  EXPECT_EQ(c.dims.at("damp"), (std::array<int64_t, 4>{1, 4, 9, 11}));
+  EXPECT_EQ(c.dims.at("u"), (std::array<int64_t, 4>{4, 4, 9, 11}));
+  EXPECT_EQ(c.params.shape, params_.shape);
+  EXPECT_EQ(c.params.dx, 2.5);
+  EXPECT_EQ(c.params.dt, params_.dt);
+  EXPECT_EQ(c.params.nsteps, 7);
+  EXPECT_EQ(c.params.out_period, 3);
+  EXPECT_EQ(c.n_boundary_layers, kBoundaryLayers);
+}
+
+TEST_F(VtkHdf, RoundTripIsExactAndXFastest) {
+  const WaveProblem problem(params_);
+  const PaddedGeometry g = problem.geometry();
+  const std::vector<double> now = position_field(g, 1.0), prev = position_field(g, 0.0);
+  {
+    VtkHdfWriter w(path_, problem);
+    w.append_u(0, prev.data(), prev.data());
+    w.append_u(1, now.data(), prev.data());
+  }  // closed by the destructor
+  const std::vector<double> u1 = read_vtkhdf_array(path_, "u", 1);
+  const std::vector<double> up1 = read_vtkhdf_array(path_, "u_prev", 1);
+  const std::vector<double> sos = read_vtkhdf_array(path_, "sos", 0);
+  const std::vector<double> damp = read_vtkhdf_array(path_, "damp", 0);
+  ASSERT_EQ(u1.size(), params_.interior_points());
+  std::size_t mismatches = 0;
+  for (int k = 0; k < g.nz; ++k)
+    for (int j = 0; j < g.ny; ++j)
+      for (int i = 0; i < g.nx; ++i) {
+        const std::size_t at = (std::size_t(k) * g.ny + j) * g.nx + i;  // [k][j][i]
+        mismatches += u1[at] != now[g.index(i + 1, j + 1, k + 1)];
+        mismatches += up1[at] != prev[g.index(i + 1, j + 1, k + 1)];
+        mismatches += sos[at] != problem.sos_k()[k];
+        mismatches += damp[at] != problem.damp(i, j);
+      }
+  EXPECT_EQ(mismatches, 0u);
+  EXPECT_THROW(read_vtkhdf_array(path_, "u", 2), std::runtime_error);
+}
+
+TEST_F(VtkHdf, ErrorsAreExceptionsNotCrashes) {
+  const WaveProblem problem(params_);
+  EXPECT_THROW(VtkHdfWriter("/nonexistent-dir-awave/x.vtkhdf", problem), std::runtime_error);
+  EXPECT_THROW(read_vtkhdf_contents("/nonexistent-dir-awave/x.vtkhdf"), std::runtime_error);
+}
