@@ -2,35 +2,81 @@
 # Kokkos 3.4.01 bootstrapped from Debian's trilinos source package with the patches in
 # cmake/patches, built once per backend into a cache outside the clone
 # (cmake/scripts/bootstrap-kokkos.sh). Included before project(): the GPU backends decide the
-# C++ compiler (nvcc_wrapper, clang++ 19 with offload).
+# C++ compiler (nvcc_wrapper for cuda, clang++ 19 with offload for openmptarget).
 
 set(AWAVE_BACKEND "host" CACHE STRING "Kokkos backend of this build: host, cuda or openmptarget")
 set_property(CACHE AWAVE_BACKEND PROPERTY STRINGS host cuda openmptarget)
-set(AWAVE_CUDA_ARCH "HOPPER90" CACHE STRING "Kokkos GPU arch option for cuda/openmptarget (HOPPER90 = sm_90)")
+set(AWAVE_CUDA_ARCH "HOPPER90" CACHE STRING "GPU architecture, as a Kokkos arch option (HOPPER90 = sm_90)")
 if(NOT AWAVE_BACKEND MATCHES "^(host|cuda|openmptarget)$")
   message(FATAL_ERROR "AWAVE_BACKEND='${AWAVE_BACKEND}': use host, cuda or openmptarget")
 endif()
+set(_awave_arch_map HOPPER90=90 AMPERE86=86 AMPERE80=80 TURING75=75 VOLTA70=70)
+list(FILTER _awave_arch_map INCLUDE REGEX "^${AWAVE_CUDA_ARCH}=")
+if(NOT _awave_arch_map)
+  message(FATAL_ERROR "AWAVE_CUDA_ARCH='${AWAVE_CUDA_ARCH}': use HOPPER90, AMPERE86, AMPERE80, TURING75 or VOLTA70")
+endif()
+string(REGEX REPLACE ".*=" "" AWAVE_SM "${_awave_arch_map}")  # 90 for HOPPER90
+
+function(awave_run_script result)
+  execute_process(COMMAND bash ${ARGN} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc
+                  OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "awave: ${ARGV1} failed for backend '${AWAVE_BACKEND}':\n${err}")
+  endif()
+  string(REGEX REPLACE ".*\n" "" last_line "${out}")
+  set(${result} "${last_line}" PARENT_SCOPE)
+endfunction()
+
+if(AWAVE_BACKEND STREQUAL "openmptarget")
+  set(AWAVE_LLVM_ROOT "/usr/lib/llvm-19" CACHE PATH "LLVM 19 installation (clang++, libomptarget)")
+  if(NOT EXISTS "${AWAVE_LLVM_ROOT}/bin/clang++")
+    message(FATAL_ERROR "awave: openmptarget needs clang++ 19 at ${AWAVE_LLVM_ROOT}/bin/clang++ "
+                        "(run: bash cmake/install-deps.sh openmptarget)")
+  endif()
+  if(NOT AWAVE_CLANG_CUDA_ROOT)
+    awave_run_script(_root ${CMAKE_CURRENT_LIST_DIR}/scripts/make-clang-cuda-root.sh)
+    set(AWAVE_CLANG_CUDA_ROOT "${_root}" CACHE PATH "CUDA root for clang offload (ptxas/nvlink 12.4)")
+  endif()
+  set(ENV{AWAVE_CLANG_CUDA_ROOT} "${AWAVE_CLANG_CUDA_ROOT}")
+  set(ENV{PATH} "${AWAVE_LLVM_ROOT}/bin:$ENV{PATH}")  # clang-offload-packager, clang-linker-wrapper
+  if(NOT CMAKE_CXX_COMPILER)
+    set(CMAKE_CXX_COMPILER "${AWAVE_LLVM_ROOT}/bin/clang++")
+  endif()
+  # Every compile and link (Kokkos' exported offload flags lack these): the CUDA root whose
+  # ptxas makes cubins LLVM 19 loads, and the device runtime bitcode.
+  set(CMAKE_CXX_FLAGS_INIT "--cuda-path=${AWAVE_CLANG_CUDA_ROOT} --libomptarget-nvptx-bc-path=${AWAVE_LLVM_ROOT}/lib \
+-Wno-unused-command-line-argument")
+  # libomptarget and its plugins live here; a GPU machine without LLVM 19 installed sets
+  # LD_LIBRARY_PATH instead (README, "Running on a GPU machine").
+  set(CMAKE_BUILD_RPATH "${AWAVE_LLVM_ROOT}/lib")
+  # The hand-written offload code: OpenMP for the GPU. SHELL: keeps the -Xopenmp-target pair
+  # together; CMake would otherwise de-duplicate the -march it shares with Kokkos' flags.
+  set(AWAVE_OFFLOAD_FLAGS -fopenmp=libomp -fopenmp-targets=nvptx64-nvidia-cuda
+      "SHELL:-Xopenmp-target=nvptx64-nvidia-cuda -march=sm_${AWAVE_SM}")
+endif()
 
 if(NOT Kokkos_ROOT AND NOT DEFINED ENV{Kokkos_ROOT})
-  message(STATUS "awave: bootstrapping Kokkos 3.4.01 for '${AWAVE_BACKEND}' (cached; first time takes minutes)")
-  execute_process(
-    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/scripts/bootstrap-kokkos.sh ${AWAVE_BACKEND} ${AWAVE_CUDA_ARCH}
-    OUTPUT_VARIABLE _awave_kokkos_out ERROR_VARIABLE _awave_kokkos_err RESULT_VARIABLE _awave_kokkos_rc
-    OUTPUT_STRIP_TRAILING_WHITESPACE)
-  if(NOT _awave_kokkos_rc EQUAL 0)
-    message(FATAL_ERROR "awave: could not build Kokkos for backend '${AWAVE_BACKEND}':\n${_awave_kokkos_err}")
-  endif()
-  string(REGEX REPLACE ".*\n" "" _awave_kokkos_prefix "${_awave_kokkos_out}")
-  set(Kokkos_ROOT "${_awave_kokkos_prefix}" CACHE PATH "Kokkos installation (bootstrapped)" FORCE)
+  message(STATUS "awave: bootstrapping Kokkos 3.4.01 for '${AWAVE_BACKEND}' (cached; the first time takes minutes)")
+  awave_run_script(_prefix ${CMAKE_CURRENT_LIST_DIR}/scripts/bootstrap-kokkos.sh ${AWAVE_BACKEND} ${AWAVE_CUDA_ARCH})
+  set(Kokkos_ROOT "${_prefix}" CACHE PATH "Kokkos installation (bootstrapped)" FORCE)
 endif()
 if(NOT Kokkos_ROOT)
   set(Kokkos_ROOT "$ENV{Kokkos_ROOT}")
 endif()
 
-# The GPU backends compile Kokkos code with the compiler Kokkos was built with.
-if(AWAVE_BACKEND STREQUAL "cuda" AND NOT CMAKE_CXX_COMPILER)
-  if(NOT EXISTS "${Kokkos_ROOT}/bin/nvcc_wrapper")
-    message(FATAL_ERROR "awave: ${Kokkos_ROOT}/bin/nvcc_wrapper not found; is Kokkos_ROOT a CUDA build of Kokkos?")
+if(AWAVE_BACKEND STREQUAL "cuda")
+  if(NOT CMAKE_CXX_COMPILER)  # Kokkos code goes through the nvcc_wrapper Kokkos was built with
+    if(NOT EXISTS "${Kokkos_ROOT}/bin/nvcc_wrapper")
+      message(FATAL_ERROR "awave: ${Kokkos_ROOT}/bin/nvcc_wrapper not found; is Kokkos_ROOT a CUDA build of Kokkos?")
+    endif()
+    set(CMAKE_CXX_COMPILER "${Kokkos_ROOT}/bin/nvcc_wrapper")
   endif()
-  set(CMAKE_CXX_COMPILER "${Kokkos_ROOT}/bin/nvcc_wrapper")
+  # nvcc_wrapper defaults to sm_35, which nvcc 13 rejects even in CMake's compiler check.
+  set(CMAKE_CXX_FLAGS_INIT "-arch=sm_${AWAVE_SM}")
+  if(NOT CMAKE_CUDA_ARCHITECTURES)
+    set(CMAKE_CUDA_ARCHITECTURES ${AWAVE_SM})
+  endif()
+  if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
+    set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
+  endif()
 endif()

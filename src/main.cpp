@@ -4,11 +4,13 @@
 #include "core/cli.hpp"
 #include "core/driver.hpp"
 #include "core/wave_impl.hpp"
+#include "kokkos/register_kokkos.hpp"
 
-#include <Kokkos_Core.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
+#include <memory>
 
 int main(int argc, char* argv[]) {
   using namespace awave;
@@ -38,7 +40,18 @@ int main(int argc, char* argv[]) {
     return 1;
   }
 
-  Kokkos::ScopeGuard kokkos(argc, argv);  // every View is created and destroyed inside
+  auto any = [&ids](bool ImplEntry::*flag) {
+    return std::any_of(ids.begin(), ids.end(), [flag](const std::string& id) { return find_implementation(id)->*flag; });
+  };
+  if (any(&ImplEntry::on_device) || any(&ImplEntry::uses_kokkos)) {  // Kokkos of a GPU build needs the GPU
+    if (auto problem = accelerator_problem()) {
+      std::cerr << "awave: error: " << *problem << " (this build's GPU implementations cannot run here)\n";
+      return 3;
+    }
+  }
+  // Kokkos starts only for runs that use it, and is finalised after every View is gone.
+  std::unique_ptr<KokkosRuntime> kokkos;
+  if (any(&ImplEntry::uses_kokkos)) kokkos = std::make_unique<KokkosRuntime>(argc, argv);
   try {
     const RunReport report = run_comparison(options, std::cout);
     if (!options.json_path.empty()) write_json(report, options.json_path);

@@ -1,17 +1,30 @@
 // The registry of implementations compiled into this build: the CPU reference always, the
-// hand-written GPU versions where the build has their toolchain, and one Kokkos version per
-// enabled Kokkos backend. This is the only place that knows which exist.
+// hand-written GPU version where the build has its toolchain (AWAVE_HAVE_CUDA,
+// AWAVE_HAVE_OMP_OFFLOAD), and one Kokkos version per enabled Kokkos backend. This is the only
+// place that knows which exist.
 #include "core/wave_impl.hpp"
 #include "cpu/wave_cpu.hpp"
 #include "kokkos/register_kokkos.hpp"
+#if defined(AWAVE_HAVE_CUDA)
+#include "cuda/wave_cuda.hpp"
+#endif
+#if defined(AWAVE_HAVE_OMP_OFFLOAD)
+#include "omp/wave_omp.hpp"
+#endif
 
 namespace awave {
 
 const std::vector<ImplEntry>& implementations() {
   static const std::vector<ImplEntry> impls = [] {
     std::vector<ImplEntry> v;
-    v.push_back({"cpu", "serial CPU reference", false,
+    v.push_back({"cpu", "serial CPU reference", false, false,
                  [](const WaveProblem& problem) { return std::make_unique<WaveCpu>(problem); }});
+#if defined(AWAVE_HAVE_CUDA)
+    add_cuda_implementations(v);
+#endif
+#if defined(AWAVE_HAVE_OMP_OFFLOAD)
+    add_omp_implementations(v);
+#endif
     add_kokkos_implementations(v);
     return v;
   }();
@@ -22,6 +35,26 @@ const ImplEntry* find_implementation(const std::string& id) {
   for (const ImplEntry& e : implementations())
     if (e.id == id) return &e;
   return nullptr;
+}
+
+std::optional<std::string> accelerator_problem() {
+#if defined(AWAVE_HAVE_CUDA)
+  return cuda_device_problem();
+#elif defined(AWAVE_HAVE_OMP_OFFLOAD)
+  return omp_device_problem();
+#else
+  return std::nullopt;
+#endif
+}
+
+std::string accelerator_description() {
+#if defined(AWAVE_HAVE_CUDA)
+  return cuda_device_problem() ? "none" : cuda_device_description();
+#elif defined(AWAVE_HAVE_OMP_OFFLOAD)
+  return omp_device_problem() ? "none" : "OpenMP offload device";
+#else
+  return "none";
+#endif
 }
 
 }  // namespace awave

@@ -1,14 +1,24 @@
-// GoogleTest main for suites that create Kokkos implementations: Kokkos is initialised in a
-// test Environment, i.e. only when tests run, so listing tests (ctest discovery) works on a
-// machine without the build's accelerator.
-#include <Kokkos_Core.hpp>
+// GoogleTest main for suites that run implementations: Kokkos is initialised in a test
+// Environment, i.e. only when tests run, so listing tests (ctest discovery) works anywhere.
+// In a GPU build without a usable GPU every test is skipped: Kokkos cannot even start there.
+#include "core/wave_impl.hpp"
+#include "kokkos/register_kokkos.hpp"
+
 #include <gtest/gtest.h>
+
+#include <memory>
 
 namespace {
 class KokkosEnvironment : public ::testing::Environment {
  public:
-  void SetUp() override { Kokkos::initialize(); }
-  void TearDown() override { Kokkos::finalize(); }
+  void SetUp() override {
+    if (auto problem = awave::accelerator_problem()) GTEST_SKIP() << *problem;
+    kokkos_ = std::make_unique<awave::KokkosRuntime>();
+  }
+  void TearDown() override { kokkos_.reset(); }
+
+ private:
+  std::unique_ptr<awave::KokkosRuntime> kokkos_;
 };
 }  // namespace
 

@@ -43,7 +43,7 @@ Options small_options(std::array<int, 3> shape) {
 }
 
 RunReport run_with_fault(const Options& o, std::size_t point, double value) {
-  const ImplEntry faulty{"planted-fault", "planted fault", false, [point, value](const WaveProblem& p) {
+  const ImplEntry faulty{"planted-fault", "planted fault", false, true, [point, value](const WaveProblem& p) {
                            return std::make_unique<PlantedFault>(p, point, value);
                          }};
   std::ostringstream log;

@@ -7,7 +7,8 @@
 #     CUDA_ARCH  Kokkos arch option for GPU backends (default HOPPER90, i.e. sm_90)
 #
 # Environment: AWAVE_CACHE (default ${XDG_CACHE_HOME:-$HOME/.cache}/awave),
-#              AWAVE_CLANG_CUDA_ROOT (openmptarget: CUDA root with ptxas/nvlink 12.4),
+#              AWAVE_CLANG_CUDA_ROOT (openmptarget: CUDA root with ptxas/nvlink 12.4; default:
+#                made by make-clang-cuda-root.sh),
 #              AWAVE_JOBS (default 2).
 # The cache key hashes this script, the patches, the backend, the arch and the compiler
 # version, so a change to any of them builds a fresh Kokkos next to the old one.
@@ -44,8 +45,8 @@ case $backend in
   openmptarget)
     cxx=/usr/lib/llvm-19/bin/clang++
     [ -x "$cxx" ] || die "clang++ 19 not found at $cxx (apt-get install clang-19 libomp-19-dev)"
-    croot=${AWAVE_CLANG_CUDA_ROOT:?set AWAVE_CLANG_CUDA_ROOT to the CUDA root for clang (cmake/scripts/make-clang-cuda-root.sh)}
-    [ -x "$croot/bin/ptxas" ] || die "no ptxas in AWAVE_CLANG_CUDA_ROOT=$croot"
+    croot=${AWAVE_CLANG_CUDA_ROOT:-$("$here/make-clang-cuda-root.sh" | tail -1)}
+    [ -x "$croot/bin/ptxas" ] || die "no ptxas in the clang CUDA root $croot"
     opts+=(-DKokkos_ENABLE_OPENMPTARGET=ON "-DKokkos_ARCH_${arch}=ON"
            "-DCMAKE_CXX_FLAGS=--cuda-path=$croot --libomptarget-nvptx-bc-path=/usr/lib/llvm-19/lib") ;;
   *) die "unknown backend '$backend' (host, cuda or openmptarget)" ;;

@@ -4,6 +4,7 @@
 #include "build_info.hpp"
 #include "vtkhdf.hpp"
 #include "wave_impl.hpp"
+#include "kokkos/register_kokkos.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -179,7 +180,8 @@ void write_json(const RunReport& report, const std::string& path) {
   nlohmann::json j;
   j["schema"] = "awave-run/1";
   j["build"] = {{"name", kBuildName},       {"compiler", kCompiler},           {"kokkos_version", kKokkosVersion},
-                {"git_commit", kGitCommit}, {"build_type", kBuildType}};
+                {"git_commit", kGitCommit}, {"build_type", kBuildType},
+                {"kokkos", kokkos_configuration()}, {"accelerator", accelerator_description()}};
   j["params"] = {{"shape", {p.nx(), p.ny(), p.nz()}}, {"dx", p.dx},         {"dt", p.dt},
                  {"nsteps", p.nsteps},                 {"out_period", p.out_period}};
   j["checked_against_cpu"] = report.options.check;

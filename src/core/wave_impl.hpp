@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,7 +47,8 @@ class WaveImpl {
 struct ImplEntry {
   std::string id;
   std::string description;
-  bool on_device = false;  // runs on an accelerator (its tests are labelled gpu)
+  bool on_device = false;    // runs on an accelerator (its tests are labelled gpu)
+  bool uses_kokkos = false;  // needs the Kokkos runtime initialised
   std::function<std::unique_ptr<WaveImpl>(const WaveProblem&)> make;
 };
 
@@ -54,5 +56,12 @@ struct ImplEntry {
 // CPU reference ("cpu") is always first.
 const std::vector<ImplEntry>& implementations();
 const ImplEntry* find_implementation(const std::string& id);
+
+// Why this build's accelerator cannot be used (no GPU, no driver), or nothing when it can
+// or the build has none. Checked before any device implementation or Kokkos starts, so a
+// GPU build never quietly runs on the host.
+std::optional<std::string> accelerator_problem();
+// The accelerator in words ("NVIDIA H100 80GB HBM3, 79.1 GiB"), or "none".
+std::string accelerator_description();
 
 }  // namespace awave

@@ -40,7 +40,7 @@ std::vector<double> damping_ramp(double dx) {
 }
 
 WaveProblem::WaveProblem(const WaveParams& params) : params_(params) {
-  const int nx = params.nx(), ny = params.ny(), nz = params.nz(), nbl = kBoundaryLayers;
+  const int nx = params.nx(), ny = params.ny(), nz = params.nz();
   sos_k_.resize(nz);
   cs2_k_.resize(nz);
   for (int k = 0; k < nz; ++k) {
@@ -49,8 +49,8 @@ WaveProblem::WaveProblem(const WaveParams& params) : params_(params) {
   }
   // rx(i) / ry(j): the ramp of the x (y) layer a column sits in; corners take the product.
   const std::vector<double> ramp = damping_ramp(params.dx);
-  auto in_layer = [nbl](int i, int n) { return i < nbl || i >= n - nbl; };
-  auto layer_ramp = [&ramp, nbl](int i, int n) { return i < nbl ? ramp[i] : ramp[n - 1 - i]; };
+  auto in_layer = [](int i, int n) { return i < kBoundaryLayers || i >= n - kBoundaryLayers; };
+  auto layer_ramp = [&ramp](int i, int n) { return i < kBoundaryLayers ? ramp[i] : ramp[n - 1 - i]; };
   damp_ij_.assign(std::size_t(nx) * ny, 0.0);
   for (int i = 0; i < nx; ++i)
     for (int j = 0; j < ny; ++j) {

@@ -10,11 +10,33 @@ namespace {
 template <class ExecSpace>
 ImplEntry kokkos_entry(const std::string& id) {
   const bool on_device = !Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
-  return {id, "Kokkos " + std::string(ExecSpace::name()) + " backend (MDRangePolicy kernels)", on_device,
+  return {id, "Kokkos " + std::string(ExecSpace::name()) + " backend (MDRangePolicy kernels)", on_device, true,
           [id](const WaveProblem& problem) { return std::make_unique<WaveKokkos<ExecSpace>>(problem, id); }};
 }
 
 }  // namespace
+
+KokkosRuntime::KokkosRuntime(int& argc, char* argv[]) { Kokkos::initialize(argc, argv); }
+KokkosRuntime::KokkosRuntime() { Kokkos::initialize(); }
+KokkosRuntime::~KokkosRuntime() { Kokkos::finalize(); }
+
+std::string kokkos_configuration() {
+  std::string backends;
+#if defined(KOKKOS_ENABLE_SERIAL)
+  backends += " Serial";
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+  backends += " OpenMP";
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+  backends += " Cuda";
+#endif
+#if defined(KOKKOS_ENABLE_OPENMPTARGET)
+  backends += " OpenMPTarget";
+#endif
+  return "Kokkos " + std::to_string(KOKKOS_VERSION / 10000) + "." + std::to_string(KOKKOS_VERSION / 100 % 100) + "." +
+         std::to_string(KOKKOS_VERSION % 100) + ":" + backends;
+}
 
 void add_kokkos_implementations(std::vector<ImplEntry>& impls) {
 #if defined(KOKKOS_ENABLE_SERIAL)

@@ -1,0 +1,18 @@
+#pragma once
+
+#include "core/wave_impl.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace awave {
+
+// Why no CUDA GPU can be used (no device, no driver), or nothing when one can.
+std::optional<std::string> cuda_device_problem();
+// "NVIDIA H100 80GB HBM3, 79.1 GiB" for the current device.
+std::string cuda_device_description();
+
+void add_cuda_implementations(std::vector<ImplEntry>& impls);
+
+}  // namespace awave

@@ -1,0 +1,131 @@
+// awave in hand-written OpenMP target offload (clang, NVPTX). The same decomposition and data
+// residency as the CUDA version: fields allocated on the device with omp_target_alloc and
+// copied in once at set-up, out only by copy_u_to_host; cs2 per depth, damp per column; a
+// step is three target regions (interior without damp or branch, x layers, y layers); the
+// time levels rotate by pointer swap. Loops collapse over (i, j, k) with k innermost, so
+// consecutive GPU threads take consecutive k: coalesced loads.
+#include "omp/wave_omp.hpp"
+
+#include "core/time_ring.hpp"
+#include "core/wave_update.hpp"
+
+#include <fmt/format.h>
+#include <omp.h>
+
+#include <stdexcept>
+
+namespace awave {
+namespace {
+
+class WaveOmp final : public WaveImpl {
+ public:
+  explicit WaveOmp(const WaveProblem& problem)
+      : WaveImpl(problem), device_(omp_get_default_device()), host_(omp_get_initial_device()) {
+    const PaddedGeometry g = problem.geometry();
+    std::vector<double> h_u(g.size());
+    problem.fill_initial_u(h_u.data());
+    for (double*& level : d_u_) level = to_device(h_u.data(), h_u.size(), "u");
+    d_cs2_k_ = to_device(problem.cs2_k().data(), problem.cs2_k().size(), "cs2_k");
+    d_damp_ij_ = to_device(problem.damp_ij().data(), problem.damp_ij().size(), "damp_ij");
+    ring_ = TimeRing<double*>(d_u_[0], d_u_[1], d_u_[2]);
+  }
+
+  ~WaveOmp() override {
+    for (double* level : d_u_) omp_target_free(level, device_);
+    omp_target_free(d_cs2_k_, device_);
+    omp_target_free(d_damp_ij_, device_);
+  }
+
+  std::string id() const override { return "omp"; }
+  long time_step() const override { return ring_.time(); }
+
+  void run(int nsteps) override {
+    for (int n = 0; n < nsteps; ++n) {
+      step();
+      ring_.rotate();
+    }  // each target region ends synchronously: the steps are complete here
+  }
+
+  void copy_u_to_host(double* h_now, double* h_prev) override {
+    const std::size_t bytes = problem_.geometry().size() * sizeof(double);
+    if (omp_target_memcpy(h_now, ring_.now(), bytes, 0, 0, host_, device_) != 0 ||
+        omp_target_memcpy(h_prev, ring_.prev(), bytes, 0, 0, host_, device_) != 0)
+      throw std::runtime_error("OpenMP offload: copying u from the device failed");
+  }
+
+ private:
+  double* to_device(const double* host, std::size_t n, const char* what) {
+    auto* d = static_cast<double*>(omp_target_alloc(n * sizeof(double), device_));
+    if (!d) throw std::runtime_error(fmt::format("OpenMP offload: omp_target_alloc of {} ({} MB) failed", what, n / 131072));
+    if (omp_target_memcpy(d, host, n * sizeof(double), 0, 0, device_, host_) != 0)
+      throw std::runtime_error(fmt::format("OpenMP offload: copying {} to the device failed", what));
+    return d;
+  }
+
+  void step() {
+    const PaddedGeometry g = problem_.geometry();
+    const int nx = g.nx, ny = g.ny, nz = g.nz, nbl = kBoundaryLayers;
+    const long si = long(g.stride_i()), sj = long(g.stride_j());
+    const double f = problem_.f(), dt = problem_.params().dt;
+    double* next = ring_.next();
+    const double* now = ring_.now();
+    const double* prev = ring_.prev();
+    const double* cs2_k = d_cs2_k_;
+    const double* damp_ij = d_damp_ij_;
+    auto at = [=](int i, int j, int k) { return (long(i + 1) * (ny + 2) + (j + 1)) * long(nz + 2) + (k + 1); };
+
+#pragma omp target teams distribute parallel for collapse(3) device(device_) is_device_ptr(next, now, prev, cs2_k)
+    for (int i = nbl; i < nx - nbl; ++i)
+      for (int j = nbl; j < ny - nbl; ++j)
+        for (int k = 0; k < nz; ++k) {
+          const long c = at(i, j, k);
+          const Stencil7 s{now[c], now[c - si], now[c + si], now[c - sj], now[c + sj], now[c - 1], now[c + 1]};
+          next[c] = undamped_next(s, prev[c], cs2_k[k], f);
+        }
+
+    // x layers (r: layer number, low face first), every j: corners included.
+#pragma omp target teams distribute parallel for collapse(3) device(device_) \
+    is_device_ptr(next, now, prev, cs2_k, damp_ij)
+    for (int r = 0; r < 2 * nbl; ++r)
+      for (int j = 0; j < ny; ++j)
+        for (int k = 0; k < nz; ++k) {
+          const int i = r < nbl ? r : nx - 2 * nbl + r;
+          const long c = at(i, j, k);
+          const Stencil7 s{now[c], now[c - si], now[c + si], now[c - sj], now[c + sj], now[c - 1], now[c + 1]};
+          next[c] = next_value(s, prev[c], cs2_k[k], damp_ij[long(i) * ny + j], f, dt);
+        }
+
+    // y layers, bulk i only.
+#pragma omp target teams distribute parallel for collapse(3) device(device_) \
+    is_device_ptr(next, now, prev, cs2_k, damp_ij)
+    for (int i = nbl; i < nx - nbl; ++i)
+      for (int r = 0; r < 2 * nbl; ++r)
+        for (int k = 0; k < nz; ++k) {
+          const int j = r < nbl ? r : ny - 2 * nbl + r;
+          const long c = at(i, j, k);
+          const Stencil7 s{now[c], now[c - si], now[c + si], now[c - sj], now[c + sj], now[c - 1], now[c + 1]};
+          next[c] = next_value(s, prev[c], cs2_k[k], damp_ij[long(i) * ny + j], f, dt);
+        }
+  }
+
+  int device_, host_;
+  double* d_u_[3] = {nullptr, nullptr, nullptr};
+  double* d_cs2_k_ = nullptr;
+  double* d_damp_ij_ = nullptr;
+  TimeRing<double*> ring_;
+};
+
+}  // namespace
+
+std::optional<std::string> omp_device_problem() {
+  if (omp_get_num_devices() < 1)
+    return std::string("no OpenMP offload device found (is the GPU visible, and libomptarget's NVPTX plugin present?)");
+  return std::nullopt;
+}
+
+void add_omp_implementations(std::vector<ImplEntry>& impls) {
+  impls.push_back({"omp", "hand-written OpenMP target offload (interior + boundary-layer target regions)", true, false,
+                   [](const WaveProblem& problem) { return std::make_unique<WaveOmp>(problem); }});
+}
+
+}  // namespace awave
