@@ -13,6 +13,8 @@
 #include <Kokkos_Core.hpp>
 
 #include <array>
+#include <cstdlib>
+#include <cstdio>
 
 namespace awave {
 
@@ -31,5 +33,20 @@ struct KokkosIteration<Kokkos::Cuda> {
   static constexpr std::array<int, 3> tile{32, 4, 2};
 };
 #endif
+
+// The tile sizes to use: KokkosIteration's, unless AWAVE_KOKKOS_TILE="a,b,c" overrides them
+// (in policy-axis order) for a tuning sweep (bench/device/gpu-checks.sh).
+template <class ExecSpace>
+std::array<int, 3> kokkos_tile() {
+  static const std::array<int, 3> tile = [] {
+    std::array<int, 3> t = KokkosIteration<ExecSpace>::tile;
+    if (const char* env = std::getenv("AWAVE_KOKKOS_TILE")) {
+      std::array<int, 3> e{};
+      if (std::sscanf(env, "%d,%d,%d", &e[0], &e[1], &e[2]) == 3) t = e;
+    }
+    return t;
+  }();
+  return tile;
+}
 
 }  // namespace awave

@@ -142,7 +142,7 @@ class WaveKokkos final : public WaveImpl {
       return Iteration::k_first ? std::array<int, 3>{v[2], v[1], v[0]} : v;
     };
     const auto l = order(lo), h = order(hi);
-    const auto& t = Iteration::tile;
+    const std::array<int, 3> t = kokkos_tile<ExecSpace>();
     return {exec_, {l[0], l[1], l[2]}, {h[0], h[1], h[2]}, {t[0], t[1], t[2]}};
   }
 

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# On the GPU machine: unpack an archive made by stage.sh at this checkout's root, put its
+# libraries on LD_LIBRARY_PATH (with the driver's), and run COMMAND there. The build trees
+# carry this machine's absolute paths (ctest files); /work/main is made to point here if
+# it does not exist.
+#   bench/device/on-device.sh ARCHIVE COMMAND...
+set -euo pipefail
+archive=${1:?usage: on-device.sh ARCHIVE COMMAND...}
+shift
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+tar -C "$top" -xJf "$archive"
+rt=$top/.device/rt/lib
+export LD_LIBRARY_PATH=/usr/local/nvidia/lib64:$rt${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+if [ ! -e /work/main ]; then mkdir -p /work && ln -s "$top" /work/main; fi
+cd "$top"
+"$@"
