@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The GPU acceptance runs, on the GPU machine (through on-device.sh): for each GPU build, the
 # gpu-labelled tests, awave on the required shapes (every implementation checked against the
-# CPU reference, OpenMP forced onto the GPU), the 512^3 performance runs, and a sweep of the
-# Kokkos CUDA tile sizes. Logs and JSON go to OUT_DIR.
+# CPU reference, OpenMP forced onto the GPU) and the 512^3 performance runs. Logs and JSON go
+# to OUT_DIR.
 #   bench/device/gpu-checks.sh OUT_DIR [BUILD ...]   (default: cuda openmptarget)
 set -uo pipefail
 out=${1:?usage: gpu-checks.sh OUT_DIR [BUILD ...]}
@@ -36,12 +36,4 @@ for b in "${builds[@]}"; do
     grep -E '^\[|SU/s|check' "$out/${b}_perf512_rep$rep.txt" | tee -a "$log"
   done
 done
-if [[ " ${builds[*]} " == *" cuda "* ]]; then
-  echo "== kokkos-cuda tile sweep, 512^3 (policy axes k, j, i)" | tee -a "$out/tiles.log"
-  for tile in 32,4,2 32,8,1 64,4,1 64,2,2 128,2,1 128,1,2 256,1,1 32,4,4 16,8,2; do
-    AWAVE_KOKKOS_TILE=$tile build/cuda/src/awave -shape 512,512,512 -nsteps 30 -out_period 10 -no_output -no_check \
-      -impl kokkos-cuda,cuda > "$out/tile_$tile.txt" 2>&1
-    echo "tile $tile: $(grep -A2 '^\[kokkos-cuda\]' "$out/tile_$tile.txt" | grep SU/s) | cuda $(grep -A2 '^\[cuda\]' "$out/tile_$tile.txt" | grep SU/s | awk '{print $5}')" | tee -a "$out/tiles.log"
-  done
-fi
 exit $status

@@ -3,8 +3,10 @@
 // (outside the timed region). cs2 is stored per depth (nz) and damp per column (nx*ny), the
 // only coordinates they depend on. A step is three kernels queued on one stream: the interior
 // (damp == 0: no damp read, no branch) and the x and y sponge layers. Threads run along k
-// (threadIdx.x), the contiguous index, so each warp's loads are coalesced; the time levels
-// rotate by pointer swap.
+// (threadIdx.x), the contiguous index, so each warp's loads are coalesced; in the interior
+// each thread marches along i over a short segment, keeping the i-1, i and i+1 values of
+// `now` in registers, so each value of `now` is loaded from memory once per step. The time
+// levels rotate by pointer swap.
 #include "cuda/wave_cuda.hpp"
 
 #include "core/time_ring.hpp"
@@ -13,6 +15,8 @@
 #include <cuda_runtime.h>
 #include <fmt/format.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace awave {
@@ -25,9 +29,26 @@ void check_cuda(cudaError_t status, const char* call, const char* file, int line
 }
 #define AWAVE_CUDA_CHECK(call) check_cuda((call), #call, __FILE__, __LINE__)
 
-// Threads of a block along (k, j, i-or-layer). 128 consecutive k per warp group: with
-// LayoutRight each warp reads 256 contiguous bytes per array.
-constexpr int kBlockK = 128, kBlockJ = 2;
+// Block shape (k, j) and interior i-segment length; AWAVE_CUDA_BLOCK="k,j,segment" overrides
+// them for a tuning sweep (bench/device/gpu-checks.sh). A warp covers 32 consecutive k: 256
+// contiguous bytes per array.
+struct LaunchShape {
+  int block_k = 32, block_j = 8, segment_i = 16;
+};
+
+LaunchShape launch_shape() {
+  static const LaunchShape shape = [] {
+    LaunchShape s;
+    if (const char* env = std::getenv("AWAVE_CUDA_BLOCK")) {
+      LaunchShape e;
+      if (std::sscanf(env, "%d,%d,%d", &e.block_k, &e.block_j, &e.segment_i) == 3 && e.block_k > 0 &&
+          e.block_j > 0 && e.block_k * e.block_j <= 1024 && e.segment_i > 0)
+        s = e;
+    }
+    return s;
+  }();
+  return shape;
+}
 
 struct StepArgs {
   double* __restrict__ next;
@@ -48,14 +69,24 @@ __device__ inline long padded_index(const StepArgs& a, int i, int j, int k) {
   return (long(i + 1) * (a.ny + 2) + (j + 1)) * long(a.nz + 2) + (k + 1);
 }
 
-// Interior region: i in [nbl, nx-nbl) (blockIdx.z), j in [nbl, ny-nbl), all k.
-__global__ void interior_kernel(StepArgs a) {
+// Interior region: i in [nbl, nx-nbl) in segments (blockIdx.z), j in [nbl, ny-nbl), all k.
+__global__ void interior_kernel(StepArgs a, int segment_i) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   const int j = kBoundaryLayers + blockIdx.y * blockDim.y + threadIdx.y;
-  const int i = kBoundaryLayers + blockIdx.z;
+  const int i_begin = kBoundaryLayers + blockIdx.z * segment_i;
+  const int i_end = min(i_begin + segment_i, a.nx - kBoundaryLayers);
   if (k >= a.nz || j >= a.ny - kBoundaryLayers) return;
-  const long c = padded_index(a, i, j, k);
-  a.next[c] = undamped_next(load_stencil(a, c), a.prev[c], a.cs2_k[k], a.f);
+  const double cs2 = a.cs2_k[k];
+  long c = padded_index(a, i_begin, j, k);
+  double xm = a.now[c - a.si], centre = a.now[c];
+#pragma unroll 4
+  for (int i = i_begin; i < i_end; ++i, c += a.si) {
+    const double xp = a.now[c + a.si];
+    const Stencil7 s{centre, xm, xp, a.now[c - a.sj], a.now[c + a.sj], a.now[c - 1], a.now[c + 1]};
+    a.next[c] = undamped_next(s, a.prev[c], cs2, a.f);
+    xm = centre;
+    centre = xp;
+  }
 }
 
 __device__ inline void damped_update(const StepArgs& a, int i, int j, int k) {
@@ -125,15 +156,18 @@ class WaveCuda final : public WaveImpl {
   void run(int nsteps) override {
     const PaddedGeometry g = problem_.geometry();
     const int nbl = kBoundaryLayers;
-    const dim3 block(kBlockK, kBlockJ);
-    const unsigned k_blocks = (g.nz + kBlockK - 1) / kBlockK;
-    const dim3 interior_grid(k_blocks, (g.ny - 2 * nbl + kBlockJ - 1) / kBlockJ, g.nx - 2 * nbl);
-    const dim3 x_grid(k_blocks, (g.ny + kBlockJ - 1) / kBlockJ, 2 * nbl);
-    const dim3 y_grid(k_blocks, (2 * nbl + kBlockJ - 1) / kBlockJ, g.nx - 2 * nbl);
+    const LaunchShape ls = launch_shape();
+    const int bk = ls.block_k, bj = ls.block_j;
+    const dim3 block(bk, bj);
+    const unsigned k_blocks = (g.nz + bk - 1) / bk;
+    const int bulk_i = g.nx - 2 * nbl;
+    const dim3 interior_grid(k_blocks, (g.ny - 2 * nbl + bj - 1) / bj, (bulk_i + ls.segment_i - 1) / ls.segment_i);
+    const dim3 x_grid(k_blocks, (g.ny + bj - 1) / bj, 2 * nbl);
+    const dim3 y_grid(k_blocks, (2 * nbl + bj - 1) / bj, bulk_i);
     for (int n = 0; n < nsteps; ++n) {
       const StepArgs a{ring_.next(), ring_.now(), ring_.prev(), d_cs2_k_, d_damp_ij_, problem_.f(),
                        problem_.params().dt, g.nx, g.ny, g.nz, long(g.stride_i()), long(g.stride_j())};
-      if (interior_grid.y > 0 && interior_grid.z > 0) interior_kernel<<<interior_grid, block, 0, stream_>>>(a);
+      if (interior_grid.y > 0 && interior_grid.z > 0) interior_kernel<<<interior_grid, block, 0, stream_>>>(a, ls.segment_i);
       AWAVE_CUDA_CHECK(cudaGetLastError());
       x_layers_kernel<<<x_grid, block, 0, stream_>>>(a);
       AWAVE_CUDA_CHECK(cudaGetLastError());

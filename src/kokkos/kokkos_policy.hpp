@@ -30,7 +30,10 @@ template <>
 struct KokkosIteration<Kokkos::Cuda> {
   static constexpr bool k_first = true;  // policy axes (k, j, i), k on threadIdx.x
   static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Left;
-  static constexpr std::array<int, 3> tile{32, 4, 2};
+  // H100, 512^3, 30 steps (bench/device/gpu-checks.sh): tiles (k, j, i) of 32x8x1, 64x4x1,
+  // 128x2x1 and 256x1x1 all gave 1.060e11 to 1.067e11 SU/s, 32x4x2 1.050e11, 16x8x2 1.027e11,
+  // 32x4x4 0.966e11: a full warp along k and no i extent. 32x8x1 wastes least on thin grids.
+  static constexpr std::array<int, 3> tile{32, 8, 1};
 };
 #endif
 

@@ -2,8 +2,10 @@
 // residency as the CUDA version: fields allocated on the device with omp_target_alloc and
 // copied in once at set-up, out only by copy_u_to_host; cs2 per depth, damp per column; a
 // step is three target regions (interior without damp or branch, x layers, y layers); the
-// time levels rotate by pointer swap. Loops collapse over (i, j, k) with k innermost, so
-// consecutive GPU threads take consecutive k: coalesced loads.
+// time levels rotate by pointer swap. Loops collapse with k innermost, so consecutive GPU
+// threads take consecutive k: coalesced loads. In the interior each thread marches along i
+// over a short segment keeping `now` at i-1, i, i+1 in registers (AWAVE_OMP_SEGMENT overrides
+// the length for a tuning sweep; 1 is the plain one-point-per-thread loop).
 #include "omp/wave_omp.hpp"
 
 #include "core/time_ring.hpp"
@@ -12,10 +14,21 @@
 #include <fmt/format.h>
 #include <omp.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace awave {
 namespace {
+
+int interior_segment() {
+  static const int segment = [] {
+    const char* env = std::getenv("AWAVE_OMP_SEGMENT");
+    const int s = env ? std::atoi(env) : 0;
+    return s > 0 ? s : 16;
+  }();
+  return segment;
+}
 
 class WaveOmp final : public WaveImpl {
  public:
@@ -74,13 +87,23 @@ class WaveOmp final : public WaveImpl {
     const double* damp_ij = d_damp_ij_;
     auto at = [=](int i, int j, int k) { return (long(i + 1) * (ny + 2) + (j + 1)) * long(nz + 2) + (k + 1); };
 
+    const int segment = interior_segment();
+    const int segments = (nx - 2 * nbl + segment - 1) / segment;
 #pragma omp target teams distribute parallel for collapse(3) device(device_) is_device_ptr(next, now, prev, cs2_k)
-    for (int i = nbl; i < nx - nbl; ++i)
+    for (int seg = 0; seg < segments; ++seg)
       for (int j = nbl; j < ny - nbl; ++j)
         for (int k = 0; k < nz; ++k) {
-          const long c = at(i, j, k);
-          const Stencil7 s{now[c], now[c - si], now[c + si], now[c - sj], now[c + sj], now[c - 1], now[c + 1]};
-          next[c] = undamped_next(s, prev[c], cs2_k[k], f);
+          const int i_begin = nbl + seg * segment, i_end = std::min(i_begin + segment, nx - nbl);
+          const double cs2 = cs2_k[k];
+          long c = at(i_begin, j, k);
+          double xm = now[c - si], centre = now[c];
+          for (int i = i_begin; i < i_end; ++i, c += si) {
+            const double xp = now[c + si];
+            const Stencil7 s{centre, xm, xp, now[c - sj], now[c + sj], now[c - 1], now[c + 1]};
+            next[c] = undamped_next(s, prev[c], cs2, f);
+            xm = centre;
+            centre = xp;
+          }
         }
 
     // x layers (r: layer number, low face first), every j: corners included.
