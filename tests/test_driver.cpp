@@ -92,7 +92,7 @@ TEST(Driver, ChunksOutputAndTimeCounter) {
   fs::create_directories(dir);
   o.output_base = (dir / "run").string();
   std::ostringstream log;
-  const RunReport r = run_comparison(o, {find_implementation("cpu"), find_implementation("kokkos-openmp")}, log);
+  const RunReport r = run_comparison(o, {find_implementation("cpu"), find_implementation("kokkos-serial")}, log);
   for (const ImplResult& res : r.results) {
     EXPECT_EQ(res.chunk_steps, (std::vector<int>{7, 7, 7, 7, 7, 7, 7, 1}));
     EXPECT_EQ(res.chunk_seconds.size(), 8u);

@@ -14,12 +14,15 @@ run() {  # run NAME BUILD IMPL [VAR=VALUE]
     > "$out/$name.txt" 2>&1
   echo "$name $*: best $(grep 'SU/s' "$out/$name.txt" | awk '{print $5}')" | tee -a "$out/tune.log"
 }
-for shape in 32,8,1 32,8,4 32,8,8 32,8,16 32,8,32 64,4,16 32,4,16 128,2,16 32,16,16 64,8,16; do
+for shape in 32,8,1 32,8,4 32,8,8; do
   run "cuda_$shape" cuda cuda AWAVE_CUDA_BLOCK=$shape
 done
-for tile in 32,8,1 64,4,1; do
-  run "kokkos_cuda_$tile" cuda kokkos-cuda AWAVE_KOKKOS_TILE=$tile
+for seg in 1 2 4 8; do
+  run "kokkos_cuda_seg$seg" cuda kokkos-cuda AWAVE_KOKKOS_SEGMENT=$seg
 done
 for seg in 1 4 8 16 32; do
+  run "kokkos_ompt_seg$seg" openmptarget kokkos-openmptarget AWAVE_KOKKOS_SEGMENT=$seg
+done
+for seg in 8 16; do
   run "omp_seg$seg" openmptarget omp AWAVE_OMP_SEGMENT=$seg
 done

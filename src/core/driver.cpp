@@ -146,6 +146,7 @@ RunReport run_comparison(const Options& options, const std::vector<const ImplEnt
                      p.nx(), p.ny(), p.nz(), p.dx, p.dt, p.nsteps, p.out_period, courant_number(p.dx, p.dt));
   std::vector<double> reference_now;
   for (const ImplEntry* entry : impls) {
+    if (!entry) throw std::invalid_argument("run_comparison: an implementation is missing from this build");
     const ImplResult& r = report.results.emplace_back(run_one(*entry, problem, options, &reference_now, log));
     print_summary(RunReport{options, {r}}, log);
   }

@@ -1,10 +1,14 @@
 // Per-backend iteration choices for the Kokkos kernels, in one place. The kernel source is
-// the same for every backend; only the order in which MDRangePolicy walks (i, j, k) and its
-// tile sizes change here.
+// the same for every backend; only the order in which MDRangePolicy walks (i, j, k), its tile
+// sizes, and the length of the i segment each interior work item marches along change here.
 //
 // Fields are LayoutRight (k contiguous) on every backend, like the CPU reference.
 // - Host backends: (i, j, k) with k innermost (Iterate::Right), Kokkos' default tiles (the
-//   whole k extent innermost), so each thread streams along contiguous k.
+//   whole k extent innermost), so each thread streams along contiguous k; one point per work
+//   item (segment 1).
+// - Kokkos 3.4's OpenMPTarget MDRange ignores tiles: it is one collapse(3) loop over the
+//   policy axes, so (i, j, k) puts consecutive k on consecutive GPU threads. Marching i over a
+//   segment (the value of `now` at i-1, i, i+1 kept in registers) loads each value once.
 // - Kokkos 3.4's CUDA MDRange maps the policy's first index to threadIdx.x, so the policy
 //   runs over (k, j, i): a warp then reads consecutive k, coalesced (TOOLCHAIN.md measured
 //   the default (i, j, k) order 13x slower at 512^3).
@@ -23,7 +27,18 @@ struct KokkosIteration {
   static constexpr bool k_first = false;  // policy axes (i, j, k)
   static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Right;
   static constexpr std::array<int, 3> tile{0, 0, 0};  // 0: Kokkos' default
+  static constexpr int interior_segment = 1;
 };
+
+#if defined(KOKKOS_ENABLE_OPENMPTARGET)
+template <>
+struct KokkosIteration<Kokkos::Experimental::OpenMPTarget> {
+  static constexpr bool k_first = false;  // policy axes (i segment, j, k), k fastest
+  static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Right;
+  static constexpr std::array<int, 3> tile{0, 0, 0};  // ignored by this backend
+  static constexpr int interior_segment = 16;
+};
+#endif
 
 #if defined(KOKKOS_ENABLE_CUDA)
 template <>
@@ -34,6 +49,7 @@ struct KokkosIteration<Kokkos::Cuda> {
   // 128x2x1 and 256x1x1 all gave 1.060e11 to 1.067e11 SU/s, 32x4x2 1.050e11, 16x8x2 1.027e11,
   // 32x4x4 0.966e11: a full warp along k and no i extent. 32x8x1 wastes least on thin grids.
   static constexpr std::array<int, 3> tile{32, 8, 1};
+  static constexpr int interior_segment = 4;
 };
 #endif
 
@@ -50,6 +66,17 @@ std::array<int, 3> kokkos_tile() {
     return t;
   }();
   return tile;
+}
+
+// The interior i-segment length: KokkosIteration's, unless AWAVE_KOKKOS_SEGMENT overrides it.
+template <class ExecSpace>
+int kokkos_interior_segment() {
+  static const int segment = [] {
+    const char* env = std::getenv("AWAVE_KOKKOS_SEGMENT");
+    const int s = env ? std::atoi(env) : 0;
+    return s > 0 ? s : KokkosIteration<ExecSpace>::interior_segment;
+  }();
+  return segment;
 }
 
 }  // namespace awave

@@ -3,7 +3,8 @@
 // memory for the whole run: the initial state is copied in once at set-up, and u is copied
 // out only by copy_u_to_host (outside the timed region). A step is three MDRangePolicy
 // kernels queued on one execution-space instance: the undamped interior (no damp read, no
-// branch), the x sponge layers (corners included) and the y sponge layers (the rest).
+// branch; each work item marches along i over a segment whose length is a per-backend
+// choice), the x sponge layers (corners included) and the y sponge layers (the rest).
 // The ring of three Views rotates by handle, never by copy.
 #pragma once
 
@@ -19,7 +20,7 @@
 namespace awave {
 
 namespace kokkos_regions {
-struct Interior {};  // i in [nbl, nx-nbl), j in [nbl, ny-nbl): damp == 0 everywhere
+struct Interior {};  // i in [nbl, nx-nbl) in segments, j in [nbl, ny-nbl): damp == 0 there
 struct XLayers {};   // the 2*nbl x layers, every j (corners included)
 struct YLayers {};   // the 2*nbl y layers, bulk i only
 }  // namespace kokkos_regions
@@ -37,6 +38,7 @@ struct WaveStepKernel {
   Kokkos::View<const double**, Kokkos::LayoutRight, MemSpace> damp_ij;
   double f, dt;
   int nx, ny;
+  int segment;  // interior i points per work item
 
   // Policy axes (a0, a1, a2) -> region coordinates (x, y, k).
   KOKKOS_INLINE_FUNCTION static void unpermute(int a0, int a1, int a2, int& x, int& y, int& k) {
@@ -55,10 +57,23 @@ struct WaveStepKernel {
         next_value(stencil(i, j, k), u_prev(i + 1, j + 1, k + 1), cs2_k(k), damp_ij(i, j), f, dt);
   }
 
+  // One work item marches along i over its segment, keeping `now` at i-1, i, i+1 in registers.
   KOKKOS_INLINE_FUNCTION void operator()(kokkos_regions::Interior, int a0, int a1, int a2) const {
-    int i, j, k;
-    unpermute(a0, a1, a2, i, j, k);
-    u_next(i + 1, j + 1, k + 1) = undamped_next(stencil(i, j, k), u_prev(i + 1, j + 1, k + 1), cs2_k(k), f);
+    int s, j, k;
+    unpermute(a0, a1, a2, s, j, k);
+    const int pj = j + 1, pk = k + 1;
+    const int pi_begin = kBoundaryLayers + s * segment + 1;
+    const int pi_end = pi_begin + segment < nx - kBoundaryLayers + 1 ? pi_begin + segment : nx - kBoundaryLayers + 1;
+    const double cs2 = cs2_k(k);
+    double xm = u_now(pi_begin - 1, pj, pk), centre = u_now(pi_begin, pj, pk);
+    for (int pi = pi_begin; pi < pi_end; ++pi) {
+      const double xp = u_now(pi + 1, pj, pk);
+      const Stencil7 st{centre, xm, xp, u_now(pi, pj - 1, pk), u_now(pi, pj + 1, pk), u_now(pi, pj, pk - 1),
+                        u_now(pi, pj, pk + 1)};
+      u_next(pi, pj, pk) = undamped_next(st, u_prev(pi, pj, pk), cs2, f);
+      xm = centre;
+      centre = xp;
+    }
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(kokkos_regions::XLayers, int a0, int a1, int a2) const {
@@ -111,9 +126,11 @@ class WaveKokkos final : public WaveImpl {
   void run(int nsteps) override {
     const WaveParams& p = problem_.params();
     const int nbl = kBoundaryLayers, nx = p.nx(), ny = p.ny(), nz = p.nz();
+    const int segment = kokkos_interior_segment<ExecSpace>();
+    const int segments = (nx - 2 * nbl + segment - 1) / segment;
     for (int n = 0; n < nsteps; ++n) {
-      const Kernel kernel{ring_.next(), ring_.now(), ring_.prev(), cs2_k_, damp_ij_, problem_.f(), p.dt, nx, ny};
-      Kokkos::parallel_for("wave::interior", policy<kokkos_regions::Interior>({nbl, nbl, 0}, {nx - nbl, ny - nbl, nz}),
+      const Kernel kernel{ring_.next(), ring_.now(), ring_.prev(), cs2_k_, damp_ij_, problem_.f(), p.dt, nx, ny, segment};
+      Kokkos::parallel_for("wave::interior", policy<kokkos_regions::Interior>({0, nbl, 0}, {segments, ny - nbl, nz}),
                            kernel);
       Kokkos::parallel_for("wave::x_layers", policy<kokkos_regions::XLayers>({0, 0, 0}, {2 * nbl, ny, nz}), kernel);
       Kokkos::parallel_for("wave::y_layers", policy<kokkos_regions::YLayers>({nbl, 0, 0}, {nx - nbl, 2 * nbl, nz}),
