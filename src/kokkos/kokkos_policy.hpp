@@ -36,6 +36,7 @@ struct KokkosIteration<Kokkos::Experimental::OpenMPTarget> {
   static constexpr bool k_first = false;  // policy axes (i segment, j, k), k fastest
   static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Right;
   static constexpr std::array<int, 3> tile{0, 0, 0};  // ignored by this backend
+  // 512^3: segment 1 gave 5.0e10 SU/s, 4 gave 6.7e10, 8 7.3e10, 16 7.5e10, 32 7.3e10.
   static constexpr int interior_segment = 16;
 };
 #endif
@@ -49,16 +50,18 @@ struct KokkosIteration<Kokkos::Cuda> {
   // 128x2x1 and 256x1x1 all gave 1.060e11 to 1.067e11 SU/s, 32x4x2 1.050e11, 16x8x2 1.027e11,
   // 32x4x4 0.966e11: a full warp along k and no i extent. 32x8x1 wastes least on thin grids.
   static constexpr std::array<int, 3> tile{32, 8, 1};
-  static constexpr int interior_segment = 4;
+  // The segment march, written with Views, measured slower here: 0.79e11 SU/s at segment 4,
+  // 0.83e11 at 8, against 1.06e11 for one point per thread (512^3, bench/device/tune.sh).
+  static constexpr int interior_segment = 1;
 };
 #endif
 
 // The tile sizes to use: KokkosIteration's, unless AWAVE_KOKKOS_TILE="a,b,c" overrides them
 // (in policy-axis order) for a tuning sweep (bench/device/gpu-checks.sh).
-template <class ExecSpace>
+template <class Iteration>
 std::array<int, 3> kokkos_tile() {
   static const std::array<int, 3> tile = [] {
-    std::array<int, 3> t = KokkosIteration<ExecSpace>::tile;
+    std::array<int, 3> t = Iteration::tile;
     if (const char* env = std::getenv("AWAVE_KOKKOS_TILE")) {
       std::array<int, 3> e{};
       if (std::sscanf(env, "%d,%d,%d", &e[0], &e[1], &e[2]) == 3) t = e;
@@ -68,13 +71,15 @@ std::array<int, 3> kokkos_tile() {
   return tile;
 }
 
-// The interior i-segment length: KokkosIteration's, unless AWAVE_KOKKOS_SEGMENT overrides it.
-template <class ExecSpace>
+// The interior i-segment length: KokkosIteration's, unless AWAVE_KOKKOS_SEGMENT overrides it
+// on a backend that marches (a segment of 1 compiles to the one-point body, and stays 1).
+template <class Iteration>
 int kokkos_interior_segment() {
   static const int segment = [] {
+    if (Iteration::interior_segment == 1) return 1;
     const char* env = std::getenv("AWAVE_KOKKOS_SEGMENT");
     const int s = env ? std::atoi(env) : 0;
-    return s > 0 ? s : KokkosIteration<ExecSpace>::interior_segment;
+    return s > 0 ? s : Iteration::interior_segment;
   }();
   return segment;
 }

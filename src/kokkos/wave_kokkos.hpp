@@ -25,12 +25,12 @@ struct XLayers {};   // the 2*nbl x layers, every j (corners included)
 struct YLayers {};   // the 2*nbl y layers, bulk i only
 }  // namespace kokkos_regions
 
-template <class ExecSpace>
+// Iteration: the per-backend choices of kokkos_policy.hpp (a test substitutes its own).
+template <class ExecSpace, class Iteration = KokkosIteration<ExecSpace>>
 struct WaveStepKernel {
   using MemSpace = typename ExecSpace::memory_space;
   using Field = Kokkos::View<double***, Kokkos::LayoutRight, MemSpace>;
   using ConstField = Kokkos::View<const double***, Kokkos::LayoutRight, MemSpace>;
-  using Iteration = KokkosIteration<ExecSpace>;
 
   Field u_next;
   ConstField u_now, u_prev;
@@ -57,10 +57,16 @@ struct WaveStepKernel {
         next_value(stencil(i, j, k), u_prev(i + 1, j + 1, k + 1), cs2_k(k), damp_ij(i, j), f, dt);
   }
 
-  // One work item marches along i over its segment, keeping `now` at i-1, i, i+1 in registers.
+  // With a segment of 1 (compile-time, per backend) a work item updates one point; otherwise
+  // it marches along i over its segment, keeping `now` at i-1, i, i+1 in registers.
   KOKKOS_INLINE_FUNCTION void operator()(kokkos_regions::Interior, int a0, int a1, int a2) const {
     int s, j, k;
     unpermute(a0, a1, a2, s, j, k);
+    if constexpr (Iteration::interior_segment == 1) {
+      const int i = kBoundaryLayers + s;
+      u_next(i + 1, j + 1, k + 1) = undamped_next(stencil(i, j, k), u_prev(i + 1, j + 1, k + 1), cs2_k(k), f);
+      return;
+    }
     const int pj = j + 1, pk = k + 1;
     const int pi_begin = kBoundaryLayers + s * segment + 1;
     const int pi_end = pi_begin + segment < nx - kBoundaryLayers + 1 ? pi_begin + segment : nx - kBoundaryLayers + 1;
@@ -89,12 +95,11 @@ struct WaveStepKernel {
   }
 };
 
-template <class ExecSpace>
+template <class ExecSpace, class Iteration = KokkosIteration<ExecSpace>>
 class WaveKokkos final : public WaveImpl {
-  using Kernel = WaveStepKernel<ExecSpace>;
+  using Kernel = WaveStepKernel<ExecSpace, Iteration>;
   using Field = typename Kernel::Field;
   using MemSpace = typename Kernel::MemSpace;
-  using Iteration = typename Kernel::Iteration;
 
  public:
   WaveKokkos(const WaveProblem& problem, std::string id) : WaveImpl(problem), id_(std::move(id)) {
@@ -126,7 +131,7 @@ class WaveKokkos final : public WaveImpl {
   void run(int nsteps) override {
     const WaveParams& p = problem_.params();
     const int nbl = kBoundaryLayers, nx = p.nx(), ny = p.ny(), nz = p.nz();
-    const int segment = kokkos_interior_segment<ExecSpace>();
+    const int segment = kokkos_interior_segment<Iteration>();
     const int segments = (nx - 2 * nbl + segment - 1) / segment;
     for (int n = 0; n < nsteps; ++n) {
       const Kernel kernel{ring_.next(), ring_.now(), ring_.prev(), cs2_k_, damp_ij_, problem_.f(), p.dt, nx, ny, segment};
@@ -159,7 +164,7 @@ class WaveKokkos final : public WaveImpl {
       return Iteration::k_first ? std::array<int, 3>{v[2], v[1], v[0]} : v;
     };
     const auto l = order(lo), h = order(hi);
-    const std::array<int, 3> t = kokkos_tile<ExecSpace>();
+    const std::array<int, 3> t = kokkos_tile<Iteration>();
     return {exec_, {l[0], l[1], l[2]}, {h[0], h[1], h[2]}, {t[0], t[1], t[2]}};
   }
 
