@@ -2,6 +2,7 @@
 
 #include "approx_equal.hpp"
 #include "build_info.hpp"
+#include "git_commit.hpp"
 #include "vtkhdf.hpp"
 #include "wave_impl.hpp"
 #include "kokkos/register_kokkos.hpp"
