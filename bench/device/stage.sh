@@ -18,7 +18,7 @@ mkdir -p "$work/lib" "$out"
 binaries=()
 for b in "${builds[@]}"; do
   [ -x "$b/src/awave" ] || { echo "stage: $b/src/awave not built" >&2; exit 1; }
-  while IFS= read -r f; do binaries+=("$f"); done < <(find "$b" -type f -perm -u+x \( -name awave -o -name 'test_*' \) ! -name '*.cmake')
+  while IFS= read -r f; do binaries+=("$f"); done < <(find "$b" -type f -perm -u+x \( -name 'awave*' -o -name 'test_*' \) ! -name '*.cmake')
 done
 # The C runtime, libstdc++ and the GPU driver come from the GPU machine itself.
 skip='^(linux-vdso|ld-linux|libc\.so|libm\.so|libdl\.so|libpthread\.so|librt\.so|libresolv\.so|libstdc\+\+\.so|libgcc_s\.so|libcuda\.so)'

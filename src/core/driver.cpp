@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -64,6 +65,16 @@ std::vector<std::string> selected_implementations(const Options& options) {
 }
 
 namespace {
+
+// Bytes a site update must move through memory at the least: read `now` and `prev`, write
+// `next` (the coefficients are per-depth and per-column, negligible).
+constexpr double kBytesPerSiteModel = 24.0;
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
 
 // Output goes to "<file>.partial" and is renamed when complete, so a failed run never leaves
 // a truncated file under the final name (nor destroys an earlier complete one).
@@ -181,6 +192,11 @@ void write_json(const RunReport& report, const std::string& path) {
   const std::size_t points = p.interior_points();
   nlohmann::json j;
   j["schema"] = "awave-run/1";
+  const std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  j["date"] = date;
+  j["bytes_per_site_model"] = kBytesPerSiteModel;
   j["build"] = {{"name", kBuildName},       {"compiler", kCompiler},           {"kokkos_version", kKokkosVersion},
                 {"git_commit", kGitCommit}, {"build_type", kBuildType},
                 {"kokkos", kokkos_configuration()}, {"accelerator", accelerator_description()}};
@@ -190,11 +206,17 @@ void write_json(const RunReport& report, const std::string& path) {
   j["implementations"] = nlohmann::json::array();
   for (const ImplResult& r : report.results) {
     const std::vector<double> su = r.chunk_su_per_s(points);
+    const double best = *std::max_element(su.begin(), su.end());
+    const ImplEntry* entry = find_implementation(r.id);
     nlohmann::json ji = {{"id", r.id},
                          {"description", r.description},
+                         {"on_device", entry && entry->on_device},
+                         {"uses_kokkos", entry && entry->uses_kokkos},
                          {"chunk_steps", r.chunk_steps},
                          {"chunk_seconds", r.chunk_seconds},
-                         {"best_su_per_s", *std::max_element(su.begin(), su.end())},
+                         {"best_su_per_s", best},
+                         {"median_su_per_s", median(su)},
+                         {"effective_bandwidth_gb_s", best * kBytesPerSiteModel / 1e9},
                          {"is_reference", r.is_reference},
                          {"checked", r.checked}};
     if (r.checked) {

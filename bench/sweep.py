@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Run one awave build over the benchmark size sweep and write one JSON result per run.
+
+    python3 bench/sweep.py BUILD OUT_DIR [--sizes 32,64,...|--quick] [--exe PATH]
+
+BUILD is a preset name (cuda, openmptarget, host); the executable is build/BUILD/src/awave.
+Writes into OUT_DIR:
+  manifest-BUILD.json        every run planned (so a missing result shows as missing)
+  devbench-BUILD.json        attainable bandwidth and launch overhead (GPU builds)
+  BUILD_NXxNYxNZ.json        one per run: awave's own JSON, plus what the sweep knows (GPU,
+                             status, why the CPU check was skipped); a failed run still gets a
+                             file with status "failed" and the end of its output.
+The CPU reference (and so the point-by-point check) runs only up to CHECK_LIMIT points, where
+it would not dominate the run; larger runs say so in "check_skipped_reason".
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+GPU_SIZES = [(n, n, n) for n in (32, 64, 96, 128, 192, 256, 384, 512, 768, 1000)] + [(1000, 64, 1000), (64, 1000, 1000)]
+HOST_SIZES = [(n, n, n) for n in (32, 64, 96, 128, 192)]
+IMPLS = {"cuda": ["cuda", "kokkos-cuda"], "openmptarget": ["omp", "kokkos-openmptarget"],
+         "host": ["kokkos-serial", "kokkos-openmp"]}
+CHECK_LIMIT = 256 ** 3  # interior points; above this the serial CPU reference is skipped
+STEPS = {"gpu": (100, 20), "host": (20, 5)}  # nsteps, out_period (chunks of out_period steps)
+SCHEMA = "awave-sweep-run/1"
+
+
+def gpu_info():
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=name,memory.total,driver_version", "--format=csv,noheader"],
+                             capture_output=True, text=True, timeout=30).stdout.strip().splitlines()
+        name, memory, driver = (x.strip() for x in out[0].split(","))
+        return {"name": name, "memory": memory, "driver": driver}
+    except (OSError, IndexError, ValueError, subprocess.SubprocessError):
+        return None
+
+
+def run_name(build, shape):
+    return f"{build}_{shape[0]}x{shape[1]}x{shape[2]}"
+
+
+def plan(build, sizes):
+    kind = "host" if build == "host" else "gpu"
+    nsteps, out_period = STEPS[kind]
+    runs = []
+    for shape in sizes:
+        points = shape[0] * shape[1] * shape[2]
+        check = kind == "host" or points <= CHECK_LIMIT
+        runs.append({"name": run_name(build, shape), "shape": list(shape), "impls": IMPLS[build], "nsteps": nsteps,
+                     "out_period": out_period, "checked": check})
+    return runs
+
+
+def run_one(exe, build, run, out_dir, gpu):
+    shape = ",".join(str(n) for n in run["shape"])
+    json_path = os.path.join(out_dir, run["name"] + ".json")
+    args = [exe, "-shape", shape, "-nsteps", str(run["nsteps"]), "-out_period", str(run["out_period"]), "-no_output",
+            "-impl", ",".join(run["impls"]), "-json", json_path]
+    if not run["checked"]:
+        args.append("-no_check")
+    env = dict(os.environ, OMP_TARGET_OFFLOAD="MANDATORY")
+    proc = subprocess.run(args, capture_output=True, text=True, env=env)
+    sweep = {"build": build, "command": " ".join(args[1:]), "exit_status": proc.returncode}
+    if proc.returncode == 0 and os.path.exists(json_path):
+        with open(json_path) as f:
+            result = json.load(f)
+        result["status"] = "ok"
+    else:
+        result = {"status": "failed", "params": {"shape": run["shape"], "nsteps": run["nsteps"],
+                                                 "out_period": run["out_period"]},
+                  "error": (proc.stdout + proc.stderr)[-2000:]}
+    result["sweep_schema"] = SCHEMA
+    result["sweep"] = sweep
+    result["gpu"] = gpu
+    if not run["checked"]:
+        result["check_skipped_reason"] = (f"{run['shape'][0]}x{run['shape'][1]}x{run['shape'][2]} has more than "
+                                          f"{CHECK_LIMIT} points: the serial CPU reference would dominate the run")
+    with open(json_path, "w") as f:
+        json.dump(result, f, indent=1)
+        f.write("\n")
+    return result
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("build", choices=sorted(IMPLS))
+    parser.add_argument("out_dir")
+    parser.add_argument("--sizes", help="comma-separated cube edges, or NXxNYxNZ items")
+    parser.add_argument("--exe", help="awave executable (default build/BUILD/src/awave)")
+    args = parser.parse_args(argv)
+    sizes = HOST_SIZES if args.build == "host" else GPU_SIZES
+    if args.sizes:
+        sizes = [tuple(int(v) for v in s.split("x")) if "x" in s else (int(s),) * 3 for s in args.sizes.split(",")]
+    exe = args.exe or os.path.join("build", args.build, "src", "awave")
+    os.makedirs(args.out_dir, exist_ok=True)
+    gpu = None if args.build == "host" else gpu_info()
+    runs = plan(args.build, sizes)
+    with open(os.path.join(args.out_dir, f"manifest-{args.build}.json"), "w") as f:
+        json.dump({"schema": "awave-sweep-manifest/1", "build": args.build, "gpu": gpu, "runs": runs}, f, indent=1)
+        f.write("\n")
+    devbench = os.path.join("build", args.build, "bench", "awave-devbench")
+    if os.path.exists(devbench):
+        proc = subprocess.run([devbench], capture_output=True, text=True,
+                              env=dict(os.environ, OMP_TARGET_OFFLOAD="MANDATORY"))
+        bench = json.loads(proc.stdout) if proc.returncode == 0 else {"status": "failed", "error": proc.stderr[-2000:]}
+        bench["gpu"] = gpu
+        with open(os.path.join(args.out_dir, f"devbench-{args.build}.json"), "w") as f:
+            json.dump(bench, f, indent=1)
+            f.write("\n")
+        print(f"devbench {args.build}: {bench.get('triad_bandwidth_gb_s', 'failed')} GB/s triad", flush=True)
+    failed = 0
+    for run in runs:
+        result = run_one(exe, args.build, run, args.out_dir, gpu)
+        if result["status"] != "ok":
+            failed += 1
+            print(f"{run['name']}: FAILED ({result['sweep']['exit_status']})", flush=True)
+            continue
+        best = {i["id"]: i["best_su_per_s"] for i in result["implementations"]}
+        print(f"{run['name']}: " + ", ".join(f"{k} {v:.3e}" for k, v in best.items()) +
+              ("" if run["checked"] else " (unchecked)"), flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
