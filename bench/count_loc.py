@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Count the lines of code each implementation adds (non-blank, non-comment), for the report.
+
+    python3 bench/count_loc.py OUT_JSON
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+IMPLEMENTATIONS = {
+    "cpu": ["src/cpu/wave_cpu.hpp", "src/cpu/wave_cpu.cpp"],
+    "cuda": ["src/cuda/wave_cuda.hpp", "src/cuda/wave_cuda.cu"],
+    "omp": ["src/omp/wave_omp.hpp", "src/omp/wave_omp.cpp"],
+    "kokkos": ["src/kokkos/wave_kokkos.hpp", "src/kokkos/kokkos_policy.hpp", "src/kokkos/register_kokkos.hpp",
+               "src/kokkos/register_kokkos.cpp"],
+    "shared update formula": ["src/core/wave_update.hpp"],
+}
+
+
+def code_lines(text):
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    lines = [re.sub(r"//.*", "", line).strip() for line in text.splitlines()]
+    return sum(1 for line in lines if line)
+
+
+def main(argv):
+    if len(argv) != 1:
+        print(__doc__)
+        return 2
+    commit = subprocess.run(["git", "-C", TOP, "describe", "--always", "--dirty", "--abbrev=12"],
+                            capture_output=True, text=True).stdout.strip() or "unknown"
+    result = {"schema": "awave-loc/1", "git_commit": commit, "implementations": {}}
+    for name, files in IMPLEMENTATIONS.items():
+        total = 0
+        for f in files:
+            with open(os.path.join(TOP, f)) as fh:
+                total += code_lines(fh.read())
+        result["implementations"][name] = {"files": files, "lines": total}
+    with open(argv[0], "w") as f:
+        json.dump(result, f, indent=1)
+        f.write("\n")
+    print(json.dumps(result["implementations"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

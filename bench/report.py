@@ -1,0 +1,447 @@
+#!/usr/bin/env python3
+"""Turn awave benchmark result files into the portability report (Markdown + PNG plots).
+
+    python3 bench/report.py [RESULTS_DIR ...] [-o OUT_DIR]
+
+Defaults: the committed H100 sweep and host sweep under bench/results/, output bench/report/.
+Every number in the report is read from (or computed from) those files; the same files give
+the same report, byte for byte.
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import sys
+
+try:
+    import matplotlib
+except ImportError:  # a pyenv/venv python ahead of Debian's on PATH: use Debian's
+    if os.path.exists("/usr/bin/python3") and os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3"):
+        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
+    raise
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_RESULTS = [os.path.join(HERE, "results", "h100-sweep-2026-11-22"), os.path.join(HERE, "results", "host-sweep-2026-11-22")]
+GPU_IMPLS = ["cuda", "kokkos-cuda", "omp", "kokkos-openmptarget"]
+HOST_IMPLS = ["cpu", "kokkos-serial", "kokkos-openmp"]
+# Which hand-written code each Kokkos backend is compared with, and the toolchain "platform".
+PAIRS = [("kokkos-cuda", "cuda", "CUDA (nvcc)"), ("kokkos-openmptarget", "omp", "OpenMP offload (clang)")]
+PLATFORM_OF = {"cuda": "CUDA (nvcc)", "kokkos-cuda": "CUDA (nvcc)", "omp": "OpenMP offload (clang)",
+               "kokkos-openmptarget": "OpenMP offload (clang)"}
+CODE_OF = {"cuda": "hand-written CUDA", "omp": "hand-written OpenMP offload", "kokkos-cuda": "Kokkos",
+           "kokkos-openmptarget": "Kokkos"}
+BYTES_NAIVE_FULL = 88  # 7 reads of now, prev, full 3-D cs2 and damp, write next: 11 doubles
+BYTES_NAIVE = 72       # the same with per-depth cs2 and per-column damp (negligible traffic)
+BYTES_CACHED = 24      # now, prev read once, next written once
+STEPS_LAUNCHES = 3     # kernels (target regions) per time step: interior, x layers, y layers
+
+RUN_KEYS = {"schema": str, "date": str, "build": dict, "params": dict, "implementations": list, "passed": bool,
+            "checked_against_cpu": bool, "bytes_per_site_model": (int, float)}
+IMPL_KEYS = {"id": str, "chunk_steps": list, "chunk_seconds": list, "best_su_per_s": (int, float),
+             "median_su_per_s": (int, float), "effective_bandwidth_gb_s": (int, float), "checked": bool,
+             "on_device": bool, "uses_kokkos": bool}
+BUILD_KEYS = {"name": str, "compiler": str, "kokkos_version": str, "git_commit": str, "kokkos": str, "accelerator": str}
+
+
+# ---- loading and validation -----------------------------------------------------------------
+
+def validate_run(result):
+    """Problems with one awave result (awave-run/1, as written by awave -json); [] when valid."""
+    problems = []
+    for key, kind in RUN_KEYS.items():
+        if not isinstance(result.get(key), kind):
+            problems.append(f"missing or mistyped '{key}'")
+    if problems:
+        return problems
+    if result["schema"] != "awave-run/1":
+        problems.append(f"unknown schema {result['schema']}")
+    for key, kind in BUILD_KEYS.items():
+        if not isinstance(result["build"].get(key), kind):
+            problems.append(f"build: missing or mistyped '{key}'")
+    shape = result["params"].get("shape")
+    if not (isinstance(shape, list) and len(shape) == 3 and all(isinstance(n, int) and n > 0 for n in shape)):
+        problems.append("params: shape is not three positive integers")
+    for impl in result["implementations"]:
+        for key, kind in IMPL_KEYS.items():
+            if not isinstance(impl.get(key), kind):
+                problems.append(f"implementation {impl.get('id')}: missing or mistyped '{key}'")
+        steps, seconds = impl.get("chunk_steps", []), impl.get("chunk_seconds", [])
+        if len(steps) != len(seconds) or not steps or sum(steps) != result["params"].get("nsteps"):
+            problems.append(f"implementation {impl.get('id')}: chunks do not add up to nsteps")
+        if any(not (isinstance(s, (int, float)) and s > 0) for s in seconds):
+            problems.append(f"implementation {impl.get('id')}: a chunk time is not positive")
+        if impl.get("checked") and not isinstance(impl.get("differences"), int):
+            problems.append(f"implementation {impl.get('id')}: checked but no difference count")
+    return problems
+
+
+def shape_key(shape):
+    return "x".join(str(n) for n in shape)
+
+
+def load(dirs):
+    """Runs keyed by (build, shape), with the manifests' planned runs marked missing/failed."""
+    runs, devbench, loc = {}, {}, None
+    planned = []
+    for d in dirs:
+        for path in sorted(glob.glob(os.path.join(d, "manifest-*.json"))):
+            with open(path) as f:
+                manifest = json.load(f)
+            planned += [(manifest["build"], shape_key(r["shape"])) for r in manifest["runs"]]
+        for path in sorted(glob.glob(os.path.join(d, "devbench-*.json"))):
+            with open(path) as f:
+                devbench[os.path.basename(path)[len("devbench-"):-len(".json")]] = json.load(f)
+        if os.path.exists(os.path.join(d, "loc.json")):
+            with open(os.path.join(d, "loc.json")) as f:
+                loc = json.load(f)
+        for path in sorted(glob.glob(os.path.join(d, "*_*x*x*.json"))):
+            with open(path) as f:
+                result = json.load(f)
+            build = result.get("sweep", {}).get("build") or os.path.basename(path).split("_")[0]
+            shape = shape_key(result["params"]["shape"])
+            if result.get("status") == "ok":
+                problems = validate_run(result)
+                if problems:
+                    result = {"status": "failed", "error": "invalid result file: " + "; ".join(problems),
+                              "params": result["params"]}
+            runs[(build, shape)] = result
+    for key in planned:
+        runs.setdefault(key, {"status": "missing"})
+    return runs, devbench, loc
+
+
+# ---- the numbers ----------------------------------------------------------------------------
+
+def pennycook(efficiencies):
+    """Pennycook's performance portability: the harmonic mean of the efficiencies over the
+    platform set, 0 if any platform is unsupported (None or 0)."""
+    if not efficiencies or any(e is None or e <= 0 for e in efficiencies):
+        return 0.0
+    return len(efficiencies) / sum(1.0 / e for e in efficiencies)
+
+
+def su_limit(bandwidth_gb_s, bytes_per_site):
+    return bandwidth_gb_s * 1e9 / bytes_per_site
+
+
+def impl_result(run, impl_id):
+    if run.get("status") != "ok":
+        return None
+    return next((i for i in run["implementations"] if i["id"] == impl_id), None)
+
+
+def points(shape):
+    nx, ny, nz = (int(n) for n in shape.split("x"))
+    return nx * ny * nz
+
+
+def fmt_su(x):
+    return f"{x:.2e}"
+
+
+def fmt_pct(fraction):
+    pct = 100 * fraction
+    return f"{pct:.0f}%" if pct >= 10 else f"{pct:.1f}%"
+
+
+def cell(run, impl_id, fn):
+    """A table cell: fn(impl result) for a good run, else what happened to the run."""
+    if run is None:
+        return "missing"
+    if run.get("status") != "ok":
+        return run.get("status", "missing")
+    r = impl_result(run, impl_id)
+    if r is None:
+        return "not run"
+    mark = "" if r["checked"] else "†"
+    if r["checked"] and r.get("differences", 0) != 0:
+        mark = f" **FAIL ({r['differences']} differences)**"
+    return fn(r) + mark
+
+
+# ---- the report -----------------------------------------------------------------------------
+
+def ordered_shapes(runs, build):
+    shapes = {s for (b, s) in runs if b == build}
+    cubes = sorted((s for s in shapes if len(set(s.split("x"))) == 1), key=points)
+    others = sorted((s for s in shapes if len(set(s.split("x"))) > 1), key=lambda s: (points(s), s))
+    return cubes + others
+
+
+def savefig(fig, out_dir, name):
+    fig.tight_layout()
+    fig.savefig(os.path.join(out_dir, name), dpi=110, metadata={"Software": None})
+    plt.close(fig)
+    return name
+
+
+def gpu_build_of(impl_id):
+    return "cuda" if impl_id in ("cuda", "kokkos-cuda") else "openmptarget"
+
+
+def generate(dirs, out_dir):
+    runs, devbench, loc = load(dirs)
+    os.makedirs(out_dir, exist_ok=True)
+    md = []
+    w = md.append
+    cuda_bench = devbench.get("cuda", {})
+    omp_bench = devbench.get("openmptarget", {})
+    bw = cuda_bench.get("triad_bandwidth_gb_s")
+    any_gpu_run = next((r for (b, s), r in sorted(runs.items()) if b != "host" and r.get("status") == "ok"), None)
+    gpu = (any_gpu_run or {}).get("gpu") or cuda_bench.get("gpu") or {}
+
+    w("# awave portability report\n")
+    w("Generated by `python3 bench/report.py` from the result files in " +
+      ", ".join(f"`{os.path.relpath(d, os.path.dirname(HERE))}`" for d in dirs) +
+      ". Every number below comes from those files.\n")
+    if any_gpu_run:
+        b = any_gpu_run["build"]
+        w(f"GPU: **{gpu.get('name', '?')}** ({gpu.get('memory', '?')}, driver {gpu.get('driver', '?')}). "
+          f"Kokkos {b['kokkos_version']}; awave commit `{b['git_commit']}`; sweep date {any_gpu_run['date'][:10]}.\n")
+        for build in ("cuda", "openmptarget"):
+            r = next((r for (bb, s), r in sorted(runs.items()) if bb == build and r.get("status") == "ok"), None)
+            if r:
+                w(f"- `{build}` preset: {r['build']['compiler']}; {r['build']['kokkos']}.")
+        w("")
+    w("Reading the tables: SU/s is the best chunk of the run (site updates per second); † marks runs "
+      "not checked against the CPU reference (too large for the serial reference to be worth it); "
+      "`failed` and `missing` are runs that were planned in a sweep manifest and produced no valid result.\n")
+
+    # (a) estimate
+    w("## 1. The performance estimate\n")
+    if bw:
+        w("A site update reads `now` at 7 points and `prev` at 1, writes `next`, and reads the "
+          "coefficients. Bytes per site that must cross device memory:\n")
+        w("| access pattern | bytes/site | SU/s limit at the measured triad bandwidth |")
+        w("|---|---|---|")
+        for label, nbytes in (("naive, full 3-D cs2 and damp (the original layout), no reuse", BYTES_NAIVE_FULL),
+                              ("naive, compressed coefficients (cs2 per depth, damp per column), no reuse", BYTES_NAIVE),
+                              ("cached: each of now, prev read once, next written once", BYTES_CACHED)):
+            w(f"| {label} | {nbytes} | {fmt_su(su_limit(bw, nbytes))} |")
+        w("")
+        w(f"Measured in the same session with `awave-devbench` (arrays of {cuda_bench['array_elements']} doubles, "
+          f"best of {cuda_bench['repetitions']}): CUDA copy {cuda_bench['copy_bandwidth_gb_s']:.0f} GB/s, "
+          f"CUDA triad **{bw:.0f} GB/s**"
+          + (f"; the same kernels in OpenMP offload: copy {omp_bench['copy_bandwidth_gb_s']:.0f} GB/s, triad "
+             f"{omp_bench['triad_bandwidth_gb_s']:.0f} GB/s" if "triad_bandwidth_gb_s" in omp_bench else "")
+          + ". The limit used below is the cached pattern at the CUDA triad bandwidth: "
+          f"**{fmt_su(su_limit(bw, BYTES_CACHED))} SU/s**.\n")
+    else:
+        w("No `devbench-cuda.json`: no measured bandwidth, so no limit.\n")
+    limit = su_limit(bw, BYTES_CACHED) if bw else None
+
+    # (b) SU/s vs size plot
+    w("## 2. SU/s against problem size\n")
+    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    for impl in GPU_IMPLS:
+        build = gpu_build_of(impl)
+        xs, ys = [], []
+        for s in ordered_shapes(runs, build):
+            r = impl_result(runs[(build, s)], impl)
+            if r and len(set(s.split("x"))) == 1:
+                xs.append(points(s))
+                ys.append(r["best_su_per_s"])
+        if xs:
+            ax.plot(xs, ys, marker="o", label=impl)
+    if limit:
+        ax.axhline(limit, color="black", linestyle="--", label=f"limit {fmt_su(limit)} (24 B/site)")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("interior points (cubes 32^3 ... 1000^3)")
+    ax.set_ylabel("best-chunk SU/s")
+    ax.set_title(f"awave on {gpu.get('name', 'GPU')}")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    w(f"![SU/s against size]({savefig(fig, out_dir, 'su_vs_size.png')})\n")
+
+    # (c) table
+    w("## 3. SU/s and fraction of the limit\n")
+    shapes = sorted({s for (b, s) in runs if b != "host"}, key=lambda s: (len(set(s.split("x"))) > 1, points(s), s))
+    w("| shape | " + " | ".join(GPU_IMPLS) + " |")
+    w("|---|" + "---|" * len(GPU_IMPLS))
+    for s in shapes:
+        row = []
+        for impl in GPU_IMPLS:
+            run = runs.get((gpu_build_of(impl), s))
+            row.append(cell(run, impl, lambda r: fmt_su(r["best_su_per_s"]) +
+                            (f" ({fmt_pct(r['best_su_per_s'] / limit)})" if limit else "")))
+        w(f"| {s} | " + " | ".join(row) + " |")
+    w("")
+
+    # (d) Kokkos / hand-written
+    w("## 4. Kokkos against the hand-written code, per backend\n")
+    w("| shape | " + " | ".join(f"{k} / {h}" for k, h, _ in PAIRS) + " |")
+    w("|---|" + "---|" * len(PAIRS))
+    ratio_series = {k: ([], []) for k, _, _ in PAIRS}
+    for s in shapes:
+        row = []
+        for k, h, _ in PAIRS:
+            run = runs.get((gpu_build_of(k), s))
+            kr, hr = (impl_result(run, k), impl_result(run, h)) if run else (None, None)
+            if kr and hr:
+                ratio = kr["best_su_per_s"] / hr["best_su_per_s"]
+                row.append(f"{ratio:.2f}")
+                if len(set(s.split("x"))) == 1:
+                    ratio_series[k][0].append(points(s))
+                    ratio_series[k][1].append(ratio)
+            else:
+                row.append(cell(run, k, lambda r: "-") if run else "missing")
+        w(f"| {s} | " + " | ".join(row) + " |")
+    w("")
+    fig, ax = plt.subplots(figsize=(7.5, 3.5))
+    for k, h, _ in PAIRS:
+        if ratio_series[k][0]:
+            ax.plot(*ratio_series[k], marker="o", label=f"{k} / {h}")
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_xscale("log")
+    ax.set_xlabel("interior points (cubes)")
+    ax.set_ylabel("Kokkos / hand-written")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    w(f"![Kokkos / hand-written]({savefig(fig, out_dir, 'kokkos_ratio.png')})\n")
+
+    # (e) performance portability
+    w("## 5. Performance portability (Pennycook)\n")
+    w("PP(a, p, H) is the harmonic mean over the platforms H of a code's efficiency, and 0 if the code "
+      "does not run on one of them. Efficiency here is architectural: best-chunk SU/s over the 24 B/site "
+      "limit above. The platform set H is the H100 reached through its two GPU toolchains: "
+      f"{{{', '.join(sorted(set(PLATFORM_OF.values())))}}}. Kokkos runs on both; each hand-written code "
+      "runs on one, so its PP over H is 0 at every size (not tabulated), and its PP over the platforms it "
+      "supports is its efficiency there.\n")
+    if limit:
+        w("| shape | Kokkos, over H | hand-written CUDA, over {CUDA} | hand-written OpenMP, over {OpenMP offload} |")
+        w("|---|---|---|---|")
+        for s in shapes:
+            effs = {}
+            for impl in GPU_IMPLS:
+                run = runs.get((gpu_build_of(impl), s))
+                r = impl_result(run, impl) if run else None
+                effs[impl] = r["best_su_per_s"] / limit if r else None
+            kokkos = pennycook([effs["kokkos-cuda"], effs["kokkos-openmptarget"]])
+            w(f"| {s} | {kokkos:.2f} | {pennycook([effs['cuda']]):.2f} | {pennycook([effs['omp']]):.2f} |")
+        w("")
+
+    # (f) small sizes
+    w("## 6. Small problems: time per step against launch overheads\n")
+    launch = {"cuda": cuda_bench.get("launch_overhead_seconds"), "openmptarget": omp_bench.get("launch_overhead_seconds")}
+    if launch["cuda"] and launch["openmptarget"]:
+        w(f"`awave-devbench` timed back-to-back empty launches: a CUDA kernel costs {launch['cuda'] * 1e6:.1f} µs, an "
+          f"OpenMP target region {launch['openmptarget'] * 1e6:.1f} µs. A step is {STEPS_LAUNCHES} launches "
+          f"(interior, x layers, y layers), so no step can take less than {STEPS_LAUNCHES * launch['cuda'] * 1e6:.1f} µs "
+          f"(CUDA) or {STEPS_LAUNCHES * launch['openmptarget'] * 1e6:.1f} µs (OpenMP offload).\n")
+    w("| shape | " + " | ".join(f"{i} µs/step" for i in GPU_IMPLS) + " |")
+    w("|---|" + "---|" * len(GPU_IMPLS))
+    fig, ax = plt.subplots(figsize=(7.5, 4))
+    small = [s for s in shapes if len(set(s.split("x"))) == 1 and points(s) <= 256 ** 3]
+    series = {i: ([], []) for i in GPU_IMPLS}
+    for s in small:
+        row = []
+        for impl in GPU_IMPLS:
+            run = runs.get((gpu_build_of(impl), s))
+
+            def per_step(r):
+                times = sorted(t / n for t, n in zip(r["chunk_seconds"], r["chunk_steps"]))
+                return times[len(times) // 2]
+            r = impl_result(run, impl) if run else None
+            if r:
+                series[impl][0].append(points(s))
+                series[impl][1].append(per_step(r) * 1e6)
+            row.append(cell(run, impl, lambda r: f"{per_step(r) * 1e6:.1f}"))
+        w(f"| {s} | " + " | ".join(row) + " |")
+    w("")
+    for impl in GPU_IMPLS:
+        if series[impl][0]:
+            ax.plot(*series[impl], marker="o", label=impl)
+    for build, style in (("cuda", ":"), ("openmptarget", "--")):
+        if launch[build]:
+            ax.axhline(STEPS_LAUNCHES * launch[build] * 1e6, color="gray", linestyle=style,
+                       label=f"{STEPS_LAUNCHES} empty launches ({'CUDA' if build == 'cuda' else 'OpenMP'})")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("interior points (cubes up to 256^3)")
+    ax.set_ylabel("median time per step [µs]")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    w(f"![time per step]({savefig(fig, out_dir, 'small_sizes.png')})\n")
+
+    # (g) host
+    w("## 7. Host backends on the 2-core build machine\n")
+    host_shapes = ordered_shapes(runs, "host")
+    if host_shapes:
+        hr = next((runs[("host", s)] for s in host_shapes if runs[("host", s)].get("status") == "ok"), None)
+        if hr:
+            w(f"`host` preset: {hr['build']['compiler']}; {hr['build']['kokkos']}; 2 cores, OMP_NUM_THREADS=2; "
+              f"{hr['params']['nsteps']} steps in chunks of {hr['params']['out_period']}.\n")
+        w("| shape | " + " | ".join(f"{i} SU/s" for i in HOST_IMPLS) + " | kokkos-serial / cpu | kokkos-openmp / cpu |")
+        w("|---|" + "---|" * (len(HOST_IMPLS) + 2))
+        for s in host_shapes:
+            run = runs[("host", s)]
+            row = [cell(run, i, lambda r: fmt_su(r["best_su_per_s"])) for i in HOST_IMPLS]
+            cpu = impl_result(run, "cpu")
+            for k in ("kokkos-serial", "kokkos-openmp"):
+                kr = impl_result(run, k)
+                row.append(f"{kr['best_su_per_s'] / cpu['best_su_per_s']:.2f}" if kr and cpu else "-")
+            w(f"| {s} | " + " | ".join(row) + " |")
+        w("")
+    else:
+        w("No host results.\n")
+
+    # (h) ease of implementation
+    w("## 8. Ease of implementation, and a recommendation\n")
+    if loc:
+        w(f"Lines of code (non-blank, non-comment; counted by `bench/count_loc.py` at commit `{loc['git_commit']}`) "
+          "that each implementation adds on top of the shared core (model, update formula, driver, I/O):\n")
+        w("| implementation | files | lines |")
+        w("|---|---|---|")
+        for name, entry in loc["implementations"].items():
+            w(f"| {name} | {', '.join(f'`{f}`' for f in entry['files'])} | {entry['lines']} |")
+        w("")
+    best = {}
+    for impl in GPU_IMPLS:
+        vals = [impl_result(runs[(gpu_build_of(impl), s)], impl) for s in shapes if (gpu_build_of(impl), s) in runs]
+        vals = [v["best_su_per_s"] for v in vals if v]
+        best[impl] = max(vals) if vals else None
+    if limit and all(best.values()):
+        lines = {k: v["lines"] for k, v in (loc or {}).get("implementations", {}).items()}
+        w("What the measurements say:")
+        w(f"- Peak SU/s over the sweep: " + ", ".join(f"{i} {fmt_su(best[i])} ({100 * best[i] / limit:.0f}% of the limit)"
+                                                     for i in GPU_IMPLS) + ".")
+        w(f"- One Kokkos source reached {100 * best['kokkos-cuda'] / best['cuda']:.0f}% of hand-written CUDA's peak "
+          f"and {100 * best['kokkos-openmptarget'] / best['omp']:.0f}% of hand-written OpenMP offload's peak, and "
+          "is the only code here with a non-zero performance portability over both toolchains.")
+        for k, h, _ in PAIRS:
+            ratios = sorted(ratio_series[k][1])
+            if ratios:
+                w(f"- {k} / {h} over the cubes: {ratios[0]:.2f} to {ratios[-1]:.2f}, median "
+                  f"{ratios[len(ratios) // 2]:.2f} (section 4).")
+        if lines:
+            w(f"- Code size: Kokkos {lines.get('kokkos', '?')} lines for every backend; hand-written CUDA "
+              f"{lines.get('cuda', '?')} and OpenMP offload {lines.get('omp', '?')} lines, one platform each.")
+        w("- Small problems are launch-bound: see section 6; the OpenMP offload runtime's per-region cost, "
+          "not the kernels, limits OpenMP (hand-written and Kokkos alike) there.")
+        w("")
+        w("Recommendation: write the solver once in Kokkos, with the backend-specific choices (iteration "
+          "order, tiles, the interior i-segment) in one policy file, as here: at the sizes that fill this GPU it "
+          "stays within the ratios above of each hand-written code while being the only one that runs through "
+          "both toolchains. Keep a hand-written version as the yardstick, and tune where the ratio drops (the "
+          "largest grids on CUDA, and OpenMP offload throughout, where the hand-written code marches its "
+          "interior loop with raw pointers).\n")
+    with open(os.path.join(out_dir, "report.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    return os.path.join(out_dir, "report.md")
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("results", nargs="*", default=DEFAULT_RESULTS)
+    parser.add_argument("-o", "--out", default=os.path.join(HERE, "report"))
+    args = parser.parse_args(argv)
+    print(generate(args.results, args.out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
