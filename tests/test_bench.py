@@ -1,0 +1,116 @@
+"""Tests of the benchmark harness: the result-file schema (on a real awave result), the report
+generator on fixed inputs (a failed and a missing run must show, not vanish; same files, same
+bytes), and Pennycook's metric on hand-checkable numbers.
+
+    AWAVE_EXE=build/host/src/awave /usr/bin/python3 -m unittest tests/test_bench.py
+"""
+import copy
+import filecmp
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(TOP, "bench"))
+import report  # noqa: E402
+
+FIXTURES = os.path.join(TOP, "tests", "bench_fixtures")
+
+
+class ResultSchema(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        exe = os.environ.get("AWAVE_EXE", os.path.join(TOP, "build", "host", "src", "awave"))
+        impls = os.environ.get("AWAVE_TEST_IMPLS", "kokkos-serial")
+        cls.tmp = tempfile.TemporaryDirectory()
+        path = os.path.join(cls.tmp.name, "r.json")
+        subprocess.run([exe, "-shape", "12,10,5", "-nsteps", "7", "-out_period", "3", "-no_output", "-impl", impls,
+                        "-json", path], check=True, capture_output=True, env=dict(os.environ, OMP_NUM_THREADS="2"))
+        with open(path) as f:
+            cls.result = json.load(f)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_awave_output_is_valid(self):
+        self.assertEqual(report.validate_run(self.result), [])
+        impl = self.result["implementations"][-1]
+        self.assertEqual(impl["chunk_steps"], [3, 3, 1])
+        self.assertAlmostEqual(impl["effective_bandwidth_gb_s"], impl["best_su_per_s"] * 24 / 1e9)
+
+    def test_validator_catches_planted_faults(self):
+        faults = {
+            "no chunk times": lambda r: r["implementations"][0].pop("chunk_seconds"),
+            "chunks do not add up": lambda r: r["implementations"][0]["chunk_steps"].append(5),
+            "negative chunk time": lambda r: r["implementations"][0]["chunk_seconds"].__setitem__(0, -1.0),
+            "no build compiler": lambda r: r["build"].pop("compiler"),
+            "bad shape": lambda r: r["params"].__setitem__("shape", [12, 10]),
+            "wrong schema": lambda r: r.__setitem__("schema", "awave-run/0"),
+            "no date": lambda r: r.pop("date"),
+        }
+        for name, plant in faults.items():
+            broken = copy.deepcopy(self.result)
+            plant(broken)
+            self.assertNotEqual(report.validate_run(broken), [], name)
+
+
+class ReportOnFixtures(unittest.TestCase):
+    def generate(self, out):
+        return open(report.generate([FIXTURES], out)).read()
+
+    def test_numbers_failed_and_missing_runs(self):
+        with tempfile.TemporaryDirectory() as out:
+            md = self.generate(out)
+            # limit 2400 GB/s / 24 B = 1e11 SU/s
+            self.assertIn("**1.00e+11 SU/s**", md)
+            self.assertIn("| 64x64x64 | 5.00e+10 (50%) | 4.00e+10 (40%) | 2.00e+10 (20%) | 2.50e+10 (25%) |", md)
+            self.assertIn("| 128x128x128 | failed | failed | 3.00e+10 (30%) | 3.00e+10 (30%) |", md)
+            self.assertIn("| 256x256x256 | missing | missing | missing | missing |", md)
+            self.assertIn("| 64x64x64 | 0.80 | 1.25 |", md)  # Kokkos / hand-written
+            # PP of Kokkos over H at 64^3: 2 / (1/0.4 + 1/0.25) = 0.3077; 0 where a backend failed
+            self.assertIn("| 64x64x64 | 0.31 | 0.50 | 0.20 |", md)
+            self.assertIn("| 128x128x128 | 0.00 | 0.00 | 0.30 |", md)
+            for png in ("su_vs_size.png", "kokkos_ratio.png", "small_sizes.png"):
+                self.assertGreater(os.path.getsize(os.path.join(out, png)), 1000, png)
+
+    def test_invalid_result_file_shows_as_failed(self):
+        with tempfile.TemporaryDirectory() as d, tempfile.TemporaryDirectory() as out:
+            for name in os.listdir(FIXTURES):
+                with open(os.path.join(FIXTURES, name)) as src, open(os.path.join(d, name), "w") as dst:
+                    dst.write(src.read())
+            with open(os.path.join(d, "cuda_64x64x64.json")) as f:
+                broken = json.load(f)
+            broken["implementations"][0]["chunk_seconds"] = []
+            with open(os.path.join(d, "cuda_64x64x64.json"), "w") as f:
+                json.dump(broken, f)
+            md = open(report.generate([d], out)).read()
+            self.assertIn("| 64x64x64 | failed | failed |", md)
+
+    def test_same_files_same_report(self):
+        with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
+            self.generate(a)
+            self.generate(b)
+            names = sorted(os.listdir(a))
+            self.assertEqual(names, sorted(os.listdir(b)))
+            match, mismatch, errors = filecmp.cmpfiles(a, b, names, shallow=False)
+            self.assertEqual(mismatch + errors, [])
+
+
+class Pennycook(unittest.TestCase):
+    def test_harmonic_mean(self):
+        self.assertAlmostEqual(report.pennycook([0.5, 1.0]), 2 / 3)
+        self.assertAlmostEqual(report.pennycook([0.4, 0.25]), 2 / 6.5)
+        self.assertAlmostEqual(report.pennycook([0.8]), 0.8)
+
+    def test_unsupported_platform_gives_zero(self):
+        self.assertEqual(report.pennycook([0.9, None]), 0.0)
+        self.assertEqual(report.pennycook([0.9, 0.0]), 0.0)
+        self.assertEqual(report.pennycook([]), 0.0)
+
+
+if __name__ == "__main__":
+    unittest.main()
