@@ -11,20 +11,21 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(call)                                                                              \
-  do {                                                                                           \
-    cudaError_t e_ = (call);                                                                     \
-    if (e_ != cudaSuccess) {                                                                     \
-      std::fprintf(stderr, "awave-devbench: %s: %s\n", #call, cudaGetErrorString(e_));           \
-      std::exit(1);                                                                              \
-    }                                                                                            \
+#define CHECK(call)                                                                    \
+  do {                                                                                 \
+    cudaError_t e_ = (call);                                                           \
+    if (e_ != cudaSuccess) {                                                           \
+      std::fprintf(stderr, "awave-devbench: %s: %s\n", #call, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                    \
+    }                                                                                  \
   } while (0)
 
 __global__ void fill(double* x, double v, size_t n) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) x[i] = v;
 }
 __global__ void copy(double* __restrict__ b, const double* __restrict__ a, size_t n) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) b[i] = a[i];
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+    b[i] = a[i];
 }
 __global__ void triad(double* __restrict__ a, const double* __restrict__ b, const double* __restrict__ c, double s,
                       size_t n) {
@@ -82,7 +83,8 @@ int main(int argc, char** argv) {
   CHECK(cudaStreamSynchronize(stream));
   const double launch_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / launches;
   std::printf(
-      "{\n  \"schema\": \"awave-devbench/1\",\n  \"model\": \"cuda\",\n  \"gpu\": \"%s\",\n  \"gpu_memory_gib\": %.1f,\n"
+      "{\n  \"schema\": \"awave-devbench/1\",\n  \"model\": \"cuda\",\n  \"gpu\": \"%s\",\n  \"gpu_memory_gib\": "
+      "%.1f,\n"
       "  \"array_elements\": %zu,\n  \"repetitions\": %d,\n  \"copy_best_seconds\": %.9g,\n"
       "  \"copy_bandwidth_gb_s\": %.6g,\n  \"triad_best_seconds\": %.9g,\n  \"triad_bandwidth_gb_s\": %.6g,\n"
       "  \"launch_overhead_seconds\": %.6g\n}\n",

@@ -55,10 +55,18 @@ if(AWAVE_BACKEND STREQUAL "openmptarget")
       "SHELL:-Xopenmp-target=nvptx64-nvidia-cuda -march=sm_${AWAVE_SM}")
 endif()
 
+# A build directory keeps the Kokkos it was first configured with; another backend or arch
+# needs its own build directory (its compiler and Kokkos differ).
+set(_awave_bootstrap_key "${AWAVE_BACKEND} ${AWAVE_CUDA_ARCH}")
+if(AWAVE_KOKKOS_BOOTSTRAP_KEY AND NOT AWAVE_KOKKOS_BOOTSTRAP_KEY STREQUAL _awave_bootstrap_key)
+  message(FATAL_ERROR "awave: this build directory was configured for '${AWAVE_KOKKOS_BOOTSTRAP_KEY}'; "
+                      "configure '${_awave_bootstrap_key}' in a fresh one (e.g. cmake --preset cuda -B build/cuda-other)")
+endif()
 if(NOT Kokkos_ROOT AND NOT DEFINED ENV{Kokkos_ROOT})
   message(STATUS "awave: bootstrapping Kokkos 3.4.01 for '${AWAVE_BACKEND}' (cached; the first time takes minutes)")
   awave_run_script(_prefix ${CMAKE_CURRENT_LIST_DIR}/scripts/bootstrap-kokkos.sh ${AWAVE_BACKEND} ${AWAVE_CUDA_ARCH})
   set(Kokkos_ROOT "${_prefix}" CACHE PATH "Kokkos installation (bootstrapped)" FORCE)
+  set(AWAVE_KOKKOS_BOOTSTRAP_KEY "${_awave_bootstrap_key}" CACHE INTERNAL "what Kokkos_ROOT was bootstrapped for")
 endif()
 if(NOT Kokkos_ROOT)
   set(Kokkos_ROOT "$ENV{Kokkos_ROOT}")

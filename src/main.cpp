@@ -41,7 +41,8 @@ int main(int argc, char* argv[]) {
   }
 
   auto any = [&ids](bool ImplEntry::*flag) {
-    return std::any_of(ids.begin(), ids.end(), [flag](const std::string& id) { return find_implementation(id)->*flag; });
+    return std::any_of(ids.begin(), ids.end(),
+                       [flag](const std::string& id) { return find_implementation(id)->*flag; });
   };
   if (any(&ImplEntry::on_device) || any(&ImplEntry::uses_kokkos)) {  // Kokkos of a GPU build needs the GPU
     if (auto problem = accelerator_problem()) {

@@ -52,9 +52,10 @@ class AwaveProcess : public ::testing::Test {
 }  // namespace
 
 TEST_F(AwaveProcess, BadInputFailsWithOneLineAndCreatesNothing) {
-  const char* bad[] = {"-shape 0,32,32", "-shape 32,32",  "-dt -1",           "-dt 0.05",
-                       "-nsteps abc",    "-out_period 0", "-no_such_flag 3", "missing_dir/run",
-                       "-json missing_dir/r.json",        "-impl no-such-impl"};
+  const char* bad[] = {"-shape 0,32,32",    "-shape 32,32",    "-dt -1",
+                       "-dt 0.05",          "-nsteps abc",     "-out_period 0",
+                       "-no_such_flag 3",   "missing_dir/run", "-json missing_dir/r.json",
+                       "-impl no-such-impl"};
   for (const char* args : bad) {
     const Outcome o = run(args);
     EXPECT_EQ(o.status, 1) << args;

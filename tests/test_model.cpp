@@ -60,16 +60,16 @@ TEST(Damping, BulkLayersAndCorners) {
   p.shape = {32, 20, 3};
   const WaveProblem problem(p);
   const std::vector<double> r = damping_ramp(p.dx);
-  EXPECT_EQ(problem.damp(10, 10), 0.0);                // bulk
-  EXPECT_EQ(problem.damp(4, 4), 0.0);                  // first bulk column
-  EXPECT_EQ(problem.damp(27, 15), 0.0);                // last bulk column
-  EXPECT_DOUBLE_EQ(problem.damp(0, 10), r[0]);         // x layers, both faces
+  EXPECT_EQ(problem.damp(10, 10), 0.0);         // bulk
+  EXPECT_EQ(problem.damp(4, 4), 0.0);           // first bulk column
+  EXPECT_EQ(problem.damp(27, 15), 0.0);         // last bulk column
+  EXPECT_DOUBLE_EQ(problem.damp(0, 10), r[0]);  // x layers, both faces
   EXPECT_DOUBLE_EQ(problem.damp(31, 10), r[0]);
   EXPECT_DOUBLE_EQ(problem.damp(3, 10), r[3]);
   EXPECT_DOUBLE_EQ(problem.damp(28, 10), r[3]);
-  EXPECT_DOUBLE_EQ(problem.damp(10, 1), r[1]);         // y layers, both faces
+  EXPECT_DOUBLE_EQ(problem.damp(10, 1), r[1]);  // y layers, both faces
   EXPECT_DOUBLE_EQ(problem.damp(10, 18), r[1]);
-  EXPECT_DOUBLE_EQ(problem.damp(0, 0), r[0] * r[0]);   // corners: the product
+  EXPECT_DOUBLE_EQ(problem.damp(0, 0), r[0] * r[0]);  // corners: the product
   EXPECT_DOUBLE_EQ(problem.damp(2, 19), r[2] * r[0]);
   EXPECT_DOUBLE_EQ(problem.damp(30, 17), r[1] * r[2]);
 }
@@ -152,10 +152,10 @@ TEST(ApproxEqual, EdgeCases) {
   EXPECT_TRUE(approx_equal(1.0, 1.0 + 1e-9));
   EXPECT_FALSE(approx_equal(1.0, 1.0 + 1e-7));
   EXPECT_FALSE(approx_equal(1.0, -1.0));
-  EXPECT_TRUE(approx_equal(0.0, 1e-320));        // within 1e-8 * smallest normal
-  EXPECT_FALSE(approx_equal(0.0, 1e-300));       // zero against a normal number
+  EXPECT_TRUE(approx_equal(0.0, 1e-320));                              // within 1e-8 * smallest normal
+  EXPECT_FALSE(approx_equal(0.0, 1e-300));                             // zero against a normal number
   EXPECT_TRUE(approx_equal(tiny / 4, std::nextafter(tiny / 4, 1.0)));  // subnormals one ulp apart
-  EXPECT_FALSE(approx_equal(tiny / 4, tiny / 2));  // near zero the tolerance is absolute
+  EXPECT_FALSE(approx_equal(tiny / 4, tiny / 2));                      // near zero the tolerance is absolute
   EXPECT_FALSE(approx_equal(std::nan(""), std::nan("")));
   EXPECT_FALSE(approx_equal(std::nan(""), 1.0));
   EXPECT_TRUE(approx_equal(INFINITY, INFINITY));

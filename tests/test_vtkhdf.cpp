@@ -21,8 +21,8 @@ std::vector<double> position_field(const PaddedGeometry& g, double t) {
 class VtkHdf : public ::testing::Test {
  protected:
   void SetUp() override {
-    path_ = (std::filesystem::temp_directory_path() / ("awave-vtkhdf-" + std::to_string(::getpid()) + ".vtkhdf"))
-                .string();
+    path_ =
+        (std::filesystem::temp_directory_path() / ("awave-vtkhdf-" + std::to_string(::getpid()) + ".vtkhdf")).string();
     params_.shape = {11, 9, 4};
     params_.dx = 2.5;
     params_.nsteps = 7;

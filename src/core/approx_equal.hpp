@@ -13,7 +13,6 @@ inline constexpr double kCheckTolerance = 1e-8;
 bool approx_equal(double a, double b, double tol = kCheckTolerance);
 
 // Number of points i in [0, n) where approx_equal(a[i], b[i], tol) fails.
-std::size_t count_differences(const double* a, const double* b, std::size_t n,
-                              double tol = kCheckTolerance);
+std::size_t count_differences(const double* a, const double* b, std::size_t n, double tol = kCheckTolerance);
 
 }  // namespace awave

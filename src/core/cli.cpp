@@ -2,13 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
 #include <sstream>
-#include <unistd.h>
 
 namespace awave {
 namespace {
@@ -74,10 +74,22 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
     if (arg.rfind("--kokkos-", 0) == 0) continue;
     std::string flag = arg;
     if (flag.rfind("--", 0) == 0 && flag.size() > 2) flag = flag.substr(1);
-    if (flag == "-h" || flag == "-help") { o.help = true; continue; }
-    if (flag == "-list") { o.list = true; continue; }
-    if (flag == "-no_output") { o.write_output = false; continue; }
-    if (flag == "-no_check") { o.check = false; continue; }
+    if (flag == "-h" || flag == "-help") {
+      o.help = true;
+      continue;
+    }
+    if (flag == "-list") {
+      o.list = true;
+      continue;
+    }
+    if (flag == "-no_output") {
+      o.write_output = false;
+      continue;
+    }
+    if (flag == "-no_check") {
+      o.check = false;
+      continue;
+    }
     const bool takes_value = flag == "-shape" || flag == "-dx" || flag == "-dt" || flag == "-nsteps" ||
                              flag == "-out_period" || flag == "-impl" || flag == "-json";
     if (takes_value) {
@@ -110,7 +122,8 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
       continue;
     }
     if (arg.size() > 1 && arg[0] == '-') return error(fmt::format("unknown option '{}'", arg));
-    if (have_output_base) return error(fmt::format("more than one output_base given ('{}' and '{}')", o.output_base, arg));
+    if (have_output_base)
+      return error(fmt::format("more than one output_base given ('{}' and '{}')", o.output_base, arg));
     if (arg.empty()) return error("output_base is empty");
     o.output_base = arg;
     have_output_base = true;
@@ -136,8 +149,10 @@ std::optional<std::string> check_file_location(const std::string& file) {
   const fs::path path(file);
   const fs::path dir = path.parent_path().empty() ? fs::path(".") : path.parent_path();
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return fmt::format("cannot write '{}': directory '{}' does not exist", file, dir.string());
-  if (::access(dir.c_str(), W_OK) != 0) return fmt::format("cannot write '{}': directory '{}' is not writable", file, dir.string());
+  if (!fs::is_directory(dir, ec))
+    return fmt::format("cannot write '{}': directory '{}' does not exist", file, dir.string());
+  if (::access(dir.c_str(), W_OK) != 0)
+    return fmt::format("cannot write '{}': directory '{}' is not writable", file, dir.string());
   if (fs::is_directory(path, ec)) return fmt::format("cannot write '{}': it is a directory", file);
   return std::nullopt;
 }

@@ -3,9 +3,9 @@
 #include "approx_equal.hpp"
 #include "build_info.hpp"
 #include "git_commit.hpp"
+#include "kokkos/register_kokkos.hpp"
 #include "vtkhdf.hpp"
 #include "wave_impl.hpp"
-#include "kokkos/register_kokkos.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -139,7 +139,9 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
   return result;
 }
 
-std::string format_stat(double x) { return std::isnan(x) ? std::string("-") : fmt::format("{:.3e}", x); }
+std::string format_stat(double x) {
+  return std::isnan(x) ? std::string("-") : fmt::format("{:.3e}", x);
+}
 
 }  // namespace
 
@@ -154,8 +156,8 @@ RunReport run_comparison(const Options& options, const std::vector<const ImplEnt
   report.options = options;
   const WaveParams& p = options.params;
   const WaveProblem problem(p);
-  log << fmt::format("awave: shape {}x{}x{}, dx {}, dt {}, nsteps {}, out_period {}, Courant number {:.4f}\n",
-                     p.nx(), p.ny(), p.nz(), p.dx, p.dt, p.nsteps, p.out_period, courant_number(p.dx, p.dt));
+  log << fmt::format("awave: shape {}x{}x{}, dx {}, dt {}, nsteps {}, out_period {}, Courant number {:.4f}\n", p.nx(),
+                     p.ny(), p.nz(), p.dx, p.dt, p.nsteps, p.out_period, courant_number(p.dx, p.dt));
   std::vector<double> reference_now;
   for (const ImplEntry* entry : impls) {
     if (!entry) throw std::invalid_argument("run_comparison: an implementation is missing from this build");
@@ -197,11 +199,18 @@ void write_json(const RunReport& report, const std::string& path) {
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   j["date"] = date;
   j["bytes_per_site_model"] = kBytesPerSiteModel;
-  j["build"] = {{"name", kBuildName},       {"compiler", kCompiler},           {"kokkos_version", kKokkosVersion},
-                {"git_commit", kGitCommit}, {"build_type", kBuildType},
-                {"kokkos", kokkos_configuration()}, {"accelerator", accelerator_description()}};
-  j["params"] = {{"shape", {p.nx(), p.ny(), p.nz()}}, {"dx", p.dx},         {"dt", p.dt},
-                 {"nsteps", p.nsteps},                 {"out_period", p.out_period}};
+  j["build"] = {{"name", kBuildName},
+                {"compiler", kCompiler},
+                {"kokkos_version", kKokkosVersion},
+                {"git_commit", kGitCommit},
+                {"build_type", kBuildType},
+                {"kokkos", kokkos_configuration()},
+                {"accelerator", accelerator_description()}};
+  j["params"] = {{"shape", {p.nx(), p.ny(), p.nz()}},
+                 {"dx", p.dx},
+                 {"dt", p.dt},
+                 {"nsteps", p.nsteps},
+                 {"out_period", p.out_period}};
   j["checked_against_cpu"] = report.options.check;
   j["implementations"] = nlohmann::json::array();
   for (const ImplResult& r : report.results) {

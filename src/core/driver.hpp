@@ -23,10 +23,10 @@ struct ImplResult {
   std::vector<int> chunk_steps;
   std::vector<double> chunk_seconds;
   bool is_reference = false;
-  bool checked = false;           // compared with the CPU reference
-  std::size_t differences = 0;    // points failing approx_equal, when checked
+  bool checked = false;         // compared with the CPU reference
+  std::size_t differences = 0;  // points failing approx_equal, when checked
   std::size_t points_compared = 0;
-  std::string output_file;        // empty when no output was written
+  std::string output_file;  // empty when no output was written
 
   std::vector<double> chunk_su_per_s(std::size_t interior_points) const;
   bool passed() const { return !checked || differences == 0; }

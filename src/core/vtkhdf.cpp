@@ -10,7 +10,9 @@
 namespace awave {
 namespace {
 
-[[noreturn]] void fail(const std::string& what) { throw std::runtime_error("HDF5: " + what); }
+[[noreturn]] void fail(const std::string& what) {
+  throw std::runtime_error("HDF5: " + what);
+}
 
 hid_t check(hid_t id, const char* what) {
   if (id < 0) fail(what);
@@ -24,7 +26,9 @@ void check(herr_t status, const char* what) {
 class Handle {
  public:
   Handle(hid_t id, herr_t (*close)(hid_t), const char* what) : id_(check(id, what)), close_(close) {}
-  ~Handle() { if (id_ >= 0) close_(id_); }
+  ~Handle() {
+    if (id_ >= 0) close_(id_);
+  }
   Handle(const Handle&) = delete;
   Handle& operator=(const Handle&) = delete;
   operator hid_t() const { return id_; }
@@ -40,10 +44,20 @@ Handle make_space(std::initializer_list<hsize_t> dims, std::initializer_list<hsi
                 "create dataspace");
 }
 
-template <class T> hid_t native_type();
-template <> hid_t native_type<double>() { return H5T_NATIVE_DOUBLE; }
-template <> hid_t native_type<int64_t>() { return H5T_NATIVE_INT64; }
-template <> hid_t native_type<int>() { return H5T_NATIVE_INT; }
+template <class T>
+hid_t native_type();
+template <>
+hid_t native_type<double>() {
+  return H5T_NATIVE_DOUBLE;
+}
+template <>
+hid_t native_type<int64_t>() {
+  return H5T_NATIVE_INT64;
+}
+template <>
+hid_t native_type<int>() {
+  return H5T_NATIVE_INT;
+}
 
 template <class T>
 void write_attribute(hid_t obj, const char* name, const std::vector<T>& values) {
@@ -87,8 +101,7 @@ void create_time_array(hid_t point_data, const char* name, const WaveParams& p) 
   Handle plist(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "create property list");
   const std::vector<hsize_t> chunk = chunk_dims(p);
   check(H5Pset_chunk(plist, 4, chunk.data()), "set chunk");
-  Handle ds(H5Dcreate2(point_data, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, plist, H5P_DEFAULT),
-            H5Dclose, name);
+  Handle ds(H5Dcreate2(point_data, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, plist, H5P_DEFAULT), H5Dclose, name);
 }
 
 void create_extendible_1d(hid_t group, const char* name) {
@@ -135,8 +148,8 @@ void write_slot(hid_t ds, const WaveParams& p, hsize_t t, ValueAt value_at) {
 template <class ValueAt>
 void write_static_array(hid_t point_data, const char* name, const WaveParams& p, ValueAt value_at) {
   Handle space = make_space({1, hsize_t(p.nz()), hsize_t(p.ny()), hsize_t(p.nx())});
-  Handle ds(H5Dcreate2(point_data, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-            H5Dclose, name);
+  Handle ds(H5Dcreate2(point_data, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose,
+            name);
   write_slot(ds, p, 0, value_at);
 }
 
@@ -216,8 +229,7 @@ void VtkHdfWriter::append_u(long time, const double* padded_now, const double* p
     write_slot(ds, p, t, [&](int i, int j, int k) { return field[g.index(i + 1, j + 1, k + 1)]; });
   }
   append_1d(file_, "/VTKHDF/Steps/Values", time);
-  for (const char* name : kStaticArrays)
-    append_1d(file_, std::string("/VTKHDF/Steps/PointDataOffsets/") + name, 0);
+  for (const char* name : kStaticArrays) append_1d(file_, std::string("/VTKHDF/Steps/PointDataOffsets/") + name, 0);
   for (const char* name : kTimeArrays)
     append_1d(file_, std::string("/VTKHDF/Steps/PointDataOffsets/") + name, int64_t(t));
   ++steps_;

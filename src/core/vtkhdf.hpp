@@ -43,11 +43,11 @@ struct VtkHdfContents {
   std::array<double, 3> origin{}, spacing{};
   std::array<int64_t, 6> whole_extent{};
   std::array<double, 9> direction{};
-  int64_t nsteps = 0;                                    // /VTKHDF/Steps NSteps attribute
-  std::vector<int64_t> step_values;                      // /VTKHDF/Steps/Values
-  std::map<std::string, std::vector<int64_t>> offsets;   // PointDataOffsets, per array
-  std::map<std::string, std::array<int64_t, 4>> dims;    // PointData array dimensions
-  WaveParams params;                                     // /wave_params
+  int64_t nsteps = 0;                                   // /VTKHDF/Steps NSteps attribute
+  std::vector<int64_t> step_values;                     // /VTKHDF/Steps/Values
+  std::map<std::string, std::vector<int64_t>> offsets;  // PointDataOffsets, per array
+  std::map<std::string, std::array<int64_t, 4>> dims;   // PointData array dimensions
+  WaveParams params;                                    // /wave_params
   int n_boundary_layers = 0;
 };
 

@@ -6,7 +6,9 @@
 
 namespace awave {
 
-double courant_number(double dx, double dt) { return kMaxSoundSpeed * dt * std::sqrt(3.0) / dx; }
+double courant_number(double dx, double dt) {
+  return kMaxSoundSpeed * dt * std::sqrt(3.0) / dx;
+}
 
 double largest_stable_dt(double dx) {
   // Round down to the largest double that still passes the check, so the printed limit works.
@@ -18,8 +20,8 @@ double largest_stable_dt(double dx) {
 std::optional<std::string> validate(const WaveParams& p) {
   const int min_xy = 2 * kBoundaryLayers;
   if (p.nx() < min_xy || p.ny() < min_xy)
-    return fmt::format("shape {},{},{}: nx and ny must be at least {} (two sponge layers of {})",
-                       p.nx(), p.ny(), p.nz(), min_xy, kBoundaryLayers);
+    return fmt::format("shape {},{},{}: nx and ny must be at least {} (two sponge layers of {})", p.nx(), p.ny(),
+                       p.nz(), min_xy, kBoundaryLayers);
   if (p.nz() < 1) return fmt::format("shape {},{},{}: nz must be at least 1", p.nx(), p.ny(), p.nz());
   if (!(std::isfinite(p.dx) && p.dx > 0)) return fmt::format("dx must be a positive finite number, got {}", p.dx);
   if (!(std::isfinite(p.dt) && p.dt > 0)) return fmt::format("dt must be a positive finite number, got {}", p.dt);

@@ -8,7 +8,7 @@
 
 namespace awave {
 
-inline constexpr int kBoundaryLayers = 4;        // nbl: sponge layers at each x/y face
+inline constexpr int kBoundaryLayers = 4;         // nbl: sponge layers at each x/y face
 inline constexpr double kMaxSoundSpeed = 1541.0;  // c_max: largest speed in the table
 
 struct WaveParams {
@@ -21,9 +21,7 @@ struct WaveParams {
   int nx() const { return shape[0]; }
   int ny() const { return shape[1]; }
   int nz() const { return shape[2]; }
-  std::size_t interior_points() const {
-    return std::size_t(shape[0]) * std::size_t(shape[1]) * std::size_t(shape[2]);
-  }
+  std::size_t interior_points() const { return std::size_t(shape[0]) * std::size_t(shape[1]) * std::size_t(shape[2]); }
 };
 
 // Courant number c_max*dt*sqrt(3)/dx: the explicit scheme is stable while it is <= 1.

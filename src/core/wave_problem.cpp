@@ -11,11 +11,10 @@ struct SoundSpeedPoint {
   double depth, speed;
 };
 constexpr std::array<SoundSpeedPoint, 26> kSoundSpeedTable{{
-    {0, 1540.4},    {10, 1540.5},   {20, 1540.7},   {30, 1534.4},   {50, 1523.3},   {75, 1519.6},
-    {100, 1518.5},  {125, 1517.9},  {150, 1517.3},  {200, 1516.6},  {250, 1516.5},  {300, 1516.2},
-    {400, 1516.4},  {500, 1517.2},  {600, 1518.2},  {700, 1519.5},  {800, 1521.0},  {900, 1522.6},
-    {1000, 1524.1}, {1100, 1525.7}, {1200, 1527.3}, {1300, 1529.0}, {1400, 1530.7}, {1500, 1532.4},
-    {1750, 1536.7}, {2000, 1541.0},
+    {0, 1540.4},    {10, 1540.5},   {20, 1540.7},   {30, 1534.4},   {50, 1523.3},   {75, 1519.6},   {100, 1518.5},
+    {125, 1517.9},  {150, 1517.3},  {200, 1516.6},  {250, 1516.5},  {300, 1516.2},  {400, 1516.4},  {500, 1517.2},
+    {600, 1518.2},  {700, 1519.5},  {800, 1521.0},  {900, 1522.6},  {1000, 1524.1}, {1100, 1525.7}, {1200, 1527.3},
+    {1300, 1529.0}, {1400, 1530.7}, {1500, 1532.4}, {1750, 1536.7}, {2000, 1541.0},
 }};
 
 }  // namespace
@@ -56,9 +55,12 @@ WaveProblem::WaveProblem(const WaveParams& params) : params_(params) {
     for (int j = 0; j < ny; ++j) {
       const bool in_x = in_layer(i, nx), in_y = in_layer(j, ny);
       double d = 0.0;
-      if (in_x && in_y) d = layer_ramp(i, nx) * layer_ramp(j, ny);
-      else if (in_x) d = layer_ramp(i, nx);
-      else if (in_y) d = layer_ramp(j, ny);
+      if (in_x && in_y)
+        d = layer_ramp(i, nx) * layer_ramp(j, ny);
+      else if (in_x)
+        d = layer_ramp(i, nx);
+      else if (in_y)
+        d = layer_ramp(j, ny);
       damp_ij_[std::size_t(i) * ny + j] = d;
     }
 }

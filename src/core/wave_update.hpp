@@ -28,8 +28,8 @@ AWAVE_HOST_DEVICE inline double undamped_next(const Stencil7& s, double prev, do
 }
 
 // Next value for any point, as the reference computes it: the damped form where damp != 0.
-AWAVE_HOST_DEVICE inline double next_value(const Stencil7& s, double prev, double cs2, double damp,
-                                           double f, double dt) {
+AWAVE_HOST_DEVICE inline double next_value(const Stencil7& s, double prev, double cs2, double damp, double f,
+                                           double dt) {
   const double value = stencil_value(s, cs2, f);
   if (damp == 0.0) return 2.0 * s.centre - prev + value;
   const double inv = 1.0 / (1.0 + damp * dt);

@@ -43,8 +43,8 @@ LaunchShape launch_shape() {
     LaunchShape s;
     if (const char* env = std::getenv("AWAVE_CUDA_BLOCK")) {
       LaunchShape e;
-      if (std::sscanf(env, "%d,%d,%d", &e.block_k, &e.block_j, &e.segment_i) == 3 && e.block_k > 0 &&
-          e.block_j > 0 && e.block_k * e.block_j <= 1024 && e.segment_i > 0)
+      if (std::sscanf(env, "%d,%d,%d", &e.block_k, &e.block_j, &e.segment_i) == 3 && e.block_k > 0 && e.block_j > 0 &&
+          e.block_k * e.block_j <= 1024 && e.segment_i > 0)
         s = e;
     }
     return s;
@@ -117,8 +117,8 @@ __global__ void y_layers_kernel(StepArgs a) {
 template <class Kernel>
 void prefer_l1(Kernel* kernel) {
   AWAVE_CUDA_CHECK(cudaFuncSetCacheConfig(kernel, cudaFuncCachePreferL1));
-  AWAVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                        int(cudaSharedmemCarveoutMaxL1)));
+  AWAVE_CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, int(cudaSharedmemCarveoutMaxL1)));
 }
 
 template <class T>
@@ -149,8 +149,8 @@ class WaveCuda final : public WaveImpl {
     }
     d_cs2_k_ = device_alloc<double>(g.nz);
     d_damp_ij_ = device_alloc<double>(problem.damp_ij().size());
-    AWAVE_CUDA_CHECK(cudaMemcpyAsync(d_cs2_k_, problem.cs2_k().data(), g.nz * sizeof(double), cudaMemcpyHostToDevice,
-                                     stream_));
+    AWAVE_CUDA_CHECK(
+        cudaMemcpyAsync(d_cs2_k_, problem.cs2_k().data(), g.nz * sizeof(double), cudaMemcpyHostToDevice, stream_));
     AWAVE_CUDA_CHECK(cudaMemcpyAsync(d_damp_ij_, problem.damp_ij().data(), problem.damp_ij().size() * sizeof(double),
                                      cudaMemcpyHostToDevice, stream_));
     AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_));  // h_u goes out of scope
@@ -180,9 +180,11 @@ class WaveCuda final : public WaveImpl {
     const dim3 x_grid(k_blocks, (g.ny + bj - 1) / bj, 2 * nbl);
     const dim3 y_grid(k_blocks, (2 * nbl + bj - 1) / bj, bulk_i);
     for (int n = 0; n < nsteps; ++n) {
-      const StepArgs a{ring_.next(), ring_.now(), ring_.prev(), d_cs2_k_, d_damp_ij_, problem_.f(),
-                       problem_.params().dt, g.nx, g.ny, g.nz, long(g.stride_i()), long(g.stride_j())};
-      if (interior_grid.y > 0 && interior_grid.z > 0) interior_kernel<<<interior_grid, block, 0, stream_>>>(a, ls.segment_i);
+      const StepArgs a{ring_.next(), ring_.now(),  ring_.prev(),         d_cs2_k_,
+                       d_damp_ij_,   problem_.f(), problem_.params().dt, g.nx,
+                       g.ny,         g.nz,         long(g.stride_i()),   long(g.stride_j())};
+      if (interior_grid.y > 0 && interior_grid.z > 0)
+        interior_kernel<<<interior_grid, block, 0, stream_>>>(a, ls.segment_i);
       AWAVE_CUDA_CHECK(cudaGetLastError());
       x_layers_kernel<<<x_grid, block, 0, stream_>>>(a);
       AWAVE_CUDA_CHECK(cudaGetLastError());

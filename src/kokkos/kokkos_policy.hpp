@@ -17,8 +17,8 @@
 #include <Kokkos_Core.hpp>
 
 #include <array>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 
 namespace awave {
 

@@ -16,9 +16,15 @@ ImplEntry kokkos_entry(const std::string& id) {
 
 }  // namespace
 
-KokkosRuntime::KokkosRuntime(int& argc, char* argv[]) { Kokkos::initialize(argc, argv); }
-KokkosRuntime::KokkosRuntime() { Kokkos::initialize(); }
-KokkosRuntime::~KokkosRuntime() { Kokkos::finalize(); }
+KokkosRuntime::KokkosRuntime(int& argc, char* argv[]) {
+  Kokkos::initialize(argc, argv);
+}
+KokkosRuntime::KokkosRuntime() {
+  Kokkos::initialize();
+}
+KokkosRuntime::~KokkosRuntime() {
+  Kokkos::finalize();
+}
 
 std::string kokkos_configuration() {
   std::string backends;

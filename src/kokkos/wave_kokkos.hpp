@@ -42,8 +42,15 @@ struct WaveStepKernel {
 
   // Policy axes (a0, a1, a2) -> region coordinates (x, y, k).
   KOKKOS_INLINE_FUNCTION static void unpermute(int a0, int a1, int a2, int& x, int& y, int& k) {
-    if (Iteration::k_first) { k = a0; y = a1; x = a2; }
-    else { x = a0; y = a1; k = a2; }
+    if (Iteration::k_first) {
+      k = a0;
+      y = a1;
+      x = a2;
+    } else {
+      x = a0;
+      y = a1;
+      k = a2;
+    }
   }
 
   KOKKOS_INLINE_FUNCTION Stencil7 stencil(int i, int j, int k) const {
@@ -74,8 +81,8 @@ struct WaveStepKernel {
     double xm = u_now(pi_begin - 1, pj, pk), centre = u_now(pi_begin, pj, pk);
     for (int pi = pi_begin; pi < pi_end; ++pi) {
       const double xp = u_now(pi + 1, pj, pk);
-      const Stencil7 st{centre, xm, xp, u_now(pi, pj - 1, pk), u_now(pi, pj + 1, pk), u_now(pi, pj, pk - 1),
-                        u_now(pi, pj, pk + 1)};
+      const Stencil7 st{
+          centre, xm, xp, u_now(pi, pj - 1, pk), u_now(pi, pj + 1, pk), u_now(pi, pj, pk - 1), u_now(pi, pj, pk + 1)};
       u_next(pi, pj, pk) = undamped_next(st, u_prev(pi, pj, pk), cs2, f);
       xm = centre;
       centre = xp;
@@ -134,7 +141,8 @@ class WaveKokkos final : public WaveImpl {
     const int segment = kokkos_interior_segment<Iteration>();
     const int segments = (nx - 2 * nbl + segment - 1) / segment;
     for (int n = 0; n < nsteps; ++n) {
-      const Kernel kernel{ring_.next(), ring_.now(), ring_.prev(), cs2_k_, damp_ij_, problem_.f(), p.dt, nx, ny, segment};
+      const Kernel kernel{ring_.next(), ring_.now(), ring_.prev(), cs2_k_, damp_ij_,
+                          problem_.f(), p.dt,        nx,           ny,     segment};
       Kokkos::parallel_for("wave::interior", policy<kokkos_regions::Interior>({0, nbl, 0}, {segments, ny - nbl, nz}),
                            kernel);
       Kokkos::parallel_for("wave::x_layers", policy<kokkos_regions::XLayers>({0, 0, 0}, {2 * nbl, ny, nz}), kernel);
@@ -157,12 +165,9 @@ class WaveKokkos final : public WaveImpl {
  private:
   // An MDRange over region coordinates [lo, hi) as (x, y, k), permuted to the policy's axes.
   template <class Region>
-  Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Iteration::iterate, Iteration::iterate>,
-                        Region>
-  policy(std::array<int, 3> lo, std::array<int, 3> hi) const {
-    auto order = [](std::array<int, 3> v) {
-      return Iteration::k_first ? std::array<int, 3>{v[2], v[1], v[0]} : v;
-    };
+  Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Iteration::iterate, Iteration::iterate>, Region> policy(
+      std::array<int, 3> lo, std::array<int, 3> hi) const {
+    auto order = [](std::array<int, 3> v) { return Iteration::k_first ? std::array<int, 3>{v[2], v[1], v[0]} : v; };
     const auto l = order(lo), h = order(hi);
     const std::array<int, 3> t = kokkos_tile<Iteration>();
     return {exec_, {l[0], l[1], l[2]}, {h[0], h[1], h[2]}, {t[0], t[1], t[2]}};

@@ -69,7 +69,8 @@ class WaveOmp final : public WaveImpl {
  private:
   double* to_device(const double* host, std::size_t n, const char* what) {
     auto* d = static_cast<double*>(omp_target_alloc(n * sizeof(double), device_));
-    if (!d) throw std::runtime_error(fmt::format("OpenMP offload: omp_target_alloc of {} ({} MB) failed", what, n / 131072));
+    if (!d)
+      throw std::runtime_error(fmt::format("OpenMP offload: omp_target_alloc of {} ({} MB) failed", what, n / 131072));
     if (omp_target_memcpy(d, host, n * sizeof(double), 0, 0, device_, host_) != 0)
       throw std::runtime_error(fmt::format("OpenMP offload: copying {} to the device failed", what));
     return d;
@@ -106,7 +107,7 @@ class WaveOmp final : public WaveImpl {
           }
         }
 
-    // x layers (r: layer number, low face first), every j: corners included.
+        // x layers (r: layer number, low face first), every j: corners included.
 #pragma omp target teams distribute parallel for collapse(3) device(device_) \
     is_device_ptr(next, now, prev, cs2_k, damp_ij)
     for (int r = 0; r < 2 * nbl; ++r)
@@ -118,7 +119,7 @@ class WaveOmp final : public WaveImpl {
           next[c] = next_value(s, prev[c], cs2_k[k], damp_ij[long(i) * ny + j], f, dt);
         }
 
-    // y layers, bulk i only.
+        // y layers, bulk i only.
 #pragma omp target teams distribute parallel for collapse(3) device(device_) \
     is_device_ptr(next, now, prev, cs2_k, damp_ij)
     for (int i = nbl; i < nx - nbl; ++i)
