@@ -14,6 +14,28 @@ ImplEntry kokkos_entry(const std::string& id) {
           [id](const WaveProblem& problem) { return std::make_unique<WaveKokkos<ExecSpace>>(problem, id); }};
 }
 
+template <class ExecSpace>
+struct Backend {
+  using type = ExecSpace;
+};
+
+// The one list of Kokkos backends this build has: f(Backend<ExecSpace>{}, implementation id).
+template <class F>
+void for_each_backend(F&& f) {
+#if defined(KOKKOS_ENABLE_SERIAL)
+  f(Backend<Kokkos::Serial>{}, "kokkos-serial");
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+  f(Backend<Kokkos::OpenMP>{}, "kokkos-openmp");
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+  f(Backend<Kokkos::Cuda>{}, "kokkos-cuda");
+#endif
+#if defined(KOKKOS_ENABLE_OPENMPTARGET)
+  f(Backend<Kokkos::Experimental::OpenMPTarget>{}, "kokkos-openmptarget");
+#endif
+}
+
 }  // namespace
 
 KokkosRuntime::KokkosRuntime(int& argc, char* argv[]) {
@@ -28,35 +50,14 @@ KokkosRuntime::~KokkosRuntime() {
 
 std::string kokkos_configuration() {
   std::string backends;
-#if defined(KOKKOS_ENABLE_SERIAL)
-  backends += " Serial";
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-  backends += " OpenMP";
-#endif
-#if defined(KOKKOS_ENABLE_CUDA)
-  backends += " Cuda";
-#endif
-#if defined(KOKKOS_ENABLE_OPENMPTARGET)
-  backends += " OpenMPTarget";
-#endif
+  for_each_backend([&backends](auto tag, const char*) { backends += " " + std::string(decltype(tag)::type::name()); });
   return "Kokkos " + std::to_string(KOKKOS_VERSION / 10000) + "." + std::to_string(KOKKOS_VERSION / 100 % 100) + "." +
          std::to_string(KOKKOS_VERSION % 100) + ":" + backends;
 }
 
 void add_kokkos_implementations(std::vector<ImplEntry>& impls) {
-#if defined(KOKKOS_ENABLE_SERIAL)
-  impls.push_back(kokkos_entry<Kokkos::Serial>("kokkos-serial"));
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-  impls.push_back(kokkos_entry<Kokkos::OpenMP>("kokkos-openmp"));
-#endif
-#if defined(KOKKOS_ENABLE_CUDA)
-  impls.push_back(kokkos_entry<Kokkos::Cuda>("kokkos-cuda"));
-#endif
-#if defined(KOKKOS_ENABLE_OPENMPTARGET)
-  impls.push_back(kokkos_entry<Kokkos::Experimental::OpenMPTarget>("kokkos-openmptarget"));
-#endif
+  for_each_backend(
+      [&impls](auto tag, const char* id) { impls.push_back(kokkos_entry<typename decltype(tag)::type>(id)); });
 }
 
 }  // namespace awave
