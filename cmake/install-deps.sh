@@ -15,7 +15,7 @@ if [ "$what" = openmptarget ] || [ "$what" = all ]; then
   packages+=(clang-19 libomp-19-dev clang-tools-19 llvm-19)
 fi
 missing=()
-for p in "${packages[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p"); done
+for p in "${packages[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep "ok installed" >/dev/null || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "install-deps: installing ${missing[*]}"
   "${sudo[@]}" apt-get update -q >/dev/null
@@ -27,5 +27,5 @@ if [ "$what" = cuda ] || [ "$what" = all ]; then
 fi
 cache=${AWAVE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/awave}
 "$here/scripts/fetch-kokkos-source.sh" "$cache/kokkos-src-3.4.01"
-"${sudo[@]}" env AWAVE_CACHE="$cache" "$here/scripts/make-vtk93-root.sh" >/dev/null
+"${sudo[@]}" env AWAVE_CACHE="$cache" "$here/scripts/make-trixie-root.sh" >/dev/null
 echo "install-deps: ready ($what)"

@@ -24,7 +24,7 @@ class ResultSchema(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         exe = os.environ.get("AWAVE_EXE", os.path.join(TOP, "build", "host", "src", "awave"))
-        impls = os.environ.get("AWAVE_TEST_IMPLS", "kokkos-serial")
+        impls = os.environ.get("AWAVE_TEST_IMPLS", "cpu")
         cls.tmp = tempfile.TemporaryDirectory()
         path = os.path.join(cls.tmp.name, "r.json")
         subprocess.run([exe, "-shape", "12,10,5", "-nsteps", "7", "-out_period", "3", "-no_output", "-impl", impls,

@@ -1,9 +1,11 @@
-// The Kokkos interior kernel's segment march (each work item walks i over a segment with the
-// i-neighbours in registers) is what the OpenMPTarget backend runs; here the same kernel code
-// runs on Kokkos-Serial, marching 3 points (3 divides none of these interiors), so CI checks it
-// against the CPU reference without a GPU.
+// The Kokkos kernels' GPU code paths, run on the host so CI checks them against the CPU
+// reference without a GPU: the rank-3 MDRange with one point per work item (what CUDA runs) and
+// with the interior segment march (each work item walks i over a segment with the i-neighbours
+// in registers; what OpenMPTarget runs), here marching 3 points (3 divides none of these
+// interiors). Host backends run k columns by default (tested in test_equivalence.cpp).
 #include "core/approx_equal.hpp"
 #include "core/wave_impl.hpp"
+#include "kokkos/kokkos_backends.hpp"
 #include "kokkos/wave_kokkos.hpp"
 
 #include <gtest/gtest.h>
@@ -11,18 +13,28 @@
 using namespace awave;
 
 namespace {
-struct MarchOnHost : KokkosIteration<Kokkos::Serial> {
+template <class ExecSpace>
+struct MDRangeOnePoint : KokkosIteration<ExecSpace> {
+  static constexpr bool k_columns = false;
+  static constexpr int interior_segment = 1;
+};
+
+template <class ExecSpace>
+struct MDRangeMarchThree : KokkosIteration<ExecSpace> {
+  static constexpr bool k_columns = false;
   static constexpr int interior_segment = 3;
 };
-}  // namespace
 
-TEST(KokkosSegmentMarch, MatchesCpuReference) {
+template <class ExecSpace, class Iteration>
+void expect_matches_reference(const std::string& id) {
   for (const auto shape : {std::array<int, 3>{8, 8, 1}, {33, 17, 9}, {40, 24, 64}, {9, 30, 2}}) {
+    SCOPED_TRACE(id + " " + std::to_string(shape[0]) + "x" + std::to_string(shape[1]) + "x" +
+                 std::to_string(shape[2]));
     WaveParams params;
     params.shape = shape;
     const WaveProblem problem(params);
     auto cpu = find_implementation("cpu")->make(problem);
-    WaveKokkos<Kokkos::Serial, MarchOnHost> marching(problem, "kokkos-serial-march3");
+    WaveKokkos<ExecSpace, Iteration> marching(problem, id);
     for (int len : {5, 5, 2}) {
       cpu->run(len);
       marching.run(len);
@@ -31,7 +43,22 @@ TEST(KokkosSegmentMarch, MatchesCpuReference) {
     std::vector<double> ref_now(n), ref_prev(n), now(n), prev(n);
     cpu->copy_u_to_host(ref_now.data(), ref_prev.data());
     marching.copy_u_to_host(now.data(), prev.data());
-    EXPECT_EQ(count_differences(ref_now.data(), now.data(), n), 0u) << shape[0] << "x" << shape[1] << "x" << shape[2];
+    EXPECT_EQ(count_differences(ref_now.data(), now.data(), n), 0u);
     EXPECT_EQ(count_differences(ref_prev.data(), prev.data(), n), 0u);
   }
+}
+}  // namespace
+
+TEST(KokkosGpuCodePaths, MatchCpuReferenceOnEveryHostBackend) {
+  int backends = 0;
+  for_each_kokkos_backend([&backends](auto backend, const char* id) {
+    using Backend = decltype(backend);
+    if constexpr (Backend::on_host) {
+      using Space = typename Backend::type;
+      expect_matches_reference<Space, MDRangeOnePoint<Space>>(std::string(id) + "-mdrange");
+      expect_matches_reference<Space, MDRangeMarchThree<Space>>(std::string(id) + "-mdrange-march3");
+      ++backends;
+    }
+  });
+  EXPECT_GE(backends, 1) << "a build always has at least one host Kokkos backend";
 }

@@ -6,7 +6,7 @@ values, compared with the raw HDF5 data read through h5py.
     python3 vtk93_reader_check.py --self-test FILE  plant faults in copies of FILE and make
                                                     sure each one is caught
 
-Runs inside the Debian trixie root made by cmake/scripts/make-vtk93-root.sh.
+Runs inside the Debian trixie root made by cmake/scripts/make-trixie-root.sh.
 """
 import shutil
 import sys

@@ -37,7 +37,8 @@ rm -rf "$dest"; mkdir -p "$dest/bin" "$dest/include" "$dest/nvvm"
 cp "$ptxas" "$nvlink" "$dest/bin/"
 cp -r "$cuda/nvvm/libdevice" "$dest/nvvm/"
 echo '#define CUDA_VERSION 12040' > "$dest/include/cuda.h"
-"$dest/bin/ptxas" --version | grep -q "V12.4" || { echo "make-clang-cuda-root: ptxas is not 12.4" >&2; exit 1; }
+# No grep -q: under pipefail it can close the pipe early and fail the check with SIGPIPE.
+"$dest/bin/ptxas" --version | grep "V12.4" >/dev/null || { echo "make-clang-cuda-root: ptxas is not 12.4" >&2; exit 1; }
 basename "$deb" > "$dest/.source"
 touch "$dest/.complete"
 echo "$dest"

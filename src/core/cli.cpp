@@ -45,13 +45,17 @@ std::vector<std::string> split_commas(const std::string& text) {
 
 std::string usage() {
   return "usage: awave [-shape nx,ny,nz] [-dx float] [-dt float] [-nsteps int] [-out_period int]\n"
-         "             [-impl id,id,...] [-json FILE] [-no_output] [-no_check] [-list] [-h] [output_base]\n"
+         "             [-impl id,id,...] [-reference cpu|cpu-openmp] [-json FILE] [-no_output] [-no_check]\n"
+         "             [-list] [-h] [output_base]\n"
          "  -shape nx,ny,nz   interior grid points (default 32,32,32; nx, ny >= 8, nz >= 1)\n"
          "  -dx float         grid spacing in metres (default 10.0)\n"
          "  -dt float         time step in seconds (default 0.002; Courant number must be <= 1)\n"
          "  -nsteps int       steps to run (default 100)\n"
          "  -out_period int   steps per chunk: output and timing after each (default 10)\n"
-         "  -impl ids         implementations to run after the CPU reference (default: all; see -list)\n"
+         "  -impl ids         implementations to run after the reference (default: all in a host build,\n"
+         "                    the GPU ones in a GPU build; see -list)\n"
+         "  -reference id     the CPU reference to check against: cpu (serial, the spec; default) or\n"
+         "                    cpu-openmp (the same arithmetic on OpenMP threads, bitwise identical)\n"
          "  -json FILE        also write the results as JSON to FILE\n"
          "  -no_output        write no .vtkhdf files\n"
          "  -no_check         skip the CPU reference and the point-by-point check (benchmarks)\n"
@@ -91,7 +95,7 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
       continue;
     }
     const bool takes_value = flag == "-shape" || flag == "-dx" || flag == "-dt" || flag == "-nsteps" ||
-                             flag == "-out_period" || flag == "-impl" || flag == "-json";
+                             flag == "-out_period" || flag == "-impl" || flag == "-json" || flag == "-reference";
     if (takes_value) {
       if (a + 1 >= argc) return error(fmt::format("{} needs a value", arg));
       const std::string value = argv[++a];
@@ -115,6 +119,10 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
         o.impls = split_commas(value);
         for (const std::string& id : o.impls)
           if (id.empty()) return error(fmt::format("-impl needs comma-separated implementation ids, got '{}'", value));
+      } else if (flag == "-reference") {
+        if (value != "cpu" && value != "cpu-openmp")
+          return error(fmt::format("-reference is cpu (serial) or cpu-openmp (threads), got '{}'", value));
+        o.reference = value;
       } else {
         if (value.empty()) return error("-json needs a file name");
         o.json_path = value;

@@ -12,7 +12,8 @@ namespace awave {
 struct Options {
   WaveParams params;
   std::string output_base = "test";  // files are <stem>.<impl>.vtkhdf
-  std::vector<std::string> impls;    // implementations to run besides the reference; empty: all
+  std::vector<std::string> impls;    // implementations to run besides the reference; empty: default set
+  std::string reference = "cpu";     // what the others are checked against: cpu or cpu-openmp
   std::string json_path;             // machine-readable results, if set
   bool write_output = true;          // -no_output: skip VTKHDF files (benchmarks)
   bool check = true;                 // -no_check: skip the CPU reference and the comparison

@@ -47,10 +47,14 @@ bool RunReport::all_passed() const {
 
 std::vector<std::string> selected_implementations(const Options& options) {
   std::vector<std::string> ids;
-  if (options.check) ids.push_back("cpu");
+  if (options.check) ids.push_back(options.reference);
   if (options.impls.empty()) {
+    // A GPU build runs its GPU implementations by default: its host Kokkos backend (and the
+    // threaded CPU reference) run only when asked for, so a benchmark spends its time on the GPU.
+    const bool gpu_build = std::any_of(implementations().begin(), implementations().end(),
+                                       [](const ImplEntry& e) { return e.on_device; });
     for (const ImplEntry& e : implementations())
-      if (e.id != "cpu") ids.push_back(e.id);
+      if (e.id != "cpu" && e.id != options.reference && (e.on_device || !gpu_build)) ids.push_back(e.id);
   } else {
     for (const std::string& id : options.impls) {
       if (!find_implementation(id)) {
@@ -104,7 +108,7 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
   ImplResult result;
   result.id = entry.id;
   result.description = entry.description;
-  result.is_reference = entry.id == "cpu" && options.check;
+  result.is_reference = entry.id == options.reference && options.check;
   log << fmt::format("[{}] {}: setting up\n", entry.id, entry.description) << std::flush;
   std::unique_ptr<WaveImpl> impl = entry.make(problem);
 
@@ -212,6 +216,7 @@ void write_json(const RunReport& report, const std::string& path) {
                  {"nsteps", p.nsteps},
                  {"out_period", p.out_period}};
   j["checked_against_cpu"] = report.options.check;
+  j["reference"] = report.options.check ? report.options.reference : "";
   j["implementations"] = nlohmann::json::array();
   for (const ImplResult& r : report.results) {
     const std::vector<double> su = r.chunk_su_per_s(points);

@@ -1,10 +1,11 @@
 // Three time levels (prev, now, next) in a ring: a step writes `next`, then rotate() makes
 // it `now` without copying, and counts the step. Level is any cheap handle: a std::vector
-// index, a device pointer, a Kokkos::View.
+// index, a device pointer, a Kokkos::View. Levels are copied in, never moved: a handle's
+// moved-from state is left to its type (Kokkos' June 2025 develop branch crashed destroying
+// moved-from Views), so the ring holds only fully formed copies.
 #pragma once
 
 #include <array>
-#include <utility>
 
 namespace awave {
 
@@ -12,7 +13,7 @@ template <class Level>
 class TimeRing {
  public:
   TimeRing() = default;
-  TimeRing(Level a, Level b, Level c) : levels_{std::move(a), std::move(b), std::move(c)} {}
+  TimeRing(const Level& a, const Level& b, const Level& c) : levels_{a, b, c} {}
 
   Level& prev() { return levels_[head_]; }
   Level& now() { return levels_[(head_ + 1) % 3]; }

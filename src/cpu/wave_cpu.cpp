@@ -4,9 +4,21 @@
 
 #include <algorithm>
 
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
 namespace awave {
 
-WaveCpu::WaveCpu(const WaveProblem& problem) : WaveImpl(problem) {
+int WaveCpu::max_threads() {
+#if defined(_OPENMP)
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+WaveCpu::WaveCpu(const WaveProblem& problem, bool threaded) : WaveImpl(problem), threaded_(threaded) {
   const PaddedGeometry g = problem.geometry();
   const std::size_t n = problem.params().interior_points();
   cs2_.resize(n);
@@ -32,6 +44,7 @@ void WaveCpu::step() {
   const double* now = ring_.now()->data();
   const double* prev = ring_.prev()->data();
   double* next = ring_.next()->data();
+#pragma omp parallel for schedule(static) if (threaded_)
   for (int i = 0; i < g.nx; ++i)
     for (int j = 0; j < g.ny; ++j)
       for (int k = 0; k < g.nz; ++k) {

@@ -5,19 +5,25 @@
 // (damp == 0: no damp read, no branch) and the x and y sponge layers. Threads run along k
 // (threadIdx.x), the contiguous index, so each warp's loads are coalesced; in the interior
 // each thread marches along i over a short segment, keeping the i-1, i and i+1 values of
-// `now` in registers, so each value of `now` is loaded from memory once per step. The time
-// levels rotate by pointer swap.
+// `now` in registers, so each value of `now` is loaded from memory once per step. Small grids
+// (core/step_plan.hpp) take one fused kernel per step instead, one point per thread. The time
+// levels rotate by pointer swap; whole ring periods (3 steps) are replayed from a captured
+// CUDA graph, one launch instead of 3 to 9, which is what bounds small grids.
 #include "cuda/wave_cuda.hpp"
 
+#include "core/step_plan.hpp"
 #include "core/time_ring.hpp"
 #include "core/wave_update.hpp"
 
 #include <cuda_runtime.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <stdexcept>
+#include <string>
 
 namespace awave {
 namespace {
@@ -114,6 +120,21 @@ __global__ void y_layers_kernel(StepArgs a) {
   damped_update(a, i, r < kBoundaryLayers ? r : a.ny - 2 * kBoundaryLayers + r, k);
 }
 
+// Every point of the grid (small grids): the damped update in the sponge layers, the undamped
+// one elsewhere, as the three kernels above compute them. i is blockIdx.z.
+__global__ void fused_step_kernel(StepArgs a) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  const int j = blockIdx.y * blockDim.y + threadIdx.y;
+  const int i = blockIdx.z;
+  if (k >= a.nz || j >= a.ny) return;
+  if (in_sponge(i, j, a.nx, a.ny)) {
+    damped_update(a, i, j, k);
+  } else {
+    const long c = padded_index(a, i, j, k);
+    a.next[c] = undamped_next(load_stencil(a, c), a.prev[c], a.cs2_k[k], a.f);
+  }
+}
+
 template <class Kernel>
 void prefer_l1(Kernel* kernel) {
   AWAVE_CUDA_CHECK(cudaFuncSetCacheConfig(kernel, cudaFuncCachePreferL1));
@@ -132,8 +153,8 @@ class WaveCuda final : public WaveImpl {
  public:
   explicit WaveCuda(const WaveProblem& problem) : WaveImpl(problem) {
     const PaddedGeometry g = problem.geometry();
-    if (g.nx > 65535 + 2 * kBoundaryLayers)
-      throw std::invalid_argument("the CUDA implementation maps i to gridDim.z: nx must be <= 65543");
+    if (g.nx > 65535)
+      throw std::invalid_argument("the CUDA implementation maps i to gridDim.z: nx must be <= 65535");
     AWAVE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     // These kernels live on L1 reuse of the j and k neighbours. Kokkos' CUDA initialisation
     // sets a device-wide preference for shared memory; this per-kernel setting overrides it
@@ -141,6 +162,7 @@ class WaveCuda final : public WaveImpl {
     prefer_l1(interior_kernel);
     prefer_l1(x_layers_kernel);
     prefer_l1(y_layers_kernel);
+    prefer_l1(fused_step_kernel);
     std::vector<double> h_u(g.size());
     problem.fill_initial_u(h_u.data());
     for (double*& level : d_u_) {
@@ -159,6 +181,8 @@ class WaveCuda final : public WaveImpl {
 
   ~WaveCuda() override {
     // No throwing from a destructor: errors here would be reported by the next CUDA call anyway.
+    for (cudaGraphExec_t graph : ring_period_graphs_)
+      if (graph) cudaGraphExecDestroy(graph);
     for (double* level : d_u_) cudaFree(level);
     cudaFree(d_cs2_k_);
     cudaFree(d_damp_ij_);
@@ -169,29 +193,14 @@ class WaveCuda final : public WaveImpl {
   long time_step() const override { return ring_.time(); }
 
   void run(int nsteps) override {
-    const PaddedGeometry g = problem_.geometry();
-    const int nbl = kBoundaryLayers;
-    const LaunchShape ls = launch_shape();
-    const int bk = ls.block_k, bj = ls.block_j;
-    const dim3 block(bk, bj);
-    const unsigned k_blocks = (g.nz + bk - 1) / bk;
-    const int bulk_i = g.nx - 2 * nbl;
-    const dim3 interior_grid(k_blocks, (g.ny - 2 * nbl + bj - 1) / bj, (bulk_i + ls.segment_i - 1) / ls.segment_i);
-    const dim3 x_grid(k_blocks, (g.ny + bj - 1) / bj, 2 * nbl);
-    const dim3 y_grid(k_blocks, (2 * nbl + bj - 1) / bj, bulk_i);
-    for (int n = 0; n < nsteps; ++n) {
-      const StepArgs a{ring_.next(), ring_.now(),  ring_.prev(),         d_cs2_k_,
-                       d_damp_ij_,   problem_.f(), problem_.params().dt, g.nx,
-                       g.ny,         g.nz,         long(g.stride_i()),   long(g.stride_j())};
-      if (interior_grid.y > 0 && interior_grid.z > 0)
-        interior_kernel<<<interior_grid, block, 0, stream_>>>(a, ls.segment_i);
-      AWAVE_CUDA_CHECK(cudaGetLastError());
-      x_layers_kernel<<<x_grid, block, 0, stream_>>>(a);
-      AWAVE_CUDA_CHECK(cudaGetLastError());
-      if (y_grid.z > 0) y_layers_kernel<<<y_grid, block, 0, stream_>>>(a);
-      AWAVE_CUDA_CHECK(cudaGetLastError());
-      ring_.rotate();
+    int n = 0;
+    if (use_graphs()) {
+      for (; n + 3 <= nsteps; n += 3) {
+        AWAVE_CUDA_CHECK(cudaGraphLaunch(ring_period_graph(), stream_));
+        for (int r = 0; r < 3; ++r) ring_.rotate();
+      }
     }
+    for (; n < nsteps; ++n) enqueue_step();
     AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_));  // run() is blocking
   }
 
@@ -203,11 +212,71 @@ class WaveCuda final : public WaveImpl {
   }
 
  private:
+  // Queues one step's kernels on the stream and rotates the ring.
+  void enqueue_step() {
+    const PaddedGeometry g = problem_.geometry();
+    const int nbl = kBoundaryLayers;
+    const LaunchShape ls = launch_shape();
+    const int bk = ls.block_k, bj = ls.block_j;
+    const dim3 block(bk, bj);
+    const unsigned k_blocks = (g.nz + bk - 1) / bk;
+    const StepArgs a{ring_.next(), ring_.now(),  ring_.prev(),         d_cs2_k_,
+                     d_damp_ij_,   problem_.f(), problem_.params().dt, g.nx,
+                     g.ny,         g.nz,         long(g.stride_i()),   long(g.stride_j())};
+    if (fused_step(problem_.params())) {
+      fused_step_kernel<<<dim3(k_blocks, (g.ny + bj - 1) / bj, g.nx), block, 0, stream_>>>(a);
+      AWAVE_CUDA_CHECK(cudaGetLastError());
+      ring_.rotate();
+      return;
+    }
+    const int bulk_i = g.nx - 2 * nbl;
+    const dim3 interior_grid(k_blocks, (g.ny - 2 * nbl + bj - 1) / bj, (bulk_i + ls.segment_i - 1) / ls.segment_i);
+    const dim3 x_grid(k_blocks, (g.ny + bj - 1) / bj, 2 * nbl);
+    const dim3 y_grid(k_blocks, (2 * nbl + bj - 1) / bj, bulk_i);
+    if (interior_grid.y > 0 && interior_grid.z > 0) interior_kernel<<<interior_grid, block, 0, stream_>>>(a, ls.segment_i);
+    AWAVE_CUDA_CHECK(cudaGetLastError());
+    x_layers_kernel<<<x_grid, block, 0, stream_>>>(a);
+    AWAVE_CUDA_CHECK(cudaGetLastError());
+    if (y_grid.z > 0) y_layers_kernel<<<y_grid, block, 0, stream_>>>(a);
+    AWAVE_CUDA_CHECK(cudaGetLastError());
+    ring_.rotate();
+  }
+
+  // AWAVE_CUDA_GRAPHS=0 launches every kernel from the host (for comparison).
+  static bool use_graphs() {
+    static const bool on = [] {
+      const char* env = std::getenv("AWAVE_CUDA_GRAPHS");
+      return !(env && std::string(env) == "0");
+    }();
+    return on;
+  }
+
+  // The graph of three steps from the ring's current phase (which level is `now`), captured
+  // on first use: after three rotations the ring is back in the same phase, so the graph's
+  // fixed pointers stay right for every later replay from that phase.
+  cudaGraphExec_t ring_period_graph() {
+    const int phase = int(std::find(std::begin(d_u_), std::end(d_u_), ring_.now()) - std::begin(d_u_));
+    cudaGraphExec_t& exec = ring_period_graphs_[phase];
+    if (!exec) {
+      cudaGraph_t graph = nullptr;
+      AWAVE_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+      TimeRing<double*> saved = ring_;
+      for (int r = 0; r < 3; ++r) enqueue_step();
+      ring_ = saved;  // capturing ran nothing: the ring has not moved
+      AWAVE_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
+      const cudaError_t status = cudaGraphInstantiate(&exec, graph, 0);
+      cudaGraphDestroy(graph);
+      AWAVE_CUDA_CHECK(status);
+    }
+    return exec;
+  }
+
   cudaStream_t stream_ = nullptr;
   double* d_u_[3] = {nullptr, nullptr, nullptr};
   double* d_cs2_k_ = nullptr;
   double* d_damp_ij_ = nullptr;
   TimeRing<double*> ring_;
+  cudaGraphExec_t ring_period_graphs_[3] = {nullptr, nullptr, nullptr};
 };
 
 }  // namespace

@@ -4,10 +4,12 @@
 // out only by copy_u_to_host (outside the timed region). A step is three MDRangePolicy
 // kernels queued on one execution-space instance: the undamped interior (no damp read, no
 // branch; each work item marches along i over a segment whose length is a per-backend
-// choice), the x sponge layers (corners included) and the y sponge layers (the rest).
+// choice), the x sponge layers (corners included) and the y sponge layers (the rest); small
+// grids take one fused kernel per step instead (core/step_plan.hpp).
 // The ring of three Views rotates by handle, never by copy.
 #pragma once
 
+#include "core/step_plan.hpp"
 #include "core/time_ring.hpp"
 #include "core/wave_impl.hpp"
 #include "core/wave_update.hpp"
@@ -23,6 +25,7 @@ namespace kokkos_regions {
 struct Interior {};  // i in [nbl, nx-nbl) in segments, j in [nbl, ny-nbl): damp == 0 there
 struct XLayers {};   // the 2*nbl x layers, every j (corners included)
 struct YLayers {};   // the 2*nbl y layers, bulk i only
+struct Fused {};     // every point, small grids (core/step_plan.hpp): one kernel per step
 }  // namespace kokkos_regions
 
 // Iteration: the per-backend choices of kokkos_policy.hpp (a test substitutes its own).
@@ -37,7 +40,7 @@ struct WaveStepKernel {
   Kokkos::View<const double*, MemSpace> cs2_k;
   Kokkos::View<const double**, Kokkos::LayoutRight, MemSpace> damp_ij;
   double f, dt;
-  int nx, ny;
+  int nx, ny, nz;
   int segment;  // interior i points per work item
 
   // Policy axes (a0, a1, a2) -> region coordinates (x, y, k).
@@ -100,6 +103,52 @@ struct WaveStepKernel {
     unpermute(a0, a1, a2, i, r, k);
     damped_update(i, r < kBoundaryLayers ? r : ny - 2 * kBoundaryLayers + r, k);
   }
+
+  KOKKOS_INLINE_FUNCTION void operator()(kokkos_regions::Fused, int a0, int a1, int a2) const {
+    int i, j, k;
+    unpermute(a0, a1, a2, i, j, k);
+    if (in_sponge(i, j, nx, ny)) return damped_update(i, j, k);
+    u_next(i + 1, j + 1, k + 1) = undamped_next(stencil(i, j, k), u_prev(i + 1, j + 1, k + 1), cs2_k(k), f);
+  }
+
+  // Column work items (Iteration::k_columns, host backends): one (i, j) column per work item,
+  // numbered c over the region's (x, y) plane, y fastest; the k loop runs along contiguous
+  // memory with unit-stride loads the compiler can vectorise.
+  KOKKOS_INLINE_FUNCTION void operator()(kokkos_regions::Interior, int c) const {
+    const int columns_y = ny - 2 * kBoundaryLayers;
+    interior_column(kBoundaryLayers + c / columns_y, kBoundaryLayers + c % columns_y);
+  }
+
+  KOKKOS_INLINE_FUNCTION void interior_column(int i, int j) const {
+    const int pi = i + 1, pj = j + 1;
+    const double* centre = &u_now(pi, pj, 0);
+    const double *xm = &u_now(pi - 1, pj, 0), *xp = &u_now(pi + 1, pj, 0);
+    const double *ym = &u_now(pi, pj - 1, 0), *yp = &u_now(pi, pj + 1, 0);
+    const double* prev = &u_prev(pi, pj, 0);
+    double* next = &u_next(pi, pj, 0);
+    for (int pk = 1; pk <= nz; ++pk) {
+      const Stencil7 st{centre[pk], xm[pk], xp[pk], ym[pk], yp[pk], centre[pk - 1], centre[pk + 1]};
+      next[pk] = undamped_next(st, prev[pk], cs2_k(pk - 1), f);
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(kokkos_regions::XLayers, int c) const {
+    const int r = c / ny, j = c % ny;
+    const int i = r < kBoundaryLayers ? r : nx - 2 * kBoundaryLayers + r;
+    for (int k = 0; k < nz; ++k) damped_update(i, j, k);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(kokkos_regions::YLayers, int c) const {
+    const int i = kBoundaryLayers + c / (2 * kBoundaryLayers), r = c % (2 * kBoundaryLayers);
+    const int j = r < kBoundaryLayers ? r : ny - 2 * kBoundaryLayers + r;
+    for (int k = 0; k < nz; ++k) damped_update(i, j, k);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(kokkos_regions::Fused, int c) const {
+    const int i = c / ny, j = c % ny;
+    if (!in_sponge(i, j, nx, ny)) return interior_column(i, j);
+    for (int k = 0; k < nz; ++k) damped_update(i, j, k);
+  }
 };
 
 template <class ExecSpace, class Iteration = KokkosIteration<ExecSpace>>
@@ -109,15 +158,9 @@ class WaveKokkos final : public WaveImpl {
   using MemSpace = typename Kernel::MemSpace;
 
  public:
-  WaveKokkos(const WaveProblem& problem, std::string id) : WaveImpl(problem), id_(std::move(id)) {
+  WaveKokkos(const WaveProblem& problem, std::string id)
+      : WaveImpl(problem), id_(std::move(id)), ring_(initial_ring(problem, exec_)) {
     const PaddedGeometry g = problem.geometry();
-    const int px = g.nx + 2, py = g.ny + 2, pz = g.nz + 2;
-    Field u0("wave::u_0", px, py, pz), u1("wave::u_1", px, py, pz), u2("wave::u_2", px, py, pz);
-    auto h_u = Kokkos::create_mirror_view(u0);
-    problem.fill_initial_u(h_u.data());
-    for (const Field& level : {u0, u1, u2}) Kokkos::deep_copy(exec_, level, h_u);
-    ring_ = TimeRing<Field>(u0, u1, u2);
-
     Kokkos::View<double*, MemSpace> cs2_k("wave::cs2_k", g.nz);
     Kokkos::View<double**, Kokkos::LayoutRight, MemSpace> damp_ij("wave::damp_ij", g.nx, g.ny);
     auto h_cs2_k = Kokkos::create_mirror_view(cs2_k);
@@ -141,8 +184,29 @@ class WaveKokkos final : public WaveImpl {
     const int segment = kokkos_interior_segment<Iteration>();
     const int segments = (nx - 2 * nbl + segment - 1) / segment;
     for (int n = 0; n < nsteps; ++n) {
-      const Kernel kernel{ring_.next(), ring_.now(), ring_.prev(), cs2_k_, damp_ij_,
-                          problem_.f(), p.dt,        nx,           ny,     segment};
+      const Kernel kernel{ring_.next(), ring_.now(), ring_.prev(), cs2_k_, damp_ij_, problem_.f(), p.dt,
+                          nx,           ny,          nz,           segment};
+      if (fused_step(p)) {  // small grids: one kernel per step
+        if constexpr (Iteration::k_columns)
+          Kokkos::parallel_for("wave::fused_step", Kokkos::RangePolicy<ExecSpace, kokkos_regions::Fused>(exec_, 0, nx * ny),
+                               kernel);
+        else
+          Kokkos::parallel_for("wave::fused_step", policy<kokkos_regions::Fused>({0, 0, 0}, {nx, ny, nz}), kernel);
+        ring_.rotate();
+        continue;
+      }
+      if constexpr (Iteration::k_columns) {
+        Kokkos::parallel_for("wave::interior", Kokkos::RangePolicy<ExecSpace, kokkos_regions::Interior>(
+                                                   exec_, 0, (nx - 2 * nbl) * (ny - 2 * nbl)),
+                             kernel);
+        Kokkos::parallel_for("wave::x_layers",
+                             Kokkos::RangePolicy<ExecSpace, kokkos_regions::XLayers>(exec_, 0, 2 * nbl * ny), kernel);
+        Kokkos::parallel_for("wave::y_layers",
+                             Kokkos::RangePolicy<ExecSpace, kokkos_regions::YLayers>(exec_, 0, (nx - 2 * nbl) * 2 * nbl),
+                             kernel);
+        ring_.rotate();
+        continue;
+      }
       Kokkos::parallel_for("wave::interior", policy<kokkos_regions::Interior>({0, nbl, 0}, {segments, ny - nbl, nz}),
                            kernel);
       Kokkos::parallel_for("wave::x_layers", policy<kokkos_regions::XLayers>({0, 0, 0}, {2 * nbl, ny, nz}), kernel);
@@ -173,8 +237,21 @@ class WaveKokkos final : public WaveImpl {
     return {exec_, {l[0], l[1], l[2]}, {h[0], h[1], h[2]}, {t[0], t[1], t[2]}};
   }
 
+  // The three levels, each holding the initial state. Returned as a prvalue, so ring_ is
+  // built in place: no View is ever moved from (see time_ring.hpp).
+  static TimeRing<Field> initial_ring(const WaveProblem& problem, const ExecSpace& exec) {
+    const PaddedGeometry g = problem.geometry();
+    const int px = g.nx + 2, py = g.ny + 2, pz = g.nz + 2;
+    Field u0("wave::u_0", px, py, pz), u1("wave::u_1", px, py, pz), u2("wave::u_2", px, py, pz);
+    auto h_u = Kokkos::create_mirror_view(u0);
+    problem.fill_initial_u(h_u.data());
+    for (const Field& level : {u0, u1, u2}) Kokkos::deep_copy(exec, level, h_u);
+    exec.fence();  // h_u is freed on return
+    return TimeRing<Field>(u0, u1, u2);
+  }
+
   std::string id_;
-  ExecSpace exec_;
+  ExecSpace exec_;  // declared before ring_, which is built with it
   TimeRing<Field> ring_;
   Kokkos::View<const double*, MemSpace> cs2_k_;
   Kokkos::View<const double**, Kokkos::LayoutRight, MemSpace> damp_ij_;

@@ -1,13 +1,15 @@
 // awave in hand-written OpenMP target offload (clang, NVPTX). The same decomposition and data
 // residency as the CUDA version: fields allocated on the device with omp_target_alloc and
 // copied in once at set-up, out only by copy_u_to_host; cs2 per depth, damp per column; a
-// step is three target regions (interior without damp or branch, x layers, y layers); the
-// time levels rotate by pointer swap. Loops collapse with k innermost, so consecutive GPU
+// step is three target regions (interior without damp or branch, x layers, y layers), or one
+// over every point for small grids (core/step_plan.hpp), queued with nowait and kept in order
+// by a dependence, at 256 threads per team; the time levels rotate by pointer swap. Loops collapse with k innermost, so consecutive GPU
 // threads take consecutive k: coalesced loads. In the interior each thread marches along i
 // over a short segment keeping `now` at i-1, i, i+1 in registers (AWAVE_OMP_SEGMENT overrides
 // the length for a tuning sweep; 1 is the plain one-point-per-thread loop).
 #include "omp/wave_omp.hpp"
 
+#include "core/step_plan.hpp"
 #include "core/time_ring.hpp"
 #include "core/wave_update.hpp"
 
@@ -29,6 +31,45 @@ int interior_segment() {
   }();
   return segment;
 }
+
+// What a target region needs, passed by value (firstprivate): device pointers and sizes.
+struct OmpStep {
+  double* next;
+  const double *now, *prev, *cs2_k, *damp_ij;
+  double f, dt;
+  int nx, ny, nz, segment;
+  long si, sj;  // padded strides of i and j
+
+  long at(int i, int j, int k) const { return (long(i + 1) * (ny + 2) + (j + 1)) * long(nz + 2) + (k + 1); }
+  Stencil7 stencil(long c) const {
+    return {now[c], now[c - si], now[c + si], now[c - sj], now[c + sj], now[c - 1], now[c + 1]};
+  }
+  // A sponge-layer point.
+  void damped(int i, int j, int k) const {
+    const long c = at(i, j, k);
+    next[c] = next_value(stencil(c), prev[c], cs2_k[k], damp_ij[long(i) * ny + j], f, dt);
+  }
+  // Any point (fused steps).
+  void any_point(int i, int j, int k) const {
+    if (in_sponge(i, j, nx, ny)) return damped(i, j, k);
+    const long c = at(i, j, k);
+    next[c] = undamped_next(stencil(c), prev[c], cs2_k[k], f);
+  }
+  // Interior segment seg: march i with `now` at i-1, i, i+1 in registers.
+  void interior_segment(int seg, int j, int k) const {
+    const int i_begin = kBoundaryLayers + seg * segment, i_end = std::min(i_begin + segment, nx - kBoundaryLayers);
+    const double cs2 = cs2_k[k];
+    long c = at(i_begin, j, k);
+    double xm = now[c - si], centre = now[c];
+    for (int i = i_begin; i < i_end; ++i, c += si) {
+      const double xp = now[c + si];
+      const Stencil7 s{centre, xm, xp, now[c - sj], now[c + sj], now[c - 1], now[c + 1]};
+      next[c] = undamped_next(s, prev[c], cs2, f);
+      xm = centre;
+      centre = xp;
+    }
+  }
+};
 
 class WaveOmp final : public WaveImpl {
  public:
@@ -56,7 +97,8 @@ class WaveOmp final : public WaveImpl {
     for (int n = 0; n < nsteps; ++n) {
       step();
       ring_.rotate();
-    }  // each target region ends synchronously: the steps are complete here
+    }
+#pragma omp taskwait  // asynchronous regions: the steps are complete here
   }
 
   void copy_u_to_host(double* h_now, double* h_prev) override {
@@ -76,63 +118,92 @@ class WaveOmp final : public WaveImpl {
     return d;
   }
 
-  void step() {
-    const PaddedGeometry g = problem_.geometry();
-    const int nx = g.nx, ny = g.ny, nz = g.nz, nbl = kBoundaryLayers;
-    const long si = long(g.stride_i()), sj = long(g.stride_j());
-    const double f = problem_.f(), dt = problem_.params().dt;
-    double* next = ring_.next();
-    const double* now = ring_.now();
-    const double* prev = ring_.prev();
-    const double* cs2_k = d_cs2_k_;
-    const double* damp_ij = d_damp_ij_;
-    auto at = [=](int i, int j, int k) { return (long(i + 1) * (ny + 2) + (j + 1)) * long(nz + 2) + (k + 1); };
+  // Launch parameters of the target regions; environment overrides are for tuning sweeps.
+  struct Launch {
+    int threads;  // thread_limit of every region (AWAVE_OMP_THREADS)
+    bool nowait;  // regions queued asynchronously, ordered by a dependence (AWAVE_OMP_NOWAIT=0: synchronous)
+  };
+  static Launch launch() {
+    static const Launch l = [] {
+      // H100 (TOOLCHAIN.md): a triad reached 2090 GB/s with clang's default team size and 2760
+      // with 256 threads per team; a synchronous empty region costs 23-37 us, 4-5 us with nowait.
+      Launch x{256, true};
+      if (const char* env = std::getenv("AWAVE_OMP_THREADS"); env && std::atoi(env) > 0) x.threads = std::atoi(env);
+      if (const char* env = std::getenv("AWAVE_OMP_NOWAIT")) x.nowait = std::atoi(env) != 0;
+      return x;
+    }();
+    return l;
+  }
 
+  void step() {
+    if (launch().nowait)
+      step_regions<true>();
+    else
+      step_regions<false>();
+  }
+
+  // One step's target regions. Async: each is a deferred target task (nowait), and all depend
+  // on one host variable (step_order_), so they run in the order queued; run() waits for them.
+  template <bool Async>
+  void step_regions() {
+    const PaddedGeometry g = problem_.geometry();
+    const int nbl = kBoundaryLayers, nx = g.nx, ny = g.ny, nz = g.nz;
     const int segment = interior_segment();
     const int segments = (nx - 2 * nbl + segment - 1) / segment;
-#pragma omp target teams distribute parallel for collapse(3) device(device_) is_device_ptr(next, now, prev, cs2_k)
-    for (int seg = 0; seg < segments; ++seg)
-      for (int j = nbl; j < ny - nbl; ++j)
-        for (int k = 0; k < nz; ++k) {
-          const int i_begin = nbl + seg * segment, i_end = std::min(i_begin + segment, nx - nbl);
-          const double cs2 = cs2_k[k];
-          long c = at(i_begin, j, k);
-          double xm = now[c - si], centre = now[c];
-          for (int i = i_begin; i < i_end; ++i, c += si) {
-            const double xp = now[c + si];
-            const Stencil7 s{centre, xm, xp, now[c - sj], now[c + sj], now[c - 1], now[c + 1]};
-            next[c] = undamped_next(s, prev[c], cs2, f);
-            xm = centre;
-            centre = xp;
-          }
-        }
-
-        // x layers (r: layer number, low face first), every j: corners included.
-#pragma omp target teams distribute parallel for collapse(3) device(device_) \
-    is_device_ptr(next, now, prev, cs2_k, damp_ij)
-    for (int r = 0; r < 2 * nbl; ++r)
-      for (int j = 0; j < ny; ++j)
-        for (int k = 0; k < nz; ++k) {
-          const int i = r < nbl ? r : nx - 2 * nbl + r;
-          const long c = at(i, j, k);
-          const Stencil7 s{now[c], now[c - si], now[c + si], now[c - sj], now[c + sj], now[c - 1], now[c + 1]};
-          next[c] = next_value(s, prev[c], cs2_k[k], damp_ij[long(i) * ny + j], f, dt);
-        }
-
-        // y layers, bulk i only.
-#pragma omp target teams distribute parallel for collapse(3) device(device_) \
-    is_device_ptr(next, now, prev, cs2_k, damp_ij)
-    for (int i = nbl; i < nx - nbl; ++i)
+    const OmpStep st{ring_.next(), ring_.now(), ring_.prev(), d_cs2_k_, d_damp_ij_, problem_.f(), problem_.params().dt,
+                     nx,           ny,          nz,           segment,  long(g.stride_i()), long(g.stride_j())};
+    const int threads = launch().threads;
+    char& order = step_order_;
+#define AWAVE_OMP_REGION                                                                         \
+  target teams distribute parallel for collapse(3) device(device_) thread_limit(threads) firstprivate(st)
+    if (fused_step(problem_.params())) {
+      if constexpr (Async) {
+#pragma omp AWAVE_OMP_REGION nowait depend(inout : order)
+        for (int i = 0; i < nx; ++i)
+          for (int j = 0; j < ny; ++j)
+            for (int k = 0; k < nz; ++k) st.any_point(i, j, k);
+      } else {
+#pragma omp AWAVE_OMP_REGION
+        for (int i = 0; i < nx; ++i)
+          for (int j = 0; j < ny; ++j)
+            for (int k = 0; k < nz; ++k) st.any_point(i, j, k);
+      }
+      return;
+    }
+    if constexpr (Async) {
+#pragma omp AWAVE_OMP_REGION nowait depend(inout : order)
+      for (int seg = 0; seg < segments; ++seg)
+        for (int j = nbl; j < ny - nbl; ++j)
+          for (int k = 0; k < nz; ++k) st.interior_segment(seg, j, k);
+      // x layers (r: layer number, low face first), every j: corners included.
+#pragma omp AWAVE_OMP_REGION nowait depend(inout : order)
       for (int r = 0; r < 2 * nbl; ++r)
-        for (int k = 0; k < nz; ++k) {
-          const int j = r < nbl ? r : ny - 2 * nbl + r;
-          const long c = at(i, j, k);
-          const Stencil7 s{now[c], now[c - si], now[c + si], now[c - sj], now[c + sj], now[c - 1], now[c + 1]};
-          next[c] = next_value(s, prev[c], cs2_k[k], damp_ij[long(i) * ny + j], f, dt);
-        }
+        for (int j = 0; j < ny; ++j)
+          for (int k = 0; k < nz; ++k) st.damped(r < nbl ? r : nx - 2 * nbl + r, j, k);
+      // y layers, bulk i only.
+#pragma omp AWAVE_OMP_REGION nowait depend(inout : order)
+      for (int i = nbl; i < nx - nbl; ++i)
+        for (int r = 0; r < 2 * nbl; ++r)
+          for (int k = 0; k < nz; ++k) st.damped(i, r < nbl ? r : ny - 2 * nbl + r, k);
+    } else {
+#pragma omp AWAVE_OMP_REGION
+      for (int seg = 0; seg < segments; ++seg)
+        for (int j = nbl; j < ny - nbl; ++j)
+          for (int k = 0; k < nz; ++k) st.interior_segment(seg, j, k);
+#pragma omp AWAVE_OMP_REGION
+      for (int r = 0; r < 2 * nbl; ++r)
+        for (int j = 0; j < ny; ++j)
+          for (int k = 0; k < nz; ++k) st.damped(r < nbl ? r : nx - 2 * nbl + r, j, k);
+#pragma omp AWAVE_OMP_REGION
+      for (int i = nbl; i < nx - nbl; ++i)
+        for (int r = 0; r < 2 * nbl; ++r)
+          for (int k = 0; k < nz; ++k) st.damped(i, r < nbl ? r : ny - 2 * nbl + r, k);
+    }
+#undef AWAVE_OMP_REGION
   }
 
   int device_, host_;
+  char step_order_ = 0;  // the dependence that keeps asynchronous regions in order
   double* d_u_[3] = {nullptr, nullptr, nullptr};
   double* d_cs2_k_ = nullptr;
   double* d_damp_ij_ = nullptr;
