@@ -72,6 +72,7 @@ TEST(CommandLine, BadInputsGiveOneLineErrors) {
       {{"-nsteps"}, "needs a value"},
       {{"a", "b"}, "more than one output_base"},
       {{"-impl", "cpu,,x"}, "comma-separated"},
+      {{"-reference", "cuda"}, "-reference is cpu (serial) or cpu-openmp"},
   };
   for (const auto& [args, expected] : cases) {
     std::vector<const char*> argv{"awave"};

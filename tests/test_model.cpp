@@ -1,6 +1,7 @@
 // The model pieces of SPEC.md, against values computed by hand.
 #include "core/approx_equal.hpp"
 #include "core/driver.hpp"
+#include "core/wave_impl.hpp"
 #include "core/time_ring.hpp"
 #include "core/wave_params.hpp"
 #include "core/wave_problem.hpp"
@@ -193,4 +194,25 @@ TEST(Stats, SampleStatistics) {
   EXPECT_DOUBLE_EQ(s.mean, 2.5);
   EXPECT_DOUBLE_EQ(s.stddev, std::sqrt(5.0 / 3.0));  // sample (n - 1) deviation
   EXPECT_TRUE(std::isnan(sample_stats({2.0}).stddev));
+}
+
+TEST(Selection, DefaultRunsTheGpuImplementationsOfAGpuBuildAndEverythingOfAHostBuild) {
+  const auto& all = implementations();
+  const bool gpu_build = std::any_of(all.begin(), all.end(), [](const ImplEntry& e) { return e.on_device; });
+  Options o;
+  const std::vector<std::string> ids = selected_implementations(o);
+  ASSERT_FALSE(ids.empty());
+  EXPECT_EQ(ids[0], "cpu");
+  for (const ImplEntry& e : all) {
+    if (e.id == "cpu") continue;
+    const bool selected = std::find(ids.begin(), ids.end(), e.id) != ids.end();
+    EXPECT_EQ(selected, gpu_build ? e.on_device : true) << e.id;
+  }
+  o.reference = "cpu-openmp";
+  const std::vector<std::string> threaded = selected_implementations(o);
+  EXPECT_EQ(threaded[0], "cpu-openmp");
+  EXPECT_EQ(std::count(threaded.begin(), threaded.end(), "cpu-openmp"), 1);
+  EXPECT_EQ(std::count(threaded.begin(), threaded.end(), "cpu"), 0);
+  o.check = false;
+  for (const std::string& id : selected_implementations(o)) EXPECT_NE(id, "cpu-openmp") << "no reference without a check";
 }

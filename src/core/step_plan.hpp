@@ -19,7 +19,11 @@ namespace awave {
 inline std::size_t fused_step_max_points() {
   static const std::size_t points = [] {
     const char* env = std::getenv("AWAVE_FUSED_STEP_POINTS");
-    return env ? std::size_t(std::strtoull(env, nullptr, 10)) : std::size_t(96) * 96 * 96;
+    // H100 (bench/results/h100-2026-11-22/tuning): at 128^3 fused steps took 21.5 us against 28.1
+    // for three kernels (hand CUDA, with graphs), 24.4 / 33.1 (Kokkos CUDA), 83 / 151 (hand
+    // OpenMP offload), 86 / 148 (Kokkos OpenMPTarget); at 512^3 the three-kernel step with its
+    // register march is the fast one. The crossover between 128^3 and 512^3 is not measured.
+    return env ? std::size_t(std::strtoull(env, nullptr, 10)) : std::size_t(128) * 128 * 128;
   }();
   return points;
 }

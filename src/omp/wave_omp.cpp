@@ -2,8 +2,8 @@
 // residency as the CUDA version: fields allocated on the device with omp_target_alloc and
 // copied in once at set-up, out only by copy_u_to_host; cs2 per depth, damp per column; a
 // step is three target regions (interior without damp or branch, x layers, y layers), or one
-// over every point for small grids (core/step_plan.hpp), queued with nowait and kept in order
-// by a dependence, at 256 threads per team; the time levels rotate by pointer swap. Loops collapse with k innermost, so consecutive GPU
+// over every point for small grids (core/step_plan.hpp), at 128 threads per team; the time
+// levels rotate by pointer swap. Loops collapse with k innermost, so consecutive GPU
 // threads take consecutive k: coalesced loads. In the interior each thread marches along i
 // over a short segment keeping `now` at i-1, i, i+1 in registers (AWAVE_OMP_SEGMENT overrides
 // the length for a tuning sweep; 1 is the plain one-point-per-thread loop).
@@ -97,8 +97,7 @@ class WaveOmp final : public WaveImpl {
     for (int n = 0; n < nsteps; ++n) {
       step();
       ring_.rotate();
-    }
-#pragma omp taskwait  // asynchronous regions: the steps are complete here
+    }  // each target region ends synchronously: the steps are complete here
   }
 
   void copy_u_to_host(double* h_now, double* h_prev) override {
@@ -118,92 +117,52 @@ class WaveOmp final : public WaveImpl {
     return d;
   }
 
-  // Launch parameters of the target regions; environment overrides are for tuning sweeps.
-  struct Launch {
-    int threads;  // thread_limit of every region (AWAVE_OMP_THREADS)
-    bool nowait;  // regions queued asynchronously, ordered by a dependence (AWAVE_OMP_NOWAIT=0: synchronous)
-  };
-  static Launch launch() {
-    static const Launch l = [] {
-      // H100 (TOOLCHAIN.md): a triad reached 2090 GB/s with clang's default team size and 2760
-      // with 256 threads per team; a synchronous empty region costs 23-37 us, 4-5 us with nowait.
-      Launch x{256, true};
-      if (const char* env = std::getenv("AWAVE_OMP_THREADS"); env && std::atoi(env) > 0) x.threads = std::atoi(env);
-      if (const char* env = std::getenv("AWAVE_OMP_NOWAIT")) x.nowait = std::atoi(env) != 0;
-      return x;
+  // Threads per team of every target region; AWAVE_OMP_THREADS overrides it for a tuning sweep.
+  // H100, 512^3 (bench/results/h100-2026-11-22/tuning): 128 gave 7.24e10 SU/s, 256 6.92e10,
+  // 512 5.78e10 (clang's default team size gave 6.8e10 before this setting existed).
+  static int team_threads() {
+    static const int threads = [] {
+      const char* env = std::getenv("AWAVE_OMP_THREADS");
+      return env && std::atoi(env) > 0 ? std::atoi(env) : 128;
     }();
-    return l;
+    return threads;
   }
 
+  // One step's target regions, each synchronous. (Queued with nowait and ordered by a
+  // dependence they were 5-20% faster on small grids but gave wrong results with clang 19's
+  // offload runtime: 745 of 7315 points differed at 33x17x9, every run. Not kept.)
   void step() {
-    if (launch().nowait)
-      step_regions<true>();
-    else
-      step_regions<false>();
-  }
-
-  // One step's target regions. Async: each is a deferred target task (nowait), and all depend
-  // on one host variable (step_order_), so they run in the order queued; run() waits for them.
-  template <bool Async>
-  void step_regions() {
     const PaddedGeometry g = problem_.geometry();
     const int nbl = kBoundaryLayers, nx = g.nx, ny = g.ny, nz = g.nz;
     const int segment = interior_segment();
     const int segments = (nx - 2 * nbl + segment - 1) / segment;
     const OmpStep st{ring_.next(), ring_.now(), ring_.prev(), d_cs2_k_, d_damp_ij_, problem_.f(), problem_.params().dt,
                      nx,           ny,          nz,           segment,  long(g.stride_i()), long(g.stride_j())};
-    const int threads = launch().threads;
-    char& order = step_order_;
-#define AWAVE_OMP_REGION                                                                         \
-  target teams distribute parallel for collapse(3) device(device_) thread_limit(threads) firstprivate(st)
+    const int threads = team_threads();
     if (fused_step(problem_.params())) {
-      if constexpr (Async) {
-#pragma omp AWAVE_OMP_REGION nowait depend(inout : order)
-        for (int i = 0; i < nx; ++i)
-          for (int j = 0; j < ny; ++j)
-            for (int k = 0; k < nz; ++k) st.any_point(i, j, k);
-      } else {
-#pragma omp AWAVE_OMP_REGION
-        for (int i = 0; i < nx; ++i)
-          for (int j = 0; j < ny; ++j)
-            for (int k = 0; k < nz; ++k) st.any_point(i, j, k);
-      }
+#pragma omp target teams distribute parallel for collapse(3) device(device_) thread_limit(threads) firstprivate(st)
+      for (int i = 0; i < nx; ++i)
+        for (int j = 0; j < ny; ++j)
+          for (int k = 0; k < nz; ++k) st.any_point(i, j, k);
       return;
     }
-    if constexpr (Async) {
-#pragma omp AWAVE_OMP_REGION nowait depend(inout : order)
-      for (int seg = 0; seg < segments; ++seg)
-        for (int j = nbl; j < ny - nbl; ++j)
-          for (int k = 0; k < nz; ++k) st.interior_segment(seg, j, k);
-      // x layers (r: layer number, low face first), every j: corners included.
-#pragma omp AWAVE_OMP_REGION nowait depend(inout : order)
+#pragma omp target teams distribute parallel for collapse(3) device(device_) thread_limit(threads) firstprivate(st)
+    for (int seg = 0; seg < segments; ++seg)
+      for (int j = nbl; j < ny - nbl; ++j)
+        for (int k = 0; k < nz; ++k) st.interior_segment(seg, j, k);
+    // x layers (r: layer number, low face first), every j: corners included.
+#pragma omp target teams distribute parallel for collapse(3) device(device_) thread_limit(threads) firstprivate(st)
+    for (int r = 0; r < 2 * nbl; ++r)
+      for (int j = 0; j < ny; ++j)
+        for (int k = 0; k < nz; ++k) st.damped(r < nbl ? r : nx - 2 * nbl + r, j, k);
+    // y layers, bulk i only.
+#pragma omp target teams distribute parallel for collapse(3) device(device_) thread_limit(threads) firstprivate(st)
+    for (int i = nbl; i < nx - nbl; ++i)
       for (int r = 0; r < 2 * nbl; ++r)
-        for (int j = 0; j < ny; ++j)
-          for (int k = 0; k < nz; ++k) st.damped(r < nbl ? r : nx - 2 * nbl + r, j, k);
-      // y layers, bulk i only.
-#pragma omp AWAVE_OMP_REGION nowait depend(inout : order)
-      for (int i = nbl; i < nx - nbl; ++i)
-        for (int r = 0; r < 2 * nbl; ++r)
-          for (int k = 0; k < nz; ++k) st.damped(i, r < nbl ? r : ny - 2 * nbl + r, k);
-    } else {
-#pragma omp AWAVE_OMP_REGION
-      for (int seg = 0; seg < segments; ++seg)
-        for (int j = nbl; j < ny - nbl; ++j)
-          for (int k = 0; k < nz; ++k) st.interior_segment(seg, j, k);
-#pragma omp AWAVE_OMP_REGION
-      for (int r = 0; r < 2 * nbl; ++r)
-        for (int j = 0; j < ny; ++j)
-          for (int k = 0; k < nz; ++k) st.damped(r < nbl ? r : nx - 2 * nbl + r, j, k);
-#pragma omp AWAVE_OMP_REGION
-      for (int i = nbl; i < nx - nbl; ++i)
-        for (int r = 0; r < 2 * nbl; ++r)
-          for (int k = 0; k < nz; ++k) st.damped(i, r < nbl ? r : ny - 2 * nbl + r, k);
-    }
-#undef AWAVE_OMP_REGION
+        for (int k = 0; k < nz; ++k) st.damped(i, r < nbl ? r : ny - 2 * nbl + r, k);
   }
 
   int device_, host_;
-  char step_order_ = 0;  // the dependence that keeps asynchronous regions in order
   double* d_u_[3] = {nullptr, nullptr, nullptr};
   double* d_cs2_k_ = nullptr;
   double* d_damp_ij_ = nullptr;
