@@ -15,8 +15,8 @@ IMPLEMENTATIONS = {
     "cuda": ["src/cuda/wave_cuda.hpp", "src/cuda/wave_cuda.cu"],
     "omp": ["src/omp/wave_omp.hpp", "src/omp/wave_omp.cpp"],
     "kokkos": ["src/kokkos/wave_kokkos.hpp", "src/kokkos/kokkos_policy.hpp", "src/kokkos/register_kokkos.hpp",
-               "src/kokkos/register_kokkos.cpp"],
-    "shared update formula": ["src/core/wave_update.hpp"],
+               "src/kokkos/register_kokkos.cpp", "src/kokkos/kokkos_backends.hpp"],
+    "shared update formula and step plan": ["src/core/wave_update.hpp", "src/core/step_plan.hpp"],
 }
 
 

@@ -19,8 +19,8 @@ const std::vector<ImplEntry>& implementations() {
     std::vector<ImplEntry> v;
     v.push_back({"cpu", "serial CPU reference", false, false,
                  [](const WaveProblem& problem) { return std::make_unique<WaveCpu>(problem, false); }});
-    v.push_back({"cpu-openmp", "CPU reference on " + std::to_string(WaveCpu::max_threads()) + " OpenMP threads",
-                 false, false, [](const WaveProblem& problem) { return std::make_unique<WaveCpu>(problem, true); }});
+    v.push_back({"cpu-openmp", "CPU reference on " + std::to_string(WaveCpu::max_threads()) + " OpenMP threads", false,
+                 false, [](const WaveProblem& problem) { return std::make_unique<WaveCpu>(problem, true); }});
 #if defined(AWAVE_HAVE_CUDA)
     add_cuda_implementations(v);
 #endif

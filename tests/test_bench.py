@@ -90,6 +90,26 @@ class ReportOnFixtures(unittest.TestCase):
             md = open(report.generate([d], out)).read()
             self.assertIn("| 64x64x64 | failed | failed |", md)
 
+    def test_kokkos_versions_side_by_side(self):
+        with tempfile.TemporaryDirectory() as d, tempfile.TemporaryDirectory() as out:
+            for name in os.listdir(FIXTURES):
+                with open(os.path.join(FIXTURES, name)) as src, open(os.path.join(d, name), "w") as dst:
+                    dst.write(src.read())
+            with open(os.path.join(FIXTURES, "cuda_64x64x64.json")) as f:
+                other = json.load(f)
+            other["sweep"]["build"] = "cuda-k46"
+            other["build"]["kokkos_version"] = "4.6.1"
+            for impl in other["implementations"]:
+                if impl["id"] == "kokkos-cuda":
+                    impl["best_su_per_s"] *= 2  # 4e10 -> 8e10: twice the 3.4 build's
+            with open(os.path.join(d, "cuda-k46_64x64x64.json"), "w") as f:
+                json.dump(other, f)
+            md = open(report.generate([d], out)).read()
+            self.assertIn("### kokkos-cuda: Kokkos 3.4.01 (`cuda`) against Kokkos 4.6.1 (`cuda-k46`)", md)
+            # Kokkos 4.6.1 / 3.4.01 = 2.00; the hand CUDA ran the same in both (1.00); Kokkos / hand 0.80, 1.60
+            self.assertIn("| 64x64x64 | 4.00e+10 | 8.00e+10 | 2.00 | 1.00 | 0.80 | 1.60 |", md)
+            self.assertIn("| Kokkos-CUDA / hand CUDA, every size (Kokkos 4.6.1, ", md)
+
     def test_same_files_same_report(self):
         with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
             self.generate(a)

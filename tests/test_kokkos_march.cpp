@@ -28,8 +28,7 @@ struct MDRangeMarchThree : KokkosIteration<ExecSpace> {
 template <class ExecSpace, class Iteration>
 void expect_matches_reference(const std::string& id) {
   for (const auto shape : {std::array<int, 3>{8, 8, 1}, {33, 17, 9}, {40, 24, 64}, {9, 30, 2}}) {
-    SCOPED_TRACE(id + " " + std::to_string(shape[0]) + "x" + std::to_string(shape[1]) + "x" +
-                 std::to_string(shape[2]));
+    SCOPED_TRACE(id + " " + std::to_string(shape[0]) + "x" + std::to_string(shape[1]) + "x" + std::to_string(shape[2]));
     WaveParams params;
     params.shape = shape;
     const WaveProblem problem(params);

@@ -1,8 +1,8 @@
 // The model pieces of SPEC.md, against values computed by hand.
 #include "core/approx_equal.hpp"
 #include "core/driver.hpp"
-#include "core/wave_impl.hpp"
 #include "core/time_ring.hpp"
+#include "core/wave_impl.hpp"
 #include "core/wave_params.hpp"
 #include "core/wave_problem.hpp"
 #include "core/wave_update.hpp"
@@ -214,5 +214,6 @@ TEST(Selection, DefaultRunsTheGpuImplementationsOfAGpuBuildAndEverythingOfAHostB
   EXPECT_EQ(std::count(threaded.begin(), threaded.end(), "cpu-openmp"), 1);
   EXPECT_EQ(std::count(threaded.begin(), threaded.end(), "cpu"), 0);
   o.check = false;
-  for (const std::string& id : selected_implementations(o)) EXPECT_NE(id, "cpu-openmp") << "no reference without a check";
+  for (const std::string& id : selected_implementations(o))
+    EXPECT_NE(id, "cpu-openmp") << "no reference without a check";
 }

@@ -51,8 +51,8 @@ std::vector<std::string> selected_implementations(const Options& options) {
   if (options.impls.empty()) {
     // A GPU build runs its GPU implementations by default: its host Kokkos backend (and the
     // threaded CPU reference) run only when asked for, so a benchmark spends its time on the GPU.
-    const bool gpu_build = std::any_of(implementations().begin(), implementations().end(),
-                                       [](const ImplEntry& e) { return e.on_device; });
+    const bool gpu_build =
+        std::any_of(implementations().begin(), implementations().end(), [](const ImplEntry& e) { return e.on_device; });
     for (const ImplEntry& e : implementations())
       if (e.id != "cpu" && e.id != options.reference && (e.on_device || !gpu_build)) ids.push_back(e.id);
   } else {

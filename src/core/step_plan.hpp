@@ -28,7 +28,9 @@ inline std::size_t fused_step_max_points() {
   return points;
 }
 
-inline bool fused_step(const WaveParams& params) { return params.interior_points() <= fused_step_max_points(); }
+inline bool fused_step(const WaveParams& params) {
+  return params.interior_points() <= fused_step_max_points();
+}
 
 // In a sponge layer (damp may be nonzero): i or j within nbl of an x or y face.
 AWAVE_HOST_DEVICE inline bool in_sponge(int i, int j, int nx, int ny) {

@@ -153,8 +153,7 @@ class WaveCuda final : public WaveImpl {
  public:
   explicit WaveCuda(const WaveProblem& problem) : WaveImpl(problem) {
     const PaddedGeometry g = problem.geometry();
-    if (g.nx > 65535)
-      throw std::invalid_argument("the CUDA implementation maps i to gridDim.z: nx must be <= 65535");
+    if (g.nx > 65535) throw std::invalid_argument("the CUDA implementation maps i to gridDim.z: nx must be <= 65535");
     AWAVE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     // These kernels live on L1 reuse of the j and k neighbours. Kokkos' CUDA initialisation
     // sets a device-wide preference for shared memory; this per-kernel setting overrides it
@@ -220,9 +219,8 @@ class WaveCuda final : public WaveImpl {
     const int bk = ls.block_k, bj = ls.block_j;
     const dim3 block(bk, bj);
     const unsigned k_blocks = (g.nz + bk - 1) / bk;
-    const StepArgs a{ring_.next(), ring_.now(),  ring_.prev(),         d_cs2_k_,
-                     d_damp_ij_,   problem_.f(), problem_.params().dt, g.nx,
-                     g.ny,         g.nz,         long(g.stride_i()),   long(g.stride_j())};
+    const StepArgs a{ring_.next(),         ring_.now(), ring_.prev(), d_cs2_k_, d_damp_ij_,         problem_.f(),
+                     problem_.params().dt, g.nx,        g.ny,         g.nz,     long(g.stride_i()), long(g.stride_j())};
     if (fused_step(problem_.params())) {
       fused_step_kernel<<<dim3(k_blocks, (g.ny + bj - 1) / bj, g.nx), block, 0, stream_>>>(a);
       AWAVE_CUDA_CHECK(cudaGetLastError());
@@ -233,7 +231,8 @@ class WaveCuda final : public WaveImpl {
     const dim3 interior_grid(k_blocks, (g.ny - 2 * nbl + bj - 1) / bj, (bulk_i + ls.segment_i - 1) / ls.segment_i);
     const dim3 x_grid(k_blocks, (g.ny + bj - 1) / bj, 2 * nbl);
     const dim3 y_grid(k_blocks, (2 * nbl + bj - 1) / bj, bulk_i);
-    if (interior_grid.y > 0 && interior_grid.z > 0) interior_kernel<<<interior_grid, block, 0, stream_>>>(a, ls.segment_i);
+    if (interior_grid.y > 0 && interior_grid.z > 0)
+      interior_kernel<<<interior_grid, block, 0, stream_>>>(a, ls.segment_i);
     AWAVE_CUDA_CHECK(cudaGetLastError());
     x_layers_kernel<<<x_grid, block, 0, stream_>>>(a);
     AWAVE_CUDA_CHECK(cudaGetLastError());

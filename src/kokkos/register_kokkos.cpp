@@ -11,7 +11,8 @@ namespace {
 template <class ExecSpace>
 ImplEntry kokkos_entry(const std::string& id) {
   const bool on_device = !KokkosBackend<ExecSpace>::on_host;
-  const char* kernels = KokkosIteration<ExecSpace>::k_columns ? "RangePolicy k-column kernels" : "MDRangePolicy kernels";
+  const char* kernels =
+      KokkosIteration<ExecSpace>::k_columns ? "RangePolicy k-column kernels" : "MDRangePolicy kernels";
   return {id, "Kokkos " + std::string(ExecSpace::name()) + " backend (" + kernels + ")", on_device, true,
           [id](const WaveProblem& problem) { return std::make_unique<WaveKokkos<ExecSpace>>(problem, id); }};
 }
@@ -30,7 +31,8 @@ KokkosRuntime::~KokkosRuntime() {
 
 std::string kokkos_configuration() {
   std::string backends;
-  for_each_kokkos_backend([&backends](auto tag, const char*) { backends += " " + std::string(decltype(tag)::type::name()); });
+  for_each_kokkos_backend(
+      [&backends](auto tag, const char*) { backends += " " + std::string(decltype(tag)::type::name()); });
   return "Kokkos " + std::to_string(KOKKOS_VERSION / 10000) + "." + std::to_string(KOKKOS_VERSION / 100 % 100) + "." +
          std::to_string(KOKKOS_VERSION % 100) + ":" + backends;
 }

@@ -184,26 +184,27 @@ class WaveKokkos final : public WaveImpl {
     const int segment = kokkos_interior_segment<Iteration>();
     const int segments = (nx - 2 * nbl + segment - 1) / segment;
     for (int n = 0; n < nsteps; ++n) {
-      const Kernel kernel{ring_.next(), ring_.now(), ring_.prev(), cs2_k_, damp_ij_, problem_.f(), p.dt,
-                          nx,           ny,          nz,           segment};
+      const Kernel kernel{ring_.next(), ring_.now(), ring_.prev(), cs2_k_, damp_ij_, problem_.f(),
+                          p.dt,         nx,          ny,           nz,     segment};
       if (fused_step(p)) {  // small grids: one kernel per step
         if constexpr (Iteration::k_columns)
-          Kokkos::parallel_for("wave::fused_step", Kokkos::RangePolicy<ExecSpace, kokkos_regions::Fused>(exec_, 0, nx * ny),
-                               kernel);
+          Kokkos::parallel_for("wave::fused_step",
+                               Kokkos::RangePolicy<ExecSpace, kokkos_regions::Fused>(exec_, 0, nx * ny), kernel);
         else
           Kokkos::parallel_for("wave::fused_step", policy<kokkos_regions::Fused>({0, 0, 0}, {nx, ny, nz}), kernel);
         ring_.rotate();
         continue;
       }
       if constexpr (Iteration::k_columns) {
-        Kokkos::parallel_for("wave::interior", Kokkos::RangePolicy<ExecSpace, kokkos_regions::Interior>(
-                                                   exec_, 0, (nx - 2 * nbl) * (ny - 2 * nbl)),
-                             kernel);
+        Kokkos::parallel_for(
+            "wave::interior",
+            Kokkos::RangePolicy<ExecSpace, kokkos_regions::Interior>(exec_, 0, (nx - 2 * nbl) * (ny - 2 * nbl)),
+            kernel);
         Kokkos::parallel_for("wave::x_layers",
                              Kokkos::RangePolicy<ExecSpace, kokkos_regions::XLayers>(exec_, 0, 2 * nbl * ny), kernel);
-        Kokkos::parallel_for("wave::y_layers",
-                             Kokkos::RangePolicy<ExecSpace, kokkos_regions::YLayers>(exec_, 0, (nx - 2 * nbl) * 2 * nbl),
-                             kernel);
+        Kokkos::parallel_for(
+            "wave::y_layers",
+            Kokkos::RangePolicy<ExecSpace, kokkos_regions::YLayers>(exec_, 0, (nx - 2 * nbl) * 2 * nbl), kernel);
         ring_.rotate();
         continue;
       }

@@ -136,8 +136,9 @@ class WaveOmp final : public WaveImpl {
     const int nbl = kBoundaryLayers, nx = g.nx, ny = g.ny, nz = g.nz;
     const int segment = interior_segment();
     const int segments = (nx - 2 * nbl + segment - 1) / segment;
-    const OmpStep st{ring_.next(), ring_.now(), ring_.prev(), d_cs2_k_, d_damp_ij_, problem_.f(), problem_.params().dt,
-                     nx,           ny,          nz,           segment,  long(g.stride_i()), long(g.stride_j())};
+    const OmpStep st{ring_.next(),         ring_.now(), ring_.prev(), d_cs2_k_, d_damp_ij_, problem_.f(),
+                     problem_.params().dt, nx,          ny,           nz,       segment,    long(g.stride_i()),
+                     long(g.stride_j())};
     const int threads = team_threads();
     if (fused_step(problem_.params())) {
 #pragma omp target teams distribute parallel for collapse(3) device(device_) thread_limit(threads) firstprivate(st)
@@ -150,12 +151,12 @@ class WaveOmp final : public WaveImpl {
     for (int seg = 0; seg < segments; ++seg)
       for (int j = nbl; j < ny - nbl; ++j)
         for (int k = 0; k < nz; ++k) st.interior_segment(seg, j, k);
-    // x layers (r: layer number, low face first), every j: corners included.
+          // x layers (r: layer number, low face first), every j: corners included.
 #pragma omp target teams distribute parallel for collapse(3) device(device_) thread_limit(threads) firstprivate(st)
     for (int r = 0; r < 2 * nbl; ++r)
       for (int j = 0; j < ny; ++j)
         for (int k = 0; k < nz; ++k) st.damped(r < nbl ? r : nx - 2 * nbl + r, j, k);
-    // y layers, bulk i only.
+          // y layers, bulk i only.
 #pragma omp target teams distribute parallel for collapse(3) device(device_) thread_limit(threads) firstprivate(st)
     for (int i = nbl; i < nx - nbl; ++i)
       for (int r = 0; r < 2 * nbl; ++r)
