@@ -1,6 +1,6 @@
 // awave: 3D acoustic wave solver, CPU reference vs the parallel implementations in this build.
-// Exit status: 0 all checks pass, 1 bad input, 2 an implementation differs from the reference,
-// 3 a run-time failure (I/O, device).
+// Exit status: 0 all checks pass, 1 bad input, 2 an implementation differs from the reference
+// or produced a NaN/Inf, 3 a run-time failure (I/O, device).
 #include "core/cli.hpp"
 #include "core/driver.hpp"
 #include "core/wave_impl.hpp"
@@ -56,12 +56,16 @@ int main(int argc, char* argv[]) {
   try {
     const RunReport report = run_comparison(options, std::cout);
     if (!options.json_path.empty()) write_json(report, options.json_path);
+    if (!report.all_passed() && !options.check) {
+      std::cout << "FAIL: a non-finite value (NaN or Inf) in u\n";
+      return 2;
+    }
     if (!options.check) {
       std::cout << "UNCHECKED: -no_check ran no CPU reference\n";
       return 0;
     }
     std::cout << (report.all_passed() ? "PASS: every implementation matches the CPU reference\n"
-                                      : "FAIL: an implementation differs from the CPU reference\n");
+                                      : "FAIL: an implementation differs from the CPU reference (or gave NaN/Inf)\n");
     return report.all_passed() ? 0 : 2;
   } catch (const std::exception& e) {
     std::cerr << "awave: error: " << e.what() << "\n";

@@ -92,6 +92,30 @@ TEST(Checker, CatchesAPlantedNanAndAGhostWrite) {
   EXPECT_EQ(run_with_fault(o, g.index(0, 3, 3), 1.0).results[1].differences, 1u);  // ghosts must stay 0
 }
 
+TEST(Checker, ReportsANonFiniteValueWithItsPlaceAndStep) {
+  const Options o = small_options({10, 10, 10});
+  const PaddedGeometry g{10, 10, 10};
+  const RunReport nan = run_with_fault(o, g.index(5, 4, 3), std::nan(""));
+  EXPECT_EQ(nan.results[1].non_finite, "u = nan at padded point (5, 4, 3) after step 6");
+  EXPECT_FALSE(nan.results[1].passed());
+  EXPECT_TRUE(nan.results[0].non_finite.empty());
+  // Without the check, the output path still looks: the fault is there from the initial state.
+  Options unchecked = o;
+  unchecked.check = false;
+  unchecked.write_output = true;
+  const fs::path dir = fs::temp_directory_path() / ("awave-nonfinite-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  unchecked.output_base = (dir / "run").string();
+  const RunReport inf = run_with_fault(unchecked, g.index(1, 1, 1), HUGE_VAL);
+  ASSERT_EQ(inf.results.size(), 2u);
+  EXPECT_EQ(inf.results[1].non_finite, "u = inf at padded point (1, 1, 1) after step 0");
+  EXPECT_FALSE(inf.all_passed());
+  std::ostringstream summary;
+  print_summary(inf, summary);
+  EXPECT_NE(summary.str().find("non-finite value: u = inf"), std::string::npos) << summary.str();
+  fs::remove_all(dir);
+}
+
 TEST(Driver, ChunksOutputAndTimeCounter) {
   Options o = small_options({12, 9, 5});
   o.params.nsteps = 50;

@@ -102,6 +102,13 @@ class OutputFile {
   bool committed_ = false;
 };
 
+// A NaN or Inf in u, wherever the fields came to the host, fails the implementation.
+void report_non_finite(const WaveImpl& impl, ImplResult& result) {
+  if (const auto& bad = impl.first_non_finite(); bad && result.non_finite.empty())
+    result.non_finite = fmt::format("{} = {} at padded point ({}, {}, {}) after step {}", bad->field, bad->value,
+                                    bad->pi, bad->pj, bad->pk, bad->step);
+}
+
 ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Options& options,
                    std::vector<double>* reference_now, std::ostream& log) {
   const WaveParams& p = problem.params();
@@ -129,9 +136,11 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
     if (out) impl->append_u_fields(out->writer());
   }
   if (out) out->commit();
+  report_non_finite(*impl, result);
 
   if (options.check) {
     const std::vector<double>& now = impl->now_on_host();
+    report_non_finite(*impl, result);
     if (result.is_reference) {
       *reference_now = now;
     } else {
@@ -189,6 +198,7 @@ void print_summary(const RunReport& report, std::ostream& out) {
                          r.differences == 0 ? "PASS" : "FAIL");
     else
       out << "  check: not checked (-no_check)\n";
+    if (!r.non_finite.empty()) out << fmt::format("  non-finite value: {}: FAIL\n", r.non_finite);
     if (!r.output_file.empty()) out << fmt::format("  output: {}\n", r.output_file);
   }
 }
@@ -235,9 +245,10 @@ void write_json(const RunReport& report, const std::string& path) {
                          {"checked", r.checked}};
     if (r.checked) {
       ji["differences"] = r.differences;
-      ji["passed"] = r.differences == 0;
     }
     if (!r.output_file.empty()) ji["output_file"] = r.output_file;
+    if (!r.non_finite.empty()) ji["non_finite"] = r.non_finite;
+    ji["passed"] = r.passed();
     j["implementations"].push_back(ji);
   }
   j["passed"] = report.all_passed();

@@ -27,9 +27,10 @@ struct ImplResult {
   std::size_t differences = 0;  // points failing approx_equal, when checked
   std::size_t points_compared = 0;
   std::string output_file;  // empty when no output was written
+  std::string non_finite;   // the first NaN/Inf seen in u on the host (output, check), if any
 
   std::vector<double> chunk_su_per_s(std::size_t interior_points) const;
-  bool passed() const { return !checked || differences == 0; }
+  bool passed() const { return non_finite.empty() && (!checked || differences == 0); }
 };
 
 struct RunReport {

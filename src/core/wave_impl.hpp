@@ -34,6 +34,15 @@ class WaveImpl {
   // The padded `now` field on the host (copied back on each call).
   const std::vector<double>& now_on_host();
 
+  // The first NaN or Inf seen in u whenever the fields came to the host (output, check).
+  struct NonFinite {
+    long step;          // the time counter when it was seen
+    const char* field;  // "u" (now) or "u_prev"
+    int pi, pj, pk;     // padded coordinates
+    double value;
+  };
+  const std::optional<NonFinite>& first_non_finite() const { return non_finite_; }
+
  protected:
   explicit WaveImpl(const WaveProblem& problem) : problem_(problem) {}
   const WaveProblem& problem_;
@@ -41,6 +50,7 @@ class WaveImpl {
  private:
   void copy_back();
   std::vector<double> h_now_, h_prev_;  // host staging, allocated on first use
+  std::optional<NonFinite> non_finite_;
 };
 
 // One registered implementation: its id, what it is, and how to make one.
