@@ -1,11 +1,12 @@
-// awave on Kokkos: one kernel source for every Kokkos backend (Serial, OpenMP, CUDA,
+// awave on Kokkos: one kernel source for every Kokkos backend (Serial, OpenMP, Threads, CUDA,
 // OpenMPTarget), templated on the execution space. Fields live in the execution space's
 // memory for the whole run: the initial state is copied in once at set-up, and u is copied
-// out only by copy_u_to_host (outside the timed region). A step is three MDRangePolicy
-// kernels queued on one execution-space instance: the undamped interior (no damp read, no
-// branch; each work item marches along i over a segment whose length is a per-backend
-// choice), the x sponge layers (corners included) and the y sponge layers (the rest); small
-// grids take one fused kernel per step instead (core/step_plan.hpp).
+// out only by copy_u_to_host (outside the timed region). A step is three kernels queued on one
+// execution-space instance: the undamped interior (no damp read, no branch), the x sponge
+// layers (corners included) and the y sponge layers (the rest); small grids take one fused
+// kernel per step instead (core/step_plan.hpp). GPU backends run rank-3 MDRangePolicy kernels
+// (interior work items march along i over a per-backend segment); host backends run a
+// RangePolicy over (i, j) columns with the k loop inside (kokkos_policy.hpp chooses).
 // The ring of three Views rotates by handle, never by copy.
 #pragma once
 
