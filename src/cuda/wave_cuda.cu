@@ -36,15 +36,21 @@ void check_cuda(cudaError_t status, const char* call, const char* file, int line
 #define AWAVE_CUDA_CHECK(call) check_cuda((call), #call, __FILE__, __LINE__)
 
 // Block shape (k, j) and interior i-segment length; AWAVE_CUDA_BLOCK="k,j,segment" overrides
-// them for a tuning sweep (bench/device/gpu-checks.sh). A warp covers 32 consecutive k: 256
+// them for a tuning sweep (bench/device/limits.sh). A warp covers 32 consecutive k: 256
 // contiguous bytes per array.
 struct LaunchShape {
   // H100, 512^3 (bench/device/tune.sh): (k, j, segment) 32,8,4 gave 1.062e11 SU/s; 32,8,8
   // 1.054e11; 32,8,16 1.049e11; 64,4,16 1.053e11; 32,8,1 (no register window) 0.962e11.
+  // Grids with large i planes march 16 (core/step_plan.hpp, large_planes).
   int block_k = 32, block_j = 8, segment_i = 4;
 };
 
-LaunchShape launch_shape() {
+LaunchShape launch_shape(const PaddedGeometry& g) {
+  static const LaunchShape large = [] {
+    LaunchShape s;
+    s.segment_i = 16;
+    return s;
+  }();
   static const LaunchShape shape = [] {
     LaunchShape s;
     if (const char* env = std::getenv("AWAVE_CUDA_BLOCK")) {
@@ -55,7 +61,7 @@ LaunchShape launch_shape() {
     }
     return s;
   }();
-  return shape;
+  return std::getenv("AWAVE_CUDA_BLOCK") || !large_planes(g) ? shape : large;
 }
 
 struct StepArgs {
@@ -215,7 +221,7 @@ class WaveCuda final : public WaveImpl {
   void enqueue_step() {
     const PaddedGeometry g = problem_.geometry();
     const int nbl = kBoundaryLayers;
-    const LaunchShape ls = launch_shape();
+    const LaunchShape ls = launch_shape(g);
     const int bk = ls.block_k, bj = ls.block_j;
     const dim3 block(bk, bj);
     const unsigned k_blocks = (g.nz + bk - 1) / bk;

@@ -19,6 +19,7 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 namespace awave {
 
@@ -32,6 +33,7 @@ struct KokkosIteration {
   static constexpr bool k_first = false;  // policy axes (i, j, k)
   static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Right;
   static constexpr std::array<int, 3> tile{0, 0, 0};  // 0: Kokkos' default
+  static constexpr std::array<int, 3> tile_large_planes = tile;
   static constexpr int interior_segment = 1;
 };
 
@@ -42,6 +44,7 @@ struct KokkosIteration<Kokkos::Experimental::OpenMPTarget> {
   static constexpr bool k_first = false;  // policy axes (i segment, j, k), k fastest
   static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Right;
   static constexpr std::array<int, 3> tile{0, 0, 0};  // ignored by this backend
+  static constexpr std::array<int, 3> tile_large_planes = tile;
   // 512^3: segment 1 gave 5.0e10 SU/s, 4 gave 6.7e10, 8 7.3e10, 16 7.5e10, 32 7.3e10.
   static constexpr int interior_segment = 16;
 };
@@ -57,25 +60,27 @@ struct KokkosIteration<Kokkos::Cuda> {
   // 128x2x1 and 256x1x1 all gave 1.060e11 to 1.067e11 SU/s, 32x4x2 1.050e11, 16x8x2 1.027e11,
   // 32x4x4 0.966e11: a full warp along k and no i extent. 32x8x1 wastes least on thin grids.
   static constexpr std::array<int, 3> tile{32, 8, 1};
+  // Grids with large i planes (core/step_plan.hpp): two i per block. 1000^3 (limits.sh):
+  // 32x8x2 gave 8.65e10 SU/s, 32x8x1 8.05e10, 64x4x1 8.13e10; at 512^3 32x8x2 lost (1.02e11).
+  static constexpr std::array<int, 3> tile_large_planes{32, 8, 2};
   // The segment march, written with Views, measured slower here: 0.79e11 SU/s at segment 4,
   // 0.83e11 at 8, against 1.06e11 for one point per thread (512^3, bench/device/tune.sh).
   static constexpr int interior_segment = 1;
 };
 #endif
 
-// The tile sizes to use: KokkosIteration's, unless AWAVE_KOKKOS_TILE="a,b,c" overrides them
-// (in policy-axis order) for a tuning sweep (bench/device/gpu-checks.sh).
+// The tile sizes to use: KokkosIteration's (for the grid's plane size), unless
+// AWAVE_KOKKOS_TILE="a,b,c" overrides them (in policy-axis order) for a tuning sweep
+// (bench/device/limits.sh).
 template <class Iteration>
-std::array<int, 3> kokkos_tile() {
-  static const std::array<int, 3> tile = [] {
-    std::array<int, 3> t = Iteration::tile;
-    if (const char* env = std::getenv("AWAVE_KOKKOS_TILE")) {
-      std::array<int, 3> e{};
-      if (std::sscanf(env, "%d,%d,%d", &e[0], &e[1], &e[2]) == 3) t = e;
-    }
-    return t;
+std::array<int, 3> kokkos_tile(bool large_planes) {
+  static const std::optional<std::array<int, 3>> tuned = []() -> std::optional<std::array<int, 3>> {
+    std::array<int, 3> e{};
+    const char* env = std::getenv("AWAVE_KOKKOS_TILE");
+    if (env && std::sscanf(env, "%d,%d,%d", &e[0], &e[1], &e[2]) == 3) return e;
+    return std::nullopt;
   }();
-  return tile;
+  return tuned ? *tuned : large_planes ? Iteration::tile_large_planes : Iteration::tile;
 }
 
 // The interior i-segment length: KokkosIteration's, unless AWAVE_KOKKOS_SEGMENT overrides it
