@@ -33,14 +33,11 @@ inline bool fused_step(const WaveParams& params) {
   return params.interior_points() <= fused_step_max_points();
 }
 
-// Planes of constant i (the (j, k) extent of a padded field) larger than this are "large":
-// the x-neighbour planes a thread block needs stop staying in the GPU's L2 between blocks, so
-// GPU kernels cover more i per block there (hand CUDA: a longer register march; Kokkos-CUDA: a
-// deeper tile). H100 (bench/results/h100-2026-11-22/limits): at 512^3 (2.1 MB planes) hand
-// CUDA's segment 4 gave 1.064e11 SU/s and 16 1.050e11; at 1000^3 (8 MB planes) segment 4
-// gave 0.972e11, 8 1.020e11 and 16 1.037e11.
-inline constexpr std::size_t kLargePlaneBytes = std::size_t(4) << 20;
-inline bool large_planes(const PaddedGeometry& g) { return g.stride_i() * sizeof(double) > kLargePlaneBytes; }
+// Bytes of a plane of constant i (the (j, k) extent of a padded field). Where planes are large,
+// the x-neighbour planes a GPU thread block needs stop staying in L2 between blocks, and the
+// GPU kernels do better covering more i per block; each backend's threshold and measurements
+// are with its launch choices (src/cuda/wave_cuda.cu, src/kokkos/kokkos_policy.hpp).
+inline std::size_t plane_bytes(const PaddedGeometry& g) { return g.stride_i() * sizeof(double); }
 
 // In a sponge layer (damp may be nonzero): i or j within nbl of an x or y face.
 AWAVE_HOST_DEVICE inline bool in_sponge(int i, int j, int nx, int ny) {

@@ -41,9 +41,13 @@ void check_cuda(cudaError_t status, const char* call, const char* file, int line
 struct LaunchShape {
   // H100, 512^3 (bench/device/tune.sh): (k, j, segment) 32,8,4 gave 1.062e11 SU/s; 32,8,8
   // 1.054e11; 32,8,16 1.049e11; 64,4,16 1.053e11; 32,8,1 (no register window) 0.962e11.
-  // Grids with large i planes march 16 (core/step_plan.hpp, large_planes).
+  // Planes of more than 4 MiB march 16 (core/step_plan.hpp, plane_bytes). H100
+  // (bench/results/h100-2026-11-22/limits): at 512^3 (2.1 MB planes) segment 4 gave 1.064e11
+  // SU/s and 16 1.050e11; at 1000^3 (8 MB) 4 gave 0.972e11, 8 1.020e11, 16 1.037e11. In the
+  // sweep 768^3 (4.7 MB planes) went from 0.982e11 to 1.044e11 with 16.
   int block_k = 32, block_j = 8, segment_i = 4;
 };
+constexpr std::size_t kLongMarchPlaneBytes = std::size_t(4) << 20;
 
 LaunchShape launch_shape(const PaddedGeometry& g) {
   static const LaunchShape large = [] {
@@ -61,7 +65,7 @@ LaunchShape launch_shape(const PaddedGeometry& g) {
     }
     return s;
   }();
-  return std::getenv("AWAVE_CUDA_BLOCK") || !large_planes(g) ? shape : large;
+  return std::getenv("AWAVE_CUDA_BLOCK") || plane_bytes(g) <= kLongMarchPlaneBytes ? shape : large;
 }
 
 struct StepArgs {

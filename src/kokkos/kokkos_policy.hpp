@@ -34,6 +34,7 @@ struct KokkosIteration {
   static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Right;
   static constexpr std::array<int, 3> tile{0, 0, 0};  // 0: Kokkos' default
   static constexpr std::array<int, 3> tile_large_planes = tile;
+  static constexpr std::size_t large_plane_bytes = 0;
   static constexpr int interior_segment = 1;
 };
 
@@ -45,6 +46,7 @@ struct KokkosIteration<Kokkos::Experimental::OpenMPTarget> {
   static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Right;
   static constexpr std::array<int, 3> tile{0, 0, 0};  // ignored by this backend
   static constexpr std::array<int, 3> tile_large_planes = tile;
+  static constexpr std::size_t large_plane_bytes = 0;
   // 512^3: segment 1 gave 5.0e10 SU/s, 4 gave 6.7e10, 8 7.3e10, 16 7.5e10, 32 7.3e10.
   static constexpr int interior_segment = 16;
 };
@@ -60,9 +62,12 @@ struct KokkosIteration<Kokkos::Cuda> {
   // 128x2x1 and 256x1x1 all gave 1.060e11 to 1.067e11 SU/s, 32x4x2 1.050e11, 16x8x2 1.027e11,
   // 32x4x4 0.966e11: a full warp along k and no i extent. 32x8x1 wastes least on thin grids.
   static constexpr std::array<int, 3> tile{32, 8, 1};
-  // Grids with large i planes (core/step_plan.hpp): two i per block. 1000^3 (limits.sh):
-  // 32x8x2 gave 8.65e10 SU/s, 32x8x1 8.05e10, 64x4x1 8.13e10; at 512^3 32x8x2 lost (1.02e11).
+  // Planes (core/step_plan.hpp, plane_bytes) above large_plane_bytes: two i per block. H100
+  // (bench/results/h100-2026-11-22/limits): at 1000^3 (8 MB planes) 32x8x2 gave 8.65e10 SU/s,
+  // 32x8x1 8.05e10, 64x4x1 8.13e10; at 512^3 (2.1 MB) 32x8x2 lost (1.02e11 against 1.06e11),
+  // and so did 768^3 (4.7 MB: 0.90e11 against 1.06e11 in a sweep), hence 6 MiB.
   static constexpr std::array<int, 3> tile_large_planes{32, 8, 2};
+  static constexpr std::size_t large_plane_bytes = std::size_t(6) << 20;
   // The segment march, written with Views, measured slower here: 0.79e11 SU/s at segment 4,
   // 0.83e11 at 8, against 1.06e11 for one point per thread (512^3, bench/device/tune.sh).
   static constexpr int interior_segment = 1;

@@ -235,7 +235,7 @@ class WaveKokkos final : public WaveImpl {
       std::array<int, 3> lo, std::array<int, 3> hi) const {
     auto order = [](std::array<int, 3> v) { return Iteration::k_first ? std::array<int, 3>{v[2], v[1], v[0]} : v; };
     const auto l = order(lo), h = order(hi);
-    const std::array<int, 3> t = kokkos_tile<Iteration>(large_planes(problem_.geometry()));
+    const std::array<int, 3> t = kokkos_tile<Iteration>(plane_bytes(problem_.geometry()) > Iteration::large_plane_bytes);
     return {exec_, {l[0], l[1], l[2]}, {h[0], h[1], h[2]}, {t[0], t[1], t[2]}};
   }
 
