@@ -58,6 +58,12 @@ class ResultSchema(unittest.TestCase):
             self.assertNotEqual(report.validate_run(broken), [], name)
 
 
+def copy_fixtures(d):
+    for name in os.listdir(FIXTURES):
+        with open(os.path.join(FIXTURES, name)) as src, open(os.path.join(d, name), "w") as dst:
+            dst.write(src.read())
+
+
 class ReportOnFixtures(unittest.TestCase):
     def generate(self, out):
         return open(report.generate([FIXTURES], out)).read()
@@ -79,9 +85,7 @@ class ReportOnFixtures(unittest.TestCase):
 
     def test_invalid_result_file_shows_as_failed(self):
         with tempfile.TemporaryDirectory() as d, tempfile.TemporaryDirectory() as out:
-            for name in os.listdir(FIXTURES):
-                with open(os.path.join(FIXTURES, name)) as src, open(os.path.join(d, name), "w") as dst:
-                    dst.write(src.read())
+            copy_fixtures(d)
             with open(os.path.join(d, "cuda_64x64x64.json")) as f:
                 broken = json.load(f)
             broken["implementations"][0]["chunk_seconds"] = []
@@ -92,9 +96,7 @@ class ReportOnFixtures(unittest.TestCase):
 
     def test_kokkos_versions_side_by_side(self):
         with tempfile.TemporaryDirectory() as d, tempfile.TemporaryDirectory() as out:
-            for name in os.listdir(FIXTURES):
-                with open(os.path.join(FIXTURES, name)) as src, open(os.path.join(d, name), "w") as dst:
-                    dst.write(src.read())
+            copy_fixtures(d)
             with open(os.path.join(FIXTURES, "cuda_64x64x64.json")) as f:
                 other = json.load(f)
             other["sweep"]["build"] = "cuda-k46"

@@ -19,6 +19,7 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <optional>
 
 namespace awave {
@@ -33,8 +34,9 @@ struct KokkosIteration {
   static constexpr bool k_first = false;  // policy axes (i, j, k)
   static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Right;
   static constexpr std::array<int, 3> tile{0, 0, 0};  // 0: Kokkos' default
+  // No other tile for grids with large i planes (the CUDA backend has one).
   static constexpr std::array<int, 3> tile_large_planes = tile;
-  static constexpr std::size_t large_plane_bytes = 0;
+  static constexpr std::size_t large_plane_bytes = std::numeric_limits<std::size_t>::max();
   static constexpr int interior_segment = 1;
 };
 
@@ -46,7 +48,7 @@ struct KokkosIteration<Kokkos::Experimental::OpenMPTarget> {
   static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Right;
   static constexpr std::array<int, 3> tile{0, 0, 0};  // ignored by this backend
   static constexpr std::array<int, 3> tile_large_planes = tile;
-  static constexpr std::size_t large_plane_bytes = 0;
+  static constexpr std::size_t large_plane_bytes = std::numeric_limits<std::size_t>::max();
   // 512^3: segment 1 gave 5.0e10 SU/s, 4 gave 6.7e10, 8 7.3e10, 16 7.5e10, 32 7.3e10.
   static constexpr int interior_segment = 16;
 };
