@@ -3,6 +3,7 @@
 // or produced a NaN/Inf, 3 a run-time failure (I/O, device).
 #include "core/cli.hpp"
 #include "core/driver.hpp"
+#include "core/memory_estimate.hpp"
 #include "core/wave_impl.hpp"
 #include "kokkos/register_kokkos.hpp"
 
@@ -48,6 +49,18 @@ int main(int argc, char* argv[]) {
     if (auto problem = accelerator_problem()) {
       std::cerr << "awave: error: " << *problem << " (this build's GPU implementations cannot run here)\n";
       return 3;
+    }
+  }
+  // Refuse, before allocating anything, a run that cannot fit.
+  {
+    std::vector<const ImplEntry*> entries;
+    for (const std::string& id : ids) entries.push_back(find_implementation(id));
+    const MemoryNeed need = estimate_memory(options.params, entries, options.check, options.write_output);
+    const bool on_device = any(&ImplEntry::on_device);
+    if (auto problem =
+            memory_problem(need, host_available_bytes(), on_device ? accelerator_free_bytes() : std::nullopt)) {
+      std::cerr << "awave: error: " << *problem << "\n";
+      return 1;
     }
   }
   // Kokkos starts only for runs that use it, and is finalised after every View is gone.

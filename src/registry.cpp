@@ -49,6 +49,14 @@ std::optional<std::string> accelerator_problem() {
 #endif
 }
 
+std::optional<std::size_t> accelerator_free_bytes() {
+#if defined(AWAVE_HAVE_CUDA)
+  return cuda_device_problem() ? std::nullopt : cuda_free_bytes();
+#else
+  return std::nullopt;  // OpenMP offload has no portable query; a failed allocation is reported instead
+#endif
+}
+
 std::string accelerator_description() {
 #if defined(AWAVE_HAVE_CUDA)
   return cuda_device_problem() ? "none" : cuda_device_description();

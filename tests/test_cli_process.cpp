@@ -65,6 +65,18 @@ TEST_F(AwaveProcess, BadInputFailsWithOneLineAndCreatesNothing) {
   }
 }
 
+TEST_F(AwaveProcess, AGridThatCannotFitIsRefusedWithTheEstimateBeforeAnythingIsWritten) {
+  std::ofstream(dir_ / "work" / "run.cpu.vtkhdf") << "earlier results";
+  // 3000^3: the CPU reference alone needs about 1.6 TiB.
+  const Outcome o = run("-shape 3000,3000,3000 -impl cpu -json r.json run");
+  EXPECT_EQ(o.status, 1) << o.out << o.err;
+  EXPECT_EQ(o.err.rfind("awave: error: this run needs about ", 0), 0u) << o.err;
+  EXPECT_NE(o.err.find("GiB of host memory (peak while cpu runs), but "), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find(" GiB are available"), std::string::npos) << o.err;
+  EXPECT_EQ(slurp(dir_ / "work" / "run.cpu.vtkhdf"), "earlier results");
+  EXPECT_EQ(files_in_work(), 1u) << "created a file";
+}
+
 TEST_F(AwaveProcess, UnstableDtNamesTheLargestStableDt) {
   const Outcome o = run("-dt 0.05");
   EXPECT_EQ(o.status, 1);

@@ -1,6 +1,7 @@
 // The model pieces of SPEC.md, against values computed by hand.
 #include "core/approx_equal.hpp"
 #include "core/driver.hpp"
+#include "core/memory_estimate.hpp"
 #include "core/time_ring.hpp"
 #include "core/wave_impl.hpp"
 #include "core/wave_params.hpp"
@@ -216,4 +217,32 @@ TEST(Selection, DefaultRunsTheGpuImplementationsOfAGpuBuildAndEverythingOfAHostB
   o.check = false;
   for (const std::string& id : selected_implementations(o))
     EXPECT_NE(id, "cpu-openmp") << "no reference without a check";
+}
+
+TEST(MemoryEstimate, CountsFieldsPerImplementationAndRefusesWhatDoesNotFit) {
+  WaveParams p;
+  p.shape = {10, 10, 10};
+  const std::size_t padded = 12 * 12 * 12 * 8, interior = 1000 * 8, coefficients = (10 + 100) * 8;
+  const ImplEntry cpu{"cpu", "", false, false, nullptr};
+  const ImplEntry host_kokkos{"kokkos-x", "", false, true, nullptr};
+  const ImplEntry gpu{"gpu-x", "", true, false, nullptr};
+  // Checked with output: staging (2 padded) + the reference's `now` (1 padded) on top of the fields.
+  const MemoryNeed checked = estimate_memory(p, {&cpu, &host_kokkos, &gpu}, true, true);
+  EXPECT_EQ(checked.host_bytes, 2 * padded + 3 * padded + 2 * interior + padded);
+  EXPECT_EQ(checked.host_peak_by, "cpu");
+  EXPECT_EQ(checked.device_bytes, 3 * padded + coefficients);
+  // Unchecked, no output: only the fields themselves.
+  const MemoryNeed bare = estimate_memory(p, {&host_kokkos}, false, false);
+  EXPECT_EQ(bare.host_bytes, 3 * padded + coefficients);
+  EXPECT_EQ(bare.device_bytes, 0u);
+
+  EXPECT_FALSE(memory_problem(checked, checked.host_bytes, checked.device_bytes));
+  EXPECT_FALSE(memory_problem(checked, std::nullopt, std::nullopt)) << "nothing known, nothing refused";
+  const auto host = memory_problem(checked, checked.host_bytes - 1, std::nullopt);
+  ASSERT_TRUE(host);
+  EXPECT_NE(host->find("GiB of host memory (peak while cpu runs)"), std::string::npos) << *host;
+  const auto device = memory_problem(checked, std::nullopt, checked.device_bytes - 1);
+  ASSERT_TRUE(device);
+  EXPECT_NE(device->find("GiB of GPU memory"), std::string::npos) << *device;
+  EXPECT_TRUE(host_available_bytes().value_or(1) > 0);
 }

@@ -306,6 +306,12 @@ std::string cuda_device_description() {
   return fmt::format("{}, {:.1f} GiB", prop.name, double(prop.totalGlobalMem) / (1u << 30));
 }
 
+std::optional<std::size_t> cuda_free_bytes() {
+  std::size_t free = 0, total = 0;
+  if (cudaMemGetInfo(&free, &total) != cudaSuccess) return std::nullopt;
+  return free;
+}
+
 void add_cuda_implementations(std::vector<ImplEntry>& impls) {
   impls.push_back({"cuda", "hand-written CUDA (interior + boundary-layer kernels, one stream)", true, false,
                    [](const WaveProblem& problem) { return std::make_unique<WaveCuda>(problem); }});

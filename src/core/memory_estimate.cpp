@@ -1,0 +1,66 @@
+#include "memory_estimate.hpp"
+
+#include "wave_impl.hpp"
+#include "wave_problem.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace awave {
+
+MemoryNeed estimate_memory(const WaveParams& params, const std::vector<const ImplEntry*>& impls, bool check,
+                           bool write_output) {
+  const std::size_t padded = PaddedGeometry{params.nx(), params.ny(), params.nz()}.size() * sizeof(double);
+  const std::size_t interior = params.interior_points() * sizeof(double);
+  const std::size_t coefficients = (std::size_t(params.nz()) + std::size_t(params.nx()) * params.ny()) * sizeof(double);
+  const std::size_t staging = check || write_output ? 2 * padded : 0;
+  MemoryNeed need;
+  for (const ImplEntry* entry : impls) {
+    const ImplEntry& e = *entry;
+    const bool reference = e.id == "cpu" || e.id == "cpu-openmp";
+    std::size_t host = staging;
+    if (reference)
+      host += 3 * padded + 2 * interior;
+    else if (e.on_device)
+      host += padded;
+    else
+      host += 3 * padded + coefficients;
+    if (check) host += padded;  // the reference's `now`, kept (and, for the reference, copied)
+    if (host > need.host_bytes) {
+      need.host_bytes = host;
+      need.host_peak_by = e.id;
+    }
+    if (e.on_device) need.device_bytes = std::max(need.device_bytes, 3 * padded + coefficients);
+  }
+  return need;
+}
+
+std::optional<std::size_t> host_available_bytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  for (std::string line; std::getline(meminfo, line);) {
+    std::istringstream in(line);
+    std::string key;
+    std::size_t kib = 0;
+    if (in >> key >> kib && key == "MemAvailable:") return kib * 1024;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> memory_problem(const MemoryNeed& need, std::optional<std::size_t> host_available,
+                                          std::optional<std::size_t> device_available) {
+  const auto gib = [](std::size_t bytes) { return double(bytes) / double(1ull << 30); };
+  if (host_available && need.host_bytes > *host_available)
+    return fmt::format(
+        "this run needs about {:.1f} GiB of host memory (peak while {} runs), but {:.1f} GiB are "
+        "available",
+        gib(need.host_bytes), need.host_peak_by, gib(*host_available));
+  if (device_available && need.device_bytes > *device_available)
+    return fmt::format("this run needs about {:.1f} GiB of GPU memory, but {:.1f} GiB are free on the GPU",
+                       gib(need.device_bytes), gib(*device_available));
+  return std::nullopt;
+}
+
+}  // namespace awave

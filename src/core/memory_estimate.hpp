@@ -1,0 +1,37 @@
+// Memory a run needs, estimated before anything is allocated, so that a grid that cannot fit
+// is refused with numbers instead of ending in std::bad_alloc halfway through.
+#pragma once
+
+#include "cli.hpp"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace awave {
+
+struct ImplEntry;
+
+struct MemoryNeed {
+  std::size_t host_bytes = 0;    // peak, implementations running one after the other
+  std::size_t device_bytes = 0;  // peak on the accelerator
+  std::string host_peak_by;      // the implementation at the host peak
+};
+
+// Fields per implementation: the CPU reference holds 3 padded u fields and 2 full coefficient
+// fields; a host Kokkos backend 3 padded fields; a device implementation 3 padded fields on the
+// device and one on the host while it sets up. Copying u back (output, check) stages 2 padded
+// fields on the host, and a checked run keeps the reference's `now` for the others.
+MemoryNeed estimate_memory(const WaveParams& params, const std::vector<const ImplEntry*>& impls, bool check,
+                           bool write_output);
+
+// MemAvailable of /proc/meminfo, if it can be read.
+std::optional<std::size_t> host_available_bytes();
+
+// A one-line refusal when the estimate exceeds what is available (host, and the device when its
+// free memory is known), else nothing.
+std::optional<std::string> memory_problem(const MemoryNeed& need, std::optional<std::size_t> host_available,
+                                          std::optional<std::size_t> device_available);
+
+}  // namespace awave
