@@ -58,7 +58,7 @@ int main(int argc, char* argv[]) {
     const MemoryNeed need = estimate_memory(options.params, entries, options.check, options.write_output);
     const bool on_device = any(&ImplEntry::on_device);
     if (auto problem =
-            memory_problem(need, host_available_bytes(), on_device ? accelerator_free_bytes() : std::nullopt)) {
+            memory_problem(need, host_available_bytes(), on_device ? accelerator_memory_bytes() : std::nullopt)) {
       std::cerr << "awave: error: " << *problem << "\n";
       return 1;
     }

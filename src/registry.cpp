@@ -49,9 +49,9 @@ std::optional<std::string> accelerator_problem() {
 #endif
 }
 
-std::optional<std::size_t> accelerator_free_bytes() {
+std::optional<std::size_t> accelerator_memory_bytes() {
 #if defined(AWAVE_HAVE_CUDA)
-  return cuda_device_problem() ? std::nullopt : cuda_free_bytes();
+  return cuda_device_problem() ? std::nullopt : cuda_memory_bytes();
 #else
   return std::nullopt;  // OpenMP offload has no portable query; a failed allocation is reported instead
 #endif

@@ -58,7 +58,7 @@ std::optional<std::string> memory_problem(const MemoryNeed& need, std::optional<
         "available",
         gib(need.host_bytes), need.host_peak_by, gib(*host_available));
   if (device_available && need.device_bytes > *device_available)
-    return fmt::format("this run needs about {:.1f} GiB of GPU memory, but {:.1f} GiB are free on the GPU",
+    return fmt::format("this run needs about {:.1f} GiB of GPU memory, but the GPU has {:.1f} GiB",
                        gib(need.device_bytes), gib(*device_available));
   return std::nullopt;
 }

@@ -29,8 +29,8 @@ MemoryNeed estimate_memory(const WaveParams& params, const std::vector<const Imp
 // MemAvailable of /proc/meminfo, if it can be read.
 std::optional<std::size_t> host_available_bytes();
 
-// A one-line refusal when the estimate exceeds what is available (host, and the device when its
-// free memory is known), else nothing.
+// A one-line refusal when the estimate exceeds what is available (the host's available memory,
+// and the device's memory when it is known), else nothing.
 std::optional<std::string> memory_problem(const MemoryNeed& need, std::optional<std::size_t> host_available,
                                           std::optional<std::size_t> device_available);
 

@@ -73,7 +73,7 @@ const ImplEntry* find_implementation(const std::string& id);
 std::optional<std::string> accelerator_problem();
 // The accelerator in words ("NVIDIA H100 80GB HBM3, 79.1 GiB"), or "none".
 std::string accelerator_description();
-// Free memory on the accelerator, where the build can ask (CUDA); nothing otherwise.
-std::optional<std::size_t> accelerator_free_bytes();
+// Memory of the accelerator, where the build can ask (CUDA); nothing otherwise.
+std::optional<std::size_t> accelerator_memory_bytes();
 
 }  // namespace awave

@@ -306,10 +306,14 @@ std::string cuda_device_description() {
   return fmt::format("{}, {:.1f} GiB", prop.name, double(prop.totalGlobalMem) / (1u << 30));
 }
 
-std::optional<std::size_t> cuda_free_bytes() {
-  std::size_t free = 0, total = 0;
-  if (cudaMemGetInfo(&free, &total) != cudaSuccess) return std::nullopt;
-  return free;
+std::optional<std::size_t> cuda_memory_bytes() {
+  // The device's total memory: asking for the free memory (cudaMemGetInfo) would create the
+  // CUDA context before Kokkos initialises, which this check must not change.
+  int device = 0;
+  cudaDeviceProp prop{};
+  if (cudaGetDevice(&device) != cudaSuccess || cudaGetDeviceProperties(&prop, device) != cudaSuccess)
+    return std::nullopt;
+  return prop.totalGlobalMem;
 }
 
 void add_cuda_implementations(std::vector<ImplEntry>& impls) {

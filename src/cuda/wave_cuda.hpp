@@ -12,8 +12,8 @@ namespace awave {
 std::optional<std::string> cuda_device_problem();
 // "NVIDIA H100 80GB HBM3, 79.1 GiB" for the current device.
 std::string cuda_device_description();
-// Free memory on the current device, if it can be queried.
-std::optional<std::size_t> cuda_free_bytes();
+// Memory of the current device, if it can be queried.
+std::optional<std::size_t> cuda_memory_bytes();
 
 void add_cuda_implementations(std::vector<ImplEntry>& impls);
 
