@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <sys/sysinfo.h>
+
 namespace awave {
 
 MemoryNeed estimate_memory(const WaveParams& params, const std::vector<const ImplEntry*>& impls, bool check,
@@ -46,6 +48,9 @@ std::optional<std::size_t> host_available_bytes() {
     std::size_t kib = 0;
     if (in >> key >> kib && key == "MemAvailable:") return kib * 1024;
   }
+  // No /proc (a chroot, say): the kernel's free and buffer memory, a lower bound.
+  struct sysinfo info {};
+  if (sysinfo(&info) == 0) return (std::size_t(info.freeram) + std::size_t(info.bufferram)) * info.mem_unit;
   return std::nullopt;
 }
 

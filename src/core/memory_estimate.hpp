@@ -26,7 +26,7 @@ struct MemoryNeed {
 MemoryNeed estimate_memory(const WaveParams& params, const std::vector<const ImplEntry*>& impls, bool check,
                            bool write_output);
 
-// MemAvailable of /proc/meminfo, if it can be read.
+// MemAvailable of /proc/meminfo, else (no /proc) free plus buffer memory from sysinfo(2).
 std::optional<std::size_t> host_available_bytes();
 
 // A one-line refusal when the estimate exceeds what is available (the host's available memory,
