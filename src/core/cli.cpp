@@ -120,7 +120,7 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
         for (const std::string& id : o.impls)
           if (id.empty()) return error(fmt::format("-impl needs comma-separated implementation ids, got '{}'", value));
       } else if (flag == "-reference") {
-        if (value != "cpu" && value != "cpu-openmp")
+        if (!is_cpu_reference(value))
           return error(fmt::format("-reference is cpu (serial) or cpu-openmp (threads), got '{}'", value));
         o.reference = value;
       } else {

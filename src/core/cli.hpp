@@ -21,6 +21,11 @@ struct Options {
   bool list = false;
 };
 
+// The implementations that can be the reference: the serial CPU reference and the same on threads.
+inline bool is_cpu_reference(const std::string& id) {
+  return id == "cpu" || id == "cpu-openmp";
+}
+
 struct ParsedCommandLine {
   Options options;
   std::optional<std::string> error;  // one line, for bad input

@@ -22,9 +22,8 @@ MemoryNeed estimate_memory(const WaveParams& params, const std::vector<const Imp
   MemoryNeed need;
   for (const ImplEntry* entry : impls) {
     const ImplEntry& e = *entry;
-    const bool reference = e.id == "cpu" || e.id == "cpu-openmp";
     std::size_t host = staging;
-    if (reference)
+    if (is_cpu_reference(e.id))
       host += 3 * padded + 2 * interior;
     else if (e.on_device)
       host += padded;

@@ -50,22 +50,18 @@ struct LaunchShape {
 constexpr std::size_t kLongMarchPlaneBytes = std::size_t(4) << 20;
 
 LaunchShape launch_shape(const PaddedGeometry& g) {
-  static const LaunchShape large = [] {
-    LaunchShape s;
-    s.segment_i = 16;
-    return s;
+  static const std::optional<LaunchShape> tuned = []() -> std::optional<LaunchShape> {
+    LaunchShape e;
+    const char* env = std::getenv("AWAVE_CUDA_BLOCK");
+    if (env && std::sscanf(env, "%d,%d,%d", &e.block_k, &e.block_j, &e.segment_i) == 3 && e.block_k > 0 &&
+        e.block_j > 0 && e.block_k * e.block_j <= 1024 && e.segment_i > 0)
+      return e;
+    return std::nullopt;
   }();
-  static const LaunchShape shape = [] {
-    LaunchShape s;
-    if (const char* env = std::getenv("AWAVE_CUDA_BLOCK")) {
-      LaunchShape e;
-      if (std::sscanf(env, "%d,%d,%d", &e.block_k, &e.block_j, &e.segment_i) == 3 && e.block_k > 0 && e.block_j > 0 &&
-          e.block_k * e.block_j <= 1024 && e.segment_i > 0)
-        s = e;
-    }
-    return s;
-  }();
-  return std::getenv("AWAVE_CUDA_BLOCK") || plane_bytes(g) <= kLongMarchPlaneBytes ? shape : large;
+  if (tuned) return *tuned;
+  LaunchShape s;
+  if (plane_bytes(g) > kLongMarchPlaneBytes) s.segment_i = 16;
+  return s;
 }
 
 struct StepArgs {
