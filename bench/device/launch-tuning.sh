@@ -4,6 +4,10 @@
 # against three kernels per step, CUDA graphs on and off, OpenMP nowait and team size,
 # OpenMP offload with and without device LTO (build openmptarget-nolto), and devbench for
 # each offload build. Prints median time per step (small grids) or best SU/s (512^3).
+# As run for bench/results/h100-2026-11-22/tuning, on builds of e5bbec8: AWAVE_OMP_NOWAIT
+# existed only there (asynchronous regions gave wrong results and were removed), so later
+# builds ignore it and its pairs of runs measure the same code; openmptarget-nolto is
+# `cmake --preset openmptarget -B build/openmptarget-nolto -DAWAVE_OFFLOAD_LTO=OFF`.
 #   bench/device/launch-tuning.sh OUT_DIR
 set -uo pipefail
 out=${1:?usage: launch-tuning.sh OUT_DIR}
