@@ -4,6 +4,7 @@
 #include "core/cli.hpp"
 #include "core/driver.hpp"
 #include "core/memory_estimate.hpp"
+#include "core/restart.hpp"
 #include "core/wave_impl.hpp"
 #include "kokkos/register_kokkos.hpp"
 
@@ -20,10 +21,14 @@ int main(int argc, char* argv[]) {
     std::cerr << "awave: error: " << *parsed.error << "\n" << usage();
     return 1;
   }
-  const Options& options = parsed.options;
+  Options options = parsed.options;
   if (options.help) {
     std::cout << usage();
     return 0;
+  }
+  if (auto problem = apply_restart(options)) {  // reads and checks the file; writes nothing
+    std::cerr << "awave: error: " << *problem << "\n";
+    return 1;
   }
   std::vector<std::string> ids;
   try {

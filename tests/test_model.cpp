@@ -226,9 +226,12 @@ TEST(MemoryEstimate, CountsFieldsPerImplementationAndRefusesWhatDoesNotFit) {
   const ImplEntry cpu{"cpu", "", false, false, nullptr};
   const ImplEntry host_kokkos{"kokkos-x", "", false, true, nullptr};
   const ImplEntry gpu{"gpu-x", "", true, false, nullptr};
-  // Checked with output: staging (2 padded) + the reference's `now` (1 padded) on top of the fields.
+  // Checked with output: two pairs of snapshot buffers (4 padded) + the reference's `now`
+  // (1 padded) on top of the fields; the check's own pair is used after the output's.
   const MemoryNeed checked = estimate_memory(p, {&cpu, &host_kokkos, &gpu}, true, true);
-  EXPECT_EQ(checked.host_bytes, 2 * padded + 3 * padded + 2 * interior + padded);
+  EXPECT_EQ(checked.host_bytes, 4 * padded + 3 * padded + 2 * interior + padded);
+  const MemoryNeed checked_no_output = estimate_memory(p, {&cpu}, true, false);
+  EXPECT_EQ(checked_no_output.host_bytes, 2 * padded + 3 * padded + 2 * interior + padded);
   EXPECT_EQ(checked.host_peak_by, "cpu");
   EXPECT_EQ(checked.device_bytes, 3 * padded + coefficients);
   // Unchecked, no output: only the fields themselves.

@@ -26,8 +26,10 @@ def check(path):
         nx, ny, nz = (int(v) for v in params["shape"])
         dx = float(params["dx"])
         values = np.asarray(f["VTKHDF/Steps/Values"])
-        u = np.asarray(f["VTKHDF/PointData/u"])
-        u_prev = np.asarray(f["VTKHDF/PointData/u_prev"])
+        # Slots are allocated for the whole run; an interrupted run's file fills the first NSteps.
+        n = int(f["VTKHDF/Steps"].attrs["NSteps"])
+        u = np.asarray(f["VTKHDF/PointData/u"][:n])
+        u_prev = np.asarray(f["VTKHDF/PointData/u_prev"][:n])
         sos = np.asarray(f["VTKHDF/PointData/sos"])[0]
         damp = np.asarray(f["VTKHDF/PointData/damp"])[0]
 

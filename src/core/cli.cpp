@@ -46,7 +46,7 @@ std::vector<std::string> split_commas(const std::string& text) {
 std::string usage() {
   return "usage: awave [-shape nx,ny,nz] [-dx float] [-dt float] [-nsteps int] [-out_period int]\n"
          "             [-impl id,id,...] [-reference cpu|cpu-openmp] [-json FILE] [-no_output] [-no_check]\n"
-         "             [-list] [-h] [output_base]\n"
+         "             [-restart FILE] [-list] [-h] [output_base]\n"
          "  -shape nx,ny,nz   interior grid points (default 32,32,32; nx, ny >= 8, nz >= 1)\n"
          "  -dx float         grid spacing in metres (default 10.0)\n"
          "  -dt float         time step in seconds (default 0.002; Courant number must be <= 1)\n"
@@ -59,6 +59,9 @@ std::string usage() {
          "  -json FILE        also write the results as JSON to FILE\n"
          "  -no_output        write no .vtkhdf files\n"
          "  -no_check         skip the CPU reference and the point-by-point check (benchmarks)\n"
+         "  -restart FILE     continue the run saved in FILE (an awave .vtkhdf, complete or from an\n"
+         "                    interrupted run's .partial) from its last snapshot; parameters come from the\n"
+         "                    file, -nsteps counts the steps still to run (default: to the file's end)\n"
          "  -list             list the implementations in this build and exit\n"
          "  -h, --help        this help\n"
          "  output_base       files are <stem>.<impl>.vtkhdf (default: test)\n"
@@ -95,11 +98,13 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
       continue;
     }
     const bool takes_value = flag == "-shape" || flag == "-dx" || flag == "-dt" || flag == "-nsteps" ||
-                             flag == "-out_period" || flag == "-impl" || flag == "-json" || flag == "-reference";
+                             flag == "-out_period" || flag == "-impl" || flag == "-json" || flag == "-reference" ||
+                             flag == "-restart";
     if (takes_value) {
       if (a + 1 >= argc) return error(fmt::format("{} needs a value", arg));
       const std::string value = argv[++a];
       if (flag == "-shape") {
+        o.given.shape = true;
         const std::vector<std::string> parts = split_commas(value);
         if (parts.size() != 3) return error(fmt::format("-shape needs three integers nx,ny,nz, got '{}'", value));
         for (int d = 0; d < 3; ++d) {
@@ -111,10 +116,12 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
         const auto x = parse_real(value);
         if (!x) return error(fmt::format("{} needs a number, got '{}'", arg, value));
         (flag == "-dx" ? o.params.dx : o.params.dt) = *x;
+        (flag == "-dx" ? o.given.dx : o.given.dt) = true;
       } else if (flag == "-nsteps" || flag == "-out_period") {
         const auto n = parse_integer(value);
         if (!n) return error(fmt::format("{} needs an integer, got '{}'", arg, value));
         (flag == "-nsteps" ? o.params.nsteps : o.params.out_period) = int(*n);
+        (flag == "-nsteps" ? o.given.nsteps : o.given.out_period) = true;
       } else if (flag == "-impl") {
         o.impls = split_commas(value);
         for (const std::string& id : o.impls)
@@ -123,6 +130,9 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
         if (!is_cpu_reference(value))
           return error(fmt::format("-reference is cpu (serial) or cpu-openmp (threads), got '{}'", value));
         o.reference = value;
+      } else if (flag == "-restart") {
+        if (value.empty()) return error("-restart needs a file name");
+        o.restart_file = value;
       } else {
         if (value.empty()) return error("-json needs a file name");
         o.json_path = value;
@@ -167,11 +177,22 @@ std::optional<std::string> check_file_location(const std::string& file) {
 }  // namespace
 
 std::optional<std::string> check_output_locations(const Options& options, const std::vector<std::string>& impl_ids) {
+  namespace fs = std::filesystem;
+  auto same_file = [](const std::string& a, const std::string& b) {
+    std::error_code ec;
+    return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
+  };
   if (options.write_output) {
-    const std::filesystem::path base(options.output_base);
+    const fs::path base(options.output_base);
     if (!base.has_filename()) return fmt::format("output_base '{}' has no file name", options.output_base);
-    for (const std::string& id : impl_ids)
-      if (auto problem = check_file_location(output_path(options.output_base, id))) return problem;
+    for (const std::string& id : impl_ids) {
+      const std::string file = output_path(options.output_base, id);
+      if (auto problem = check_file_location(file)) return problem;
+      if (!options.restart_file.empty() &&
+          (same_file(file, options.restart_file) || same_file(file + ".partial", options.restart_file)))
+        return fmt::format("output '{}' would overwrite the restart file '{}'; give another output_base", file,
+                           options.restart_file);
+    }
   }
   if (!options.json_path.empty()) return check_file_location(options.json_path);
   return std::nullopt;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "wave_params.hpp"
+#include "wave_problem.hpp"
 
 #include <optional>
 #include <string>
@@ -19,6 +20,11 @@ struct Options {
   bool check = true;                 // -no_check: skip the CPU reference and the comparison
   bool help = false;
   bool list = false;
+  std::string restart_file;            // -restart: continue the run saved in this file
+  std::optional<StartSnapshot> start;  // set from restart_file by apply_restart (restart.hpp)
+  struct {
+    bool shape = false, dx = false, dt = false, nsteps = false, out_period = false;
+  } given;  // flags on the command line, which a restart file must not contradict
 };
 
 // The implementations that can be the reference: the serial CPU reference and the same on threads.

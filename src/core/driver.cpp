@@ -4,7 +4,7 @@
 #include "build_info.hpp"
 #include "git_commit.hpp"
 #include "kokkos/register_kokkos.hpp"
-#include "vtkhdf.hpp"
+#include "snapshot_writer.hpp"
 #include "wave_impl.hpp"
 
 #include <fmt/format.h>
@@ -80,37 +80,18 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-// Output goes to "<file>.partial" and is renamed when complete, so a failed run never leaves
-// a truncated file under the final name (nor destroys an earlier complete one).
-class OutputFile {
- public:
-  OutputFile(const std::string& path, const WaveProblem& problem)
-      : path_(path), partial_(path + ".partial"), writer_(partial_, problem) {}
-  ~OutputFile() {
-    if (!committed_) std::remove(partial_.c_str());
-  }
-  VtkHdfWriter& writer() { return writer_; }
-  void commit() {
-    writer_.close();
-    std::filesystem::rename(partial_, path_);
-    committed_ = true;
-  }
-
- private:
-  std::string path_, partial_;
-  VtkHdfWriter writer_;
-  bool committed_ = false;
-};
-
-// A NaN or Inf in u, wherever the fields came to the host, fails the implementation.
-void report_non_finite(const WaveImpl& impl, ImplResult& result) {
-  if (const auto& bad = impl.first_non_finite())
-    result.non_finite = fmt::format("{} = {} at padded point ({}, {}, {}) after step {}", bad->field, bad->value,
-                                    bad->pi, bad->pj, bad->pk, bad->step);
+// A NaN or Inf in u, wherever the fields came to the host, fails the implementation: the
+// earliest one seen by the check or by the output writer.
+void report_non_finite(std::optional<NonFinite> a, std::optional<NonFinite> b, ImplResult& result) {
+  if (!a || (b && b->step < a->step)) a = b;
+  if (a)
+    result.non_finite = fmt::format("{} = {} at padded point ({}, {}, {}) after step {}", a->field, a->value, a->pi,
+                                    a->pj, a->pk, a->step);
 }
 
 ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Options& options,
                    std::vector<double>* reference_now, std::ostream& log) {
+  using clock = std::chrono::steady_clock;
   const WaveParams& p = problem.params();
   ImplResult result;
   result.id = entry.id;
@@ -119,23 +100,43 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
   log << fmt::format("[{}] {}: setting up\n", entry.id, entry.description) << std::flush;
   std::unique_ptr<WaveImpl> impl = entry.make(problem);
 
-  std::unique_ptr<OutputFile> out;
+  const std::vector<int> chunks = chunk_lengths(p);
+  std::unique_ptr<SnapshotWriter> out;
+  const auto wall_start = clock::now();
+  auto snapshot = [&] {  // copy back (outside the timed chunks) and hand over to the writer
+    const SnapshotWriter::Buffers buffers = out->acquire();
+    const auto start = clock::now();
+    impl->copy_u_to_host(buffers.now, buffers.prev);
+    result.io.copy_seconds += std::chrono::duration<double>(clock::now() - start).count();
+    out->submit(impl->time_step());
+  };
   if (options.write_output) {
     result.output_file = output_path(options.output_base, entry.id);
-    out = std::make_unique<OutputFile>(result.output_file, problem);
-    impl->append_u_fields(out->writer());
+    out = std::make_unique<SnapshotWriter>(result.output_file, problem, int64_t(chunks.size()) + 1);
   }
-  for (int done = 0; done < p.nsteps;) {
-    const int len = std::min(p.out_period, p.nsteps - done);
-    const auto start = std::chrono::steady_clock::now();
-    impl->run(len);  // blocking: the chunk is complete on the device when it returns
-    const auto stop = std::chrono::steady_clock::now();
-    result.chunk_steps.push_back(len);
-    result.chunk_seconds.push_back(std::chrono::duration<double>(stop - start).count());
-    done += len;
-    if (out) impl->append_u_fields(out->writer());
+  try {
+    if (out) snapshot();
+    for (const int len : chunks) {
+      const auto start = clock::now();
+      impl->run(len);  // blocking: the chunk is complete on the device when it returns
+      const auto stop = clock::now();
+      result.chunk_steps.push_back(len);
+      result.chunk_seconds.push_back(std::chrono::duration<double>(stop - start).count());
+      if (out) snapshot();
+    }
+    if (out) out->commit();
+  } catch (const std::exception& e) {
+    if (!out) throw;
+    throw std::runtime_error(fmt::format("{} (-restart {} continues the run from its last snapshot)", e.what(),
+                                         out->partial_path()));
   }
-  if (out) out->commit();
+  if (out) {
+    result.io.wall_seconds = std::chrono::duration<double>(clock::now() - wall_start).count();
+    result.io.write_seconds = out->write_seconds();
+    result.io.wait_seconds = out->wait_seconds();
+    result.io.flush_seconds = out->flush_seconds();
+    result.io.longest_flush_seconds = out->longest_flush_seconds();
+  }
 
   if (options.check) {
     const std::vector<double>& now = impl->now_on_host();
@@ -147,7 +148,7 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
       result.differences = count_differences(reference_now->data(), now.data(), now.size());
     }
   }
-  report_non_finite(*impl, result);  // over every copy back above (output and check)
+  report_non_finite(impl->first_non_finite(), out ? out->first_non_finite() : std::nullopt, result);
   return result;
 }
 
@@ -167,9 +168,12 @@ RunReport run_comparison(const Options& options, const std::vector<const ImplEnt
   RunReport report;
   report.options = options;
   const WaveParams& p = options.params;
-  const WaveProblem problem(p);
+  const WaveProblem problem(p, options.start);
   log << fmt::format("awave: shape {}x{}x{}, dx {}, dt {}, nsteps {}, out_period {}, Courant number {:.4f}\n", p.nx(),
                      p.ny(), p.nz(), p.dx, p.dt, p.nsteps, p.out_period, courant_number(p.dx, p.dt));
+  if (options.start)
+    log << fmt::format("awave: restarting from {} at step {} (its snapshot slot {}); running to step {}\n",
+                       options.start->file, p.start_step, options.start->slot, p.end_step());
   std::vector<double> reference_now;
   for (const ImplEntry* entry : impls) {
     if (!entry) throw std::invalid_argument("run_comparison: an implementation is missing from this build");
@@ -198,7 +202,14 @@ void print_summary(const RunReport& report, std::ostream& out) {
     else
       out << "  check: not checked (-no_check)\n";
     if (!r.non_finite.empty()) out << fmt::format("  non-finite value: {}: FAIL\n", r.non_finite);
-    if (!r.output_file.empty()) out << fmt::format("  output: {}\n", r.output_file);
+    if (!r.output_file.empty()) {
+      const double compute = std::accumulate(r.chunk_seconds.begin(), r.chunk_seconds.end(), 0.0);
+      out << fmt::format("  output: {}\n", r.output_file);
+      out << fmt::format(
+          "  time [s]: wall {:.3f} = compute {:.3f} + copy back {:.3f} + waiting for the writer {:.3f}; the "
+          "writer (creating and writing the file) was busy {:.3f}, overlapping the compute\n",
+          r.io.wall_seconds, compute, r.io.copy_seconds, r.io.wait_seconds, r.io.write_seconds);
+    }
   }
 }
 
@@ -223,7 +234,9 @@ void write_json(const RunReport& report, const std::string& path) {
                  {"dx", p.dx},
                  {"dt", p.dt},
                  {"nsteps", p.nsteps},
-                 {"out_period", p.out_period}};
+                 {"out_period", p.out_period},
+                 {"start_step", p.start_step}};
+  if (report.options.start) j["restart_file"] = report.options.start->file;
   j["checked_against_cpu"] = report.options.check;
   j["reference"] = report.options.check ? report.options.reference : "";
   j["implementations"] = nlohmann::json::array();
@@ -245,7 +258,16 @@ void write_json(const RunReport& report, const std::string& path) {
     if (r.checked) {
       ji["differences"] = r.differences;
     }
-    if (!r.output_file.empty()) ji["output_file"] = r.output_file;
+    if (!r.output_file.empty()) {
+      ji["output_file"] = r.output_file;
+      ji["io"] = {{"wall_seconds", r.io.wall_seconds},
+                  {"compute_seconds", std::accumulate(r.chunk_seconds.begin(), r.chunk_seconds.end(), 0.0)},
+                  {"copy_seconds", r.io.copy_seconds},
+                  {"wait_seconds", r.io.wait_seconds},
+                  {"write_seconds", r.io.write_seconds},
+                  {"commit_flush_seconds", r.io.flush_seconds},
+                  {"longest_commit_flush_seconds", r.io.longest_flush_seconds}};
+    }
     if (!r.non_finite.empty()) ji["non_finite"] = r.non_finite;
     ji["passed"] = r.passed();
     j["implementations"].push_back(ji);

@@ -1,5 +1,6 @@
 // The awave driver: run the CPU reference, then each selected implementation from the same
-// initial state, in chunks of out_period steps (compute-only timing, output after each chunk),
+// initial (or restart) state, in chunks ending at multiples of out_period (compute-only timing;
+// output after each chunk, written by a thread while the next chunk computes),
 // check each final `now` field against the reference point by point, and report.
 #pragma once
 
@@ -28,6 +29,13 @@ struct ImplResult {
   std::size_t points_compared = 0;
   std::string output_file;  // empty when no output was written
   std::string non_finite;   // the first NaN/Inf seen in u on the host (output, check), if any
+  struct {                  // with output: where the run's time went
+    double wall_seconds = 0;    // creating the file to committing it: chunks and output
+    double copy_seconds = 0;   // copying snapshots back to host buffers (between chunks)
+    double wait_seconds = 0;   // waiting for the writer (it fell a chunk behind, or the last write)
+    double write_seconds = 0;  // the writer thread's busy time (creating, writing): overlaps the chunks
+    double flush_seconds = 0, longest_flush_seconds = 0;  // the snapshots' commit flushes (crash window)
+  } io;
 
   std::vector<double> chunk_su_per_s(std::size_t interior_points) const;
   bool passed() const { return non_finite.empty() && (!checked || differences == 0); }

@@ -18,7 +18,9 @@ MemoryNeed estimate_memory(const WaveParams& params, const std::vector<const Imp
   const std::size_t padded = PaddedGeometry{params.nx(), params.ny(), params.nz()}.size() * sizeof(double);
   const std::size_t interior = params.interior_points() * sizeof(double);
   const std::size_t coefficients = (std::size_t(params.nz()) + std::size_t(params.nx()) * params.ny()) * sizeof(double);
-  const std::size_t staging = check || write_output ? 2 * padded : 0;
+  // Output: two pairs of snapshot buffers (one being written while the next is filled); the
+  // check, after the output is done: one pair.
+  const std::size_t staging = write_output ? 4 * padded : check ? 2 * padded : 0;
   MemoryNeed need;
   for (const ImplEntry* entry : impls) {
     const ImplEntry& e = *entry;

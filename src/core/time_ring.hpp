@@ -13,7 +13,8 @@ template <class Level>
 class TimeRing {
  public:
   TimeRing() = default;
-  TimeRing(const Level& a, const Level& b, const Level& c) : levels_{a, b, c} {}
+  // prev = a, now = b, next = c; the time counter starts at `time` (a restart's step).
+  TimeRing(const Level& a, const Level& b, const Level& c, long time = 0) : levels_{a, b, c}, time_(time) {}
 
   Level& prev() { return levels_[head_]; }
   Level& now() { return levels_[(head_ + 1) % 3]; }

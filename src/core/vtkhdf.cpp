@@ -4,14 +4,39 @@
 #include <hdf5.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <utility>
 #include <stdexcept>
 
 namespace awave {
 namespace {
 
+// The deepest description on HDF5's error stack ("... errno = 28, error message = 'No space
+// left on device'"), which says why, where the API function's own message says only what.
+std::string hdf5_cause() {
+  std::string cause;
+  H5Ewalk2(
+      H5E_DEFAULT, H5E_WALK_DOWNWARD,
+      [](unsigned, const H5E_error2_t* e, void* data) -> herr_t {
+        if (e->desc && *e->desc) *static_cast<std::string*>(data) = e->desc;
+        return 0;
+      },
+      &cause);
+  H5Eclear2(H5E_DEFAULT);
+  // A system call's failure comes as "..., errno = 28, error message = 'No space left on
+  // device', buf = ...": keep the message. Anything else: its first line.
+  const std::string key = "error message = '";
+  if (const auto at = cause.find(key); at != std::string::npos) {
+    const auto end = cause.find('\'', at + key.size());
+    return cause.substr(at + key.size(), end == std::string::npos ? std::string::npos : end - at - key.size());
+  }
+  return cause.substr(0, cause.find('\n'));
+}
+
 [[noreturn]] void fail(const std::string& what) {
-  throw std::runtime_error("HDF5: " + what);
+  const std::string cause = hdf5_cause();
+  throw std::runtime_error("HDF5: " + what + (cause.empty() ? "" : ": " + cause));
 }
 
 hid_t check(hid_t id, const char* what) {
@@ -95,34 +120,84 @@ std::vector<hsize_t> chunk_dims(const WaveParams& p) {
   return c;
 }
 
-void create_time_array(hid_t point_data, const char* name, const WaveParams& p) {
-  Handle space = make_space({0, hsize_t(p.nz()), hsize_t(p.ny()), hsize_t(p.nx())},
+// Crash safety (see VtkHdfWriter): every dataset's file space is allocated when the file is
+// created, so appending a snapshot allocates nothing and changes only small object headers in
+// place. No fill values are written: the unwritten slots of a long run cost no disk until
+// written. No chunk cache either: raw data reaches the file when H5Dwrite returns, before
+// the metadata that makes it visible.
+hid_t preallocated_dataset_plist(int rank, const hsize_t* chunk) {
+  const hid_t plist = check(H5Pcreate(H5P_DATASET_CREATE), "create property list");
+  check(H5Pset_chunk(plist, rank, chunk), "set chunk");
+  check(H5Pset_alloc_time(plist, H5D_ALLOC_TIME_EARLY), "set allocation time");
+  check(H5Pset_fill_time(plist, H5D_FILL_TIME_NEVER), "set fill time");
+  return plist;
+}
+
+hid_t uncached_access_plist() {
+  const hid_t plist = check(H5Pcreate(H5P_DATASET_ACCESS), "create property list");
+  check(H5Pset_chunk_cache(plist, 0, 0, H5D_CHUNK_CACHE_W0_DEFAULT), "set chunk cache");
+  return plist;
+}
+
+// [slots][nz][ny][nx], all slots allocated (extendible in t, as SPEC.md says, but never
+// extended by awave: a file with fewer snapshots than slots is an interrupted run's).
+hid_t create_time_array(hid_t point_data, const char* name, const WaveParams& p, hsize_t slots) {
+  Handle space = make_space({slots, hsize_t(p.nz()), hsize_t(p.ny()), hsize_t(p.nx())},
                             {H5S_UNLIMITED, hsize_t(p.nz()), hsize_t(p.ny()), hsize_t(p.nx())});
-  Handle plist(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "create property list");
   const std::vector<hsize_t> chunk = chunk_dims(p);
-  check(H5Pset_chunk(plist, 4, chunk.data()), "set chunk");
-  Handle ds(H5Dcreate2(point_data, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, plist, H5P_DEFAULT), H5Dclose, name);
+  Handle create(preallocated_dataset_plist(4, chunk.data()), H5Pclose, "dataset creation");
+  Handle access(uncached_access_plist(), H5Pclose, "dataset access");
+  return check(H5Dcreate2(point_data, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, create, access), name);
 }
 
-void create_extendible_1d(hid_t group, const char* name) {
+// One entry per snapshot (VTK 9.3 needs their length to equal NSteps), in one chunk of
+// `slots` entries, allocated at the first append: later appends only extend the dataspace.
+hid_t create_steps_array(hid_t group, const char* name, hsize_t slots) {
   Handle space = make_space({0}, {H5S_UNLIMITED});
-  Handle plist(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "create property list");
-  const hsize_t chunk = 64;
-  check(H5Pset_chunk(plist, 1, &chunk), "set chunk");
-  Handle ds(H5Dcreate2(group, name, H5T_NATIVE_INT64, space, H5P_DEFAULT, plist, H5P_DEFAULT), H5Dclose, name);
+  Handle create(preallocated_dataset_plist(1, &slots), H5Pclose, "dataset creation");
+  Handle access(uncached_access_plist(), H5Pclose, "dataset access");
+  return check(H5Dcreate2(group, name, H5T_NATIVE_INT64, space, H5P_DEFAULT, create, access), name);
 }
 
-void append_1d(hid_t file, const std::string& path, int64_t value) {
-  Handle ds(H5Dopen2(file, path.c_str(), H5P_DEFAULT), H5Dclose, path.c_str());
-  Handle old_space(H5Dget_space(ds), H5Sclose, "get dataspace");
-  hsize_t n = 0;
-  H5Sget_simple_extent_dims(old_space, &n, nullptr);
+void extend_steps_array(hid_t ds, hsize_t n, int64_t value) {  // n: entries before this one
   const hsize_t new_n = n + 1, one = 1;
-  check(H5Dset_extent(ds, &new_n), "extend dataset");
+  check(H5Dset_extent(ds, &new_n), "extend a Steps array");
   Handle space(H5Dget_space(ds), H5Sclose, "get dataspace");
   check(H5Sselect_hyperslab(space, H5S_SELECT_SET, &n, nullptr, &one, nullptr), "select");
   Handle mem = make_space({1});
-  check(H5Dwrite(ds, H5T_NATIVE_INT64, mem, space, H5P_DEFAULT, &value), path.c_str());
+  check(H5Dwrite(ds, H5T_NATIVE_INT64, mem, space, H5P_DEFAULT, &value), "write a Steps entry");
+}
+
+// Interior (i, j, k0 + k) of a padded field <-> slab[(k*ny + j)*nx + i], k < nk: the file has x
+// fastest, the padded field z fastest, so this transposes i and k for each j. In tiles, so
+// that both sides stay in cache (the point-by-point gather went through memory at a stride
+// of a whole i plane per value).
+template <bool ToFile>
+void transpose_planes(double* slab, double* field, const PaddedGeometry& g, int k0, int nk) {
+  constexpr int kTile = 16;
+  const std::size_t plane = std::size_t(g.nx) * g.ny;
+  // On threads when the build has OpenMP: the writer thread's transposes are most of its
+  // time, and a GPU run leaves the host's cores idle.
+#pragma omp parallel for schedule(static)
+  for (int j = 0; j < g.ny; ++j)
+    for (int i0 = 0; i0 < g.nx; i0 += kTile)
+      for (int kt = 0; kt < nk; kt += kTile)
+        for (int i = i0; i < std::min(i0 + kTile, g.nx); ++i) {
+          double* column = field + g.index(i + 1, j + 1, k0 + 1);
+          double* row = slab + std::size_t(j) * g.nx + i;
+          for (int k = kt; k < std::min(kt + kTile, nk); ++k) {
+            if constexpr (ToFile)
+              row[k * plane] = column[k];
+            else
+              column[k] = row[k * plane];
+          }
+        }
+}
+
+// k-planes per slab of a slot: whole planes, about 8 MiB, so staging stays small.
+hsize_t planes_per_slab(const WaveParams& p) {
+  const hsize_t plane = hsize_t(p.nx()) * hsize_t(p.ny());
+  return std::max<hsize_t>(1, std::min<hsize_t>(hsize_t(p.nz()), (1u << 20) / plane));
 }
 
 // Writes a 4-D [t][nz][ny][nx] slot from a function giving the value at interior (i, j, k),
@@ -145,6 +220,22 @@ void write_slot(hid_t ds, const WaveParams& p, hsize_t t, ValueAt value_at) {
   }
 }
 
+// Writes slot t of a [t][nz][ny][nx] dataset from the interior of a padded field.
+void write_padded_slot(hid_t ds, const WaveParams& p, hsize_t t, const double* padded) {
+  const PaddedGeometry g{p.nx(), p.ny(), p.nz()};
+  const hsize_t nx = p.nx(), ny = p.ny(), nz = p.nz(), planes = planes_per_slab(p);
+  std::vector<double> slab(planes * ny * nx);
+  Handle file_space(H5Dget_space(ds), H5Sclose, "get dataspace");
+  for (hsize_t k0 = 0; k0 < nz; k0 += planes) {
+    const hsize_t nk = std::min(planes, nz - k0);
+    transpose_planes<true>(slab.data(), const_cast<double*>(padded), g, int(k0), int(nk));
+    const hsize_t start[4] = {t, k0, 0, 0}, count[4] = {1, nk, ny, nx};
+    check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr), "select slab");
+    Handle mem = make_space({1, nk, ny, nx});
+    check(H5Dwrite(ds, H5T_NATIVE_DOUBLE, mem, file_space, H5P_DEFAULT, slab.data()), "write u");
+  }
+}
+
 template <class ValueAt>
 void write_static_array(hid_t point_data, const char* name, const WaveParams& p, ValueAt value_at) {
   Handle space = make_space({1, hsize_t(p.nz()), hsize_t(p.ny()), hsize_t(p.nx())});
@@ -155,6 +246,7 @@ void write_static_array(hid_t point_data, const char* name, const WaveParams& p,
 
 const char* const kStaticArrays[] = {"sos", "damp"};
 const char* const kTimeArrays[] = {"u", "u_prev"};
+const char* const kAllArrays[] = {"sos", "damp", "u", "u_prev"};  // the order of VtkHdfWriter::offsets_
 
 struct SilenceHdf5Errors {  // awave reports HDF5 failures itself, in one line
   SilenceHdf5Errors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
@@ -163,8 +255,10 @@ const SilenceHdf5Errors silence_hdf5_errors;
 
 }  // namespace
 
-VtkHdfWriter::VtkHdfWriter(const std::string& path, const WaveProblem& problem) : params_(problem.params()) {
+VtkHdfWriter::VtkHdfWriter(const std::string& path, const WaveProblem& problem, int64_t slots)
+    : params_(problem.params()), slots_(slots) {
   const WaveParams& p = params_;
+  if (slots < 1) fail("a file needs at least one snapshot slot");
   file_ = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   if (file_ < 0) fail("cannot create " + path);
   try {
@@ -179,64 +273,95 @@ VtkHdfWriter::VtkHdfWriter(const std::string& path, const WaveProblem& problem) 
     Handle point_data(H5Gcreate2(root, "PointData", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, "PointData");
     write_static_array(point_data, "sos", p, [&](int, int, int k) { return problem.sos_k()[k]; });
     write_static_array(point_data, "damp", p, [&](int i, int j, int) { return problem.damp(i, j); });
-    for (const char* name : kTimeArrays) create_time_array(point_data, name, p);
+    for (int a = 0; a < 2; ++a) u_[a] = create_time_array(point_data, kTimeArrays[a], p, hsize_t(slots));
 
-    Handle steps(H5Gcreate2(root, "Steps", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, "Steps");
-    write_scalar_attribute<int64_t>(steps, "NSteps", 0);
-    create_extendible_1d(steps, "Values");
-    Handle offsets(H5Gcreate2(steps, "PointDataOffsets", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
+    steps_group_ = check(H5Gcreate2(root, "Steps", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "Steps");
+    write_scalar_attribute<int64_t>(steps_group_, "NSteps", 0);
+    values_ = create_steps_array(steps_group_, "Values", hsize_t(slots));
+    Handle offsets(H5Gcreate2(steps_group_, "PointDataOffsets", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
                    "PointDataOffsets");
-    for (const char* name : kStaticArrays) create_extendible_1d(offsets, name);
-    for (const char* name : kTimeArrays) create_extendible_1d(offsets, name);
+    for (int a = 0; a < 4; ++a) offsets_[a] = create_steps_array(offsets, kAllArrays[a], hsize_t(slots));
 
-    Handle wave(H5Gcreate2(file_, "/wave_params", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, "/wave_params");
-    write_scalar_attribute(wave, "dt", p.dt);
-    write_scalar_attribute(wave, "dx", p.dx);
-    write_scalar_attribute<int>(wave, "nBoundaryLayers", kBoundaryLayers);
-    write_scalar_attribute<int>(wave, "nsteps", p.nsteps);
-    write_scalar_attribute<int>(wave, "out_period", p.out_period);
-    write_attribute<int>(wave, "shape", {p.nx(), p.ny(), p.nz()});
+    wave_params_ = check(H5Gcreate2(file_, "/wave_params", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "/wave_params");
+    write_scalar_attribute(wave_params_, "dt", p.dt);
+    write_scalar_attribute(wave_params_, "dx", p.dx);
+    write_scalar_attribute<int>(wave_params_, "nBoundaryLayers", kBoundaryLayers);
+    // The time counter the run ends at: nsteps for a run from the start (SPEC.md), the
+    // restart step plus the steps run for a restarted one.
+    write_scalar_attribute<int>(wave_params_, "nsteps", int(p.end_step()));
+    write_scalar_attribute<int>(wave_params_, "out_period", p.out_period);
+    write_attribute<int>(wave_params_, "shape", {p.nx(), p.ny(), p.nz()});
+    write_scalar_attribute<int>(wave_params_, "complete", 0);
+    check(H5Fflush(file_, H5F_SCOPE_GLOBAL), "flush");
   } catch (...) {
-    H5Fclose(file_);
-    file_ = -1;
+    release();
     throw;
   }
 }
 
 VtkHdfWriter::~VtkHdfWriter() {
-  if (file_ >= 0) H5Fclose(file_);
+  release();
 }
 
-void VtkHdfWriter::close() {
+// Closes every handle, reporting nothing (a destructor, or a writer giving up after an error).
+void VtkHdfWriter::release() noexcept {
+  for (long* ds : {&u_[0], &u_[1], &values_, &offsets_[0], &offsets_[1], &offsets_[2], &offsets_[3]})
+    if (*ds >= 0) H5Dclose(std::exchange(*ds, -1));
+  if (steps_group_ >= 0) H5Gclose(std::exchange(steps_group_, -1));
+  if (wave_params_ >= 0) H5Gclose(std::exchange(wave_params_, -1));
+  if (file_ >= 0) H5Fclose(std::exchange(file_, -1));
+}
+
+void VtkHdfWriter::close(bool complete) {
   if (file_ < 0) return;
-  const herr_t status = H5Fclose(file_);
-  file_ = -1;
-  check(status, "close file");
+  try {
+    if (complete) {
+      Handle attr(H5Aopen(wave_params_, "complete", H5P_DEFAULT), H5Aclose, "complete");
+      const int one = 1;
+      check(H5Awrite(attr, H5T_NATIVE_INT, &one), "mark the file complete");
+    }
+    release_checked();
+  } catch (...) {
+    release();
+    throw;
+  }
 }
 
+void VtkHdfWriter::release_checked() {
+  for (long* ds : {&u_[0], &u_[1], &values_, &offsets_[0], &offsets_[1], &offsets_[2], &offsets_[3]})
+    check(H5Dclose(std::exchange(*ds, -1)), "close a dataset");
+  check(H5Gclose(std::exchange(steps_group_, -1)), "close a group");
+  check(H5Gclose(std::exchange(wave_params_, -1)), "close a group");
+  check(H5Fclose(std::exchange(file_, -1)), "close file");
+}
+
+// A snapshot becomes part of the file in two phases. First its u and u_prev slots are written
+// (raw data, straight to the file: no cache); a crash here leaves the file as it was. Then
+// the Steps arrays grow by one entry and NSteps counts it: six small object headers rewritten
+// in place, no allocation (all of it was made at creation), written by one H5Fflush. Only a
+// crash inside that flush (microseconds; measured in bench/results) can leave NSteps and the
+// Steps arrays disagreeing, which restart tolerates (restart.cpp) and VTK 9.3 does not.
 void VtkHdfWriter::append_u(long time, const double* padded_now, const double* padded_prev) {
   if (file_ < 0) fail("append to a closed file");
-  const WaveParams& p = params_;
-  const PaddedGeometry g{p.nx(), p.ny(), p.nz()};
+  if (steps_ >= slots_) fail(fmt::format("more snapshots than the {} slots the file was made for", slots_));
   const hsize_t t = hsize_t(steps_);
-  const double* fields[] = {padded_now, padded_prev};
-  for (int a = 0; a < 2; ++a) {
-    const std::string path = std::string("/VTKHDF/PointData/") + kTimeArrays[a];
-    Handle ds(H5Dopen2(file_, path.c_str(), H5P_DEFAULT), H5Dclose, path.c_str());
-    const hsize_t dims[4] = {t + 1, hsize_t(p.nz()), hsize_t(p.ny()), hsize_t(p.nx())};
-    check(H5Dset_extent(ds, dims), "extend u");
-    const double* field = fields[a];
-    write_slot(ds, p, t, [&](int i, int j, int k) { return field[g.index(i + 1, j + 1, k + 1)]; });
-  }
-  append_1d(file_, "/VTKHDF/Steps/Values", time);
-  for (const char* name : kStaticArrays) append_1d(file_, std::string("/VTKHDF/Steps/PointDataOffsets/") + name, 0);
-  for (const char* name : kTimeArrays)
-    append_1d(file_, std::string("/VTKHDF/Steps/PointDataOffsets/") + name, int64_t(t));
-  ++steps_;
-  Handle steps(H5Gopen2(file_, "/VTKHDF/Steps", H5P_DEFAULT), H5Gclose, "Steps");
-  Handle attr(H5Aopen(steps, "NSteps", H5P_DEFAULT), H5Aclose, "NSteps");
-  const int64_t nsteps = steps_;
+  write_padded_slot(u_[0], params_, t, padded_now);
+  write_padded_slot(u_[1], params_, t, padded_prev);
+  extend_steps_array(values_, t, time);
+  for (int a = 0; a < 4; ++a) extend_steps_array(offsets_[a], t, a < 2 ? 0 : int64_t(t));  // sos, damp, u, u_prev
+  const int64_t nsteps = steps_ + 1;
+  Handle attr(H5Aopen(steps_group_, "NSteps", H5P_DEFAULT), H5Aclose, "NSteps");
   check(H5Awrite(attr, H5T_NATIVE_INT64, &nsteps), "NSteps");
+  const auto start = std::chrono::steady_clock::now();
+  check(H5Fflush(file_, H5F_SCOPE_GLOBAL), "flush");
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  flush_seconds_ += took;
+  longest_flush_seconds_ = std::max(longest_flush_seconds_, took);
+  ++steps_;
+}
+
+void quiet_hdf5_errors_in_this_thread() {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
 }
 
 // ---- reading ------------------------------------------------------------------------------
@@ -315,6 +440,7 @@ VtkHdfContents read_vtkhdf_contents(const std::string& path) {
   c.params.out_period = read_fixed<int, 1>(wave, "out_period")[0];
   c.params.shape = read_fixed<int, 3>(wave, "shape");
   c.n_boundary_layers = read_fixed<int, 1>(wave, "nBoundaryLayers")[0];
+  c.complete = H5Aexists(wave, "complete") > 0 && read_fixed<int, 1>(wave, "complete")[0] == 1;
   return c;
 }
 
@@ -333,6 +459,35 @@ std::vector<double> read_vtkhdf_array(const std::string& path, const std::string
   Handle mem = make_space({1, d[1], d[2], d[3]});
   check(H5Dread(ds, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, values.data()), ds_path.c_str());
   return values;
+}
+
+void read_vtkhdf_state(const std::string& path, int64_t slot, const PaddedGeometry& g, double* padded_now,
+                       double* padded_prev) {
+  Handle file = open_file(path);
+  const hsize_t nx = g.nx, ny = g.ny, nz = g.nz;
+  WaveParams p;
+  p.shape = {g.nx, g.ny, g.nz};
+  const hsize_t planes = planes_per_slab(p);
+  std::vector<double> slab(planes * ny * nx);
+  double* fields[] = {padded_now, padded_prev};
+  for (int a = 0; a < 2; ++a) {
+    const std::string ds_path = std::string("/VTKHDF/PointData/") + kTimeArrays[a];
+    Handle ds(H5Dopen2(file, ds_path.c_str(), H5P_DEFAULT), H5Dclose, ds_path.c_str());
+    Handle space(H5Dget_space(ds), H5Sclose, ds_path.c_str());
+    hsize_t d[4] = {};
+    if (H5Sget_simple_extent_ndims(space) != 4) fail(ds_path + " is not 4-D");
+    H5Sget_simple_extent_dims(space, d, nullptr);
+    if (d[1] != nz || d[2] != ny || d[3] != nx || slot < 0 || hsize_t(slot) >= d[0])
+      fail(fmt::format("{} has no slot {} of shape {}x{}x{}", ds_path, slot, nx, ny, nz));
+    for (hsize_t k0 = 0; k0 < nz; k0 += planes) {
+      const hsize_t nk = std::min(planes, nz - k0);
+      const hsize_t start[4] = {hsize_t(slot), k0, 0, 0}, count[4] = {1, nk, ny, nx};
+      check(H5Sselect_hyperslab(space, H5S_SELECT_SET, start, nullptr, count, nullptr), "select slab");
+      Handle mem = make_space({1, nk, ny, nx});
+      check(H5Dread(ds, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, slab.data()), ds_path.c_str());
+      transpose_planes<false>(slab.data(), fields[a], g, int(k0), int(nk));
+    }
+  }
 }
 
 }  // namespace awave

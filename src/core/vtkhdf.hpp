@@ -15,26 +15,51 @@
 
 namespace awave {
 
+// Writes one run's file so that a crash or kill -9 at any moment leaves every snapshot
+// completed before it readable (h5py, VTK 9.3): file space is allocated at creation, and each
+// snapshot is committed by one flush of a few small object headers (append_u). /wave_params
+// `complete` is 0 until close(true): a reader can tell a finished run's file from an
+// interrupted one. Not covered: power loss (nothing is fsync'ed).
 class VtkHdfWriter {
  public:
-  // Creates `path` (truncating it) and writes the static parts: attributes, sos, damp.
-  VtkHdfWriter(const std::string& path, const WaveProblem& problem);
+  // Creates `path` (truncating it) with room for `slots` snapshots, writes the static parts
+  // (attributes, sos, damp, /wave_params) and flushes.
+  VtkHdfWriter(const std::string& path, const WaveProblem& problem, int64_t slots);
   ~VtkHdfWriter();
   VtkHdfWriter(const VtkHdfWriter&) = delete;
   VtkHdfWriter& operator=(const VtkHdfWriter&) = delete;
 
-  // Appends one time step from padded fields (PaddedGeometry layout); time is the step counter.
+  // Appends one snapshot from padded fields (PaddedGeometry layout); time is the step
+  // counter. When it returns the snapshot is in the file (handed to the OS).
   void append_u(long time, const double* padded_now, const double* padded_prev);
   long steps_written() const { return steps_; }
-  // Flushes and closes the file; the destructor closes too, but cannot report errors.
-  void close();
+  // Time in the commit flushes of append_u: the window in which a crash can leave NSteps
+  // and the Steps arrays disagreeing (total, and the longest one).
+  double flush_seconds() const { return flush_seconds_; }
+  double longest_flush_seconds() const { return longest_flush_seconds_; }
+  // Closes the file, marking it complete first if `complete`; reports errors, unlike the
+  // destructor (which closes without marking).
+  void close(bool complete);
 
  private:
-  void write_field(long file_id_dataset, long step, const double* padded);
+  void release() noexcept;
+  void release_checked();
   WaveParams params_;
-  long file_ = -1;
+  int64_t slots_;
+  long file_ = -1, steps_group_ = -1, wave_params_ = -1;
+  long u_[2] = {-1, -1}, values_ = -1, offsets_[4] = {-1, -1, -1, -1};
   long steps_ = 0;
+  double flush_seconds_ = 0.0, longest_flush_seconds_ = 0.0;
 };
+
+// awave reports HDF5 failures itself, in one line: turns HDF5's error printing off for the
+// calling thread (HDF5's error stacks are per thread; the main thread's is off from the start).
+void quiet_hdf5_errors_in_this_thread();
+
+// Reads time slot `slot` of u and u_prev into the interior points of two padded fields
+// (ghost points untouched): the state a restart starts from.
+void read_vtkhdf_state(const std::string& path, int64_t slot, const PaddedGeometry& geometry, double* padded_now,
+                       double* padded_prev);
 
 // Everything a VTKHDF file from awave holds, as read back through HDF5.
 struct VtkHdfContents {
@@ -47,8 +72,9 @@ struct VtkHdfContents {
   std::vector<int64_t> step_values;                     // /VTKHDF/Steps/Values
   std::map<std::string, std::vector<int64_t>> offsets;  // PointDataOffsets, per array
   std::map<std::string, std::array<int64_t, 4>> dims;   // PointData array dimensions
-  WaveParams params;                                    // /wave_params
+  WaveParams params;                                    // /wave_params (nsteps: the end step)
   int n_boundary_layers = 0;
+  bool complete = false;  // /wave_params complete: the run that wrote it ended well
 };
 
 VtkHdfContents read_vtkhdf_contents(const std::string& path);

@@ -12,7 +12,15 @@
 
 namespace awave {
 
-class VtkHdfWriter;
+// A NaN or Inf found in u when the fields came to the host (output, check).
+struct NonFinite {
+  long step;          // the time counter when it was seen
+  const char* field;  // "u" (now) or "u_prev"
+  int pi, pj, pk;     // padded coordinates
+  double value;
+};
+// The first NaN or Inf in two padded fields (now first), or nothing.
+std::optional<NonFinite> find_non_finite(const PaddedGeometry& g, long step, const double* now, const double* prev);
 
 class WaveImpl {
  public:
@@ -29,18 +37,9 @@ class WaveImpl {
   // Copy the padded `now` and `prev` fields (geometry().size() values each) to the host.
   virtual void copy_u_to_host(double* h_now, double* h_prev) = 0;
 
-  // Copy back, then append the u fields to the output file (outside any timed region).
-  void append_u_fields(VtkHdfWriter& out);
-  // The padded `now` field on the host (copied back on each call).
+  // The padded `now` field on the host (copied back on each call), for the check.
   const std::vector<double>& now_on_host();
-
-  // The first NaN or Inf seen in u whenever the fields came to the host (output, check).
-  struct NonFinite {
-    long step;          // the time counter when it was seen
-    const char* field;  // "u" (now) or "u_prev"
-    int pi, pj, pk;     // padded coordinates
-    double value;
-  };
+  // The first NaN or Inf seen by now_on_host (output snapshots are scanned by their writer).
   const std::optional<NonFinite>& first_non_finite() const { return non_finite_; }
 
  protected:

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace awave {
@@ -17,6 +18,16 @@ double largest_stable_dt(double dx) {
   return dt;
 }
 
+std::vector<int> chunk_lengths(const WaveParams& p) {
+  std::vector<int> lengths;
+  for (long t = p.start_step; t < p.end_step();) {
+    const long next = std::min((t / p.out_period + 1) * long(p.out_period), p.end_step());
+    lengths.push_back(int(next - t));
+    t = next;
+  }
+  return lengths;
+}
+
 std::optional<std::string> validate(const WaveParams& p) {
   const int min_xy = 2 * kBoundaryLayers;
   if (p.nx() < min_xy || p.ny() < min_xy)
@@ -27,6 +38,7 @@ std::optional<std::string> validate(const WaveParams& p) {
   if (!(std::isfinite(p.dt) && p.dt > 0)) return fmt::format("dt must be a positive finite number, got {}", p.dt);
   if (p.nsteps < 1) return fmt::format("nsteps must be at least 1, got {}", p.nsteps);
   if (p.out_period < 1) return fmt::format("out_period must be at least 1, got {}", p.out_period);
+  if (p.start_step < 0) return fmt::format("the start step must not be negative, got {}", p.start_step);
   const double courant = courant_number(p.dx, p.dt);
   if (courant > 1.0)
     return fmt::format("dt {} is unstable for dx {} (Courant number {:.4g} > 1); the largest stable dt is {:.10g}",

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace awave {
 
@@ -15,8 +16,11 @@ struct WaveParams {
   std::array<int, 3> shape{32, 32, 32};  // interior points (nx, ny, nz)
   double dx = 10.0;                      // grid spacing [m]
   double dt = 0.002;                     // time step [s]
-  int nsteps = 100;
-  int out_period = 10;
+  int nsteps = 100;      // steps this run advances
+  int out_period = 10;   // snapshots at time counters that are multiples of it, and at the end
+  long start_step = 0;   // the time counter the run starts from (non-zero for a restart)
+
+  long end_step() const { return start_step + nsteps; }
 
   int nx() const { return shape[0]; }
   int ny() const { return shape[1]; }
@@ -28,6 +32,11 @@ struct WaveParams {
 double courant_number(double dx, double dt);
 // The largest dt for which courant_number(dx, dt) <= 1.
 double largest_stable_dt(double dx);
+
+// The chunks of a run, in steps: each ends at a time counter that is a multiple of out_period,
+// or at the run's end. A run restarted from any of its snapshots therefore takes the same
+// chunks, and writes the same snapshots, as the run that was not interrupted.
+std::vector<int> chunk_lengths(const WaveParams& params);
 
 // A one-line description of what is wrong with the parameters, or nothing if they are valid.
 std::optional<std::string> validate(const WaveParams& params);

@@ -1,5 +1,7 @@
 #include "wave_problem.hpp"
 
+#include "vtkhdf.hpp"
+
 #include <algorithm>
 #include <array>
 #include <iterator>
@@ -38,7 +40,8 @@ std::vector<double> damping_ramp(double dx) {
   return ramp;
 }
 
-WaveProblem::WaveProblem(const WaveParams& params) : params_(params) {
+WaveProblem::WaveProblem(const WaveParams& params, std::optional<StartSnapshot> start)
+    : params_(params), start_(std::move(start)) {
   const int nx = params.nx(), ny = params.ny(), nz = params.nz();
   sos_k_.resize(nz);
   cs2_k_.resize(nz);
@@ -77,6 +80,13 @@ void WaveProblem::fill_initial_u(double* padded) const {
   padded[g.index(hx, hy + 1, hz)] = side;
   padded[g.index(hx, hy, hz - 1)] = side;
   padded[g.index(hx, hy, hz + 1)] = side;
+}
+
+
+void WaveProblem::fill_start_state(double* now, double* prev) const {
+  fill_initial_u(now);
+  fill_initial_u(prev);
+  if (start_) read_vtkhdf_state(start_->file, start_->slot, geometry(), now, prev);
 }
 
 }  // namespace awave

@@ -7,6 +7,9 @@
 #include "wave_params.hpp"
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace awave {
@@ -30,9 +33,18 @@ struct PaddedGeometry {
   }
 };
 
+// Where a restarted run's state comes from: a time slot of an awave output file (restart.hpp
+// finds and validates it).
+struct StartSnapshot {
+  std::string file;
+  int64_t slot = 0;
+};
+
 class WaveProblem {
  public:
-  explicit WaveProblem(const WaveParams& params);
+  // A run from the initial condition, or, with `start`, from a snapshot (params.start_step is
+  // then the snapshot's time counter).
+  explicit WaveProblem(const WaveParams& params, std::optional<StartSnapshot> start = std::nullopt);
 
   const WaveParams& params() const { return params_; }
   PaddedGeometry geometry() const { return {params_.nx(), params_.ny(), params_.nz()}; }
@@ -50,8 +62,16 @@ class WaveProblem {
   // neighbours are z ghosts; they are set as the reference sets them and never written again.
   void fill_initial_u(double* padded) const;
 
+  // The state a run starts from, in two padded fields: the initial condition in both, or a
+  // restart snapshot's u and u_prev. Ghost points are never written by a step, so they hold
+  // the initial condition's values at every time, and the file's interior is all that a
+  // restart needs. Every implementation sets its levels up from this (prev = prev, now and
+  // next = now) and starts its time counter at params().start_step.
+  void fill_start_state(double* now, double* prev) const;
+
  private:
   WaveParams params_;
+  std::optional<StartSnapshot> start_;
   std::vector<double> sos_k_, cs2_k_, damp_ij_;
 };
 

@@ -30,11 +30,10 @@ WaveCpu::WaveCpu(const WaveProblem& problem, bool threaded) : WaveImpl(problem),
         cs2_[p] = problem.cs2_k()[k];
         damp_[p] = problem.damp(i, j);
       }
-  for (auto& level : u_) {
-    level.resize(g.size());
-    problem.fill_initial_u(level.data());
-  }
-  ring_ = TimeRing<std::vector<double>*>(&u_[0], &u_[1], &u_[2]);
+  for (auto& level : u_) level.resize(g.size());
+  problem.fill_start_state(u_[1].data(), u_[0].data());
+  u_[2] = u_[1];  // next's ghost points must hold the start state's
+  ring_ = TimeRing<std::vector<double>*>(&u_[0], &u_[1], &u_[2], problem.params().start_step);
 }
 
 void WaveCpu::step() {

@@ -168,11 +168,12 @@ class WaveCuda final : public WaveImpl {
     prefer_l1(x_layers_kernel);
     prefer_l1(y_layers_kernel);
     prefer_l1(fused_step_kernel);
-    std::vector<double> h_u(g.size());
-    problem.fill_initial_u(h_u.data());
-    for (double*& level : d_u_) {
-      level = device_alloc<double>(g.size());
-      AWAVE_CUDA_CHECK(cudaMemcpyAsync(level, h_u.data(), g.size() * sizeof(double), cudaMemcpyHostToDevice, stream_));
+    std::vector<double> h_now(g.size()), h_prev(g.size());
+    problem.fill_start_state(h_now.data(), h_prev.data());
+    for (int l = 0; l < 3; ++l) {  // prev, now, next (next's ghost points as now's)
+      d_u_[l] = device_alloc<double>(g.size());
+      const double* h = l == 0 ? h_prev.data() : h_now.data();
+      AWAVE_CUDA_CHECK(cudaMemcpyAsync(d_u_[l], h, g.size() * sizeof(double), cudaMemcpyHostToDevice, stream_));
     }
     d_cs2_k_ = device_alloc<double>(g.nz);
     d_damp_ij_ = device_alloc<double>(problem.damp_ij().size());
@@ -180,8 +181,8 @@ class WaveCuda final : public WaveImpl {
         cudaMemcpyAsync(d_cs2_k_, problem.cs2_k().data(), g.nz * sizeof(double), cudaMemcpyHostToDevice, stream_));
     AWAVE_CUDA_CHECK(cudaMemcpyAsync(d_damp_ij_, problem.damp_ij().data(), problem.damp_ij().size() * sizeof(double),
                                      cudaMemcpyHostToDevice, stream_));
-    AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_));  // h_u goes out of scope
-    ring_ = TimeRing<double*>(d_u_[0], d_u_[1], d_u_[2]);
+    AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_));  // h_now and h_prev go out of scope
+    ring_ = TimeRing<double*>(d_u_[0], d_u_[1], d_u_[2], problem.params().start_step);
   }
 
   ~WaveCuda() override {

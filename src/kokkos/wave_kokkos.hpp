@@ -239,17 +239,21 @@ class WaveKokkos final : public WaveImpl {
     return {exec_, {l[0], l[1], l[2]}, {h[0], h[1], h[2]}, {t[0], t[1], t[2]}};
   }
 
-  // The three levels, each holding the initial state. Returned as a prvalue, so ring_ is
-  // built in place: no View is ever moved from (see time_ring.hpp).
+  // The three levels holding the start state (prev; now; next, whose ghost points must be
+  // now's). Returned as a prvalue, so ring_ is built in place: no View is ever moved from
+  // (see time_ring.hpp).
   static TimeRing<Field> initial_ring(const WaveProblem& problem, const ExecSpace& exec) {
     const PaddedGeometry g = problem.geometry();
     const int px = g.nx + 2, py = g.ny + 2, pz = g.nz + 2;
     Field u0("wave::u_0", px, py, pz), u1("wave::u_1", px, py, pz), u2("wave::u_2", px, py, pz);
-    auto h_u = Kokkos::create_mirror_view(u0);
-    problem.fill_initial_u(h_u.data());
-    for (const Field& level : {u0, u1, u2}) Kokkos::deep_copy(exec, level, h_u);
-    exec.fence();  // h_u is freed on return
-    return TimeRing<Field>(u0, u1, u2);
+    using HostField = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+    HostField h_now("wave::h_now", px, py, pz), h_prev("wave::h_prev", px, py, pz);
+    problem.fill_start_state(h_now.data(), h_prev.data());
+    Kokkos::deep_copy(exec, u0, h_prev);
+    Kokkos::deep_copy(exec, u1, h_now);
+    Kokkos::deep_copy(exec, u2, h_now);
+    exec.fence();  // the host copies are freed on return
+    return TimeRing<Field>(u0, u1, u2, problem.params().start_step);
   }
 
   std::string id_;

@@ -76,12 +76,13 @@ class WaveOmp final : public WaveImpl {
   explicit WaveOmp(const WaveProblem& problem)
       : WaveImpl(problem), device_(omp_get_default_device()), host_(omp_get_initial_device()) {
     const PaddedGeometry g = problem.geometry();
-    std::vector<double> h_u(g.size());
-    problem.fill_initial_u(h_u.data());
-    for (double*& level : d_u_) level = to_device(h_u.data(), h_u.size(), "u");
+    std::vector<double> h_now(g.size()), h_prev(g.size());
+    problem.fill_start_state(h_now.data(), h_prev.data());
+    for (int l = 0; l < 3; ++l)  // prev, now, next (next's ghost points as now's)
+      d_u_[l] = to_device(l == 0 ? h_prev.data() : h_now.data(), g.size(), "u");
     d_cs2_k_ = to_device(problem.cs2_k().data(), problem.cs2_k().size(), "cs2_k");
     d_damp_ij_ = to_device(problem.damp_ij().data(), problem.damp_ij().size(), "damp_ij");
-    ring_ = TimeRing<double*>(d_u_[0], d_u_[1], d_u_[2]);
+    ring_ = TimeRing<double*>(d_u_[0], d_u_[1], d_u_[2], problem.params().start_step);
   }
 
   ~WaveOmp() override {

@@ -1,0 +1,31 @@
+// Restarting a run from an awave output file (-restart FILE): which snapshot, with which
+// parameters, checked before anything is allocated or written.
+#pragma once
+
+#include "cli.hpp"
+#include "wave_problem.hpp"
+
+#include <optional>
+#include <string>
+
+namespace awave {
+
+struct RestartPoint {
+  WaveParams params;        // shape, dx, dt, out_period from /wave_params; start_step: the snapshot's time
+  long file_end_step = 0;   // the time counter the file's run was to end at (/wave_params nsteps)
+  bool file_complete = false;
+  StartSnapshot snapshot;   // the last snapshot the file holds completely
+};
+
+// Reads and checks `path`: an HDF5 file written by awave, with at least one complete
+// snapshot whose arrays match its /wave_params. The last snapshot is the one NSteps and every
+// Steps array agree on (a run killed inside a snapshot's final flush may leave them one
+// apart). Throws std::invalid_argument with a one-line message otherwise.
+RestartPoint read_restart_point(const std::string& path);
+
+// With options.restart_file set: takes the run's parameters from the file, refusing flags
+// that contradict it, sets the start step and snapshot, and makes -nsteps count the steps
+// still to run (default: up to the file's end step). A one-line error when it cannot.
+std::optional<std::string> apply_restart(Options& options);
+
+}  // namespace awave

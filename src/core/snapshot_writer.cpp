@@ -1,0 +1,163 @@
+#include "snapshot_writer.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <filesystem>
+#include <stdexcept>
+
+namespace awave {
+namespace {
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+}  // namespace
+
+SnapshotWriter::SnapshotWriter(const std::string& path, const WaveProblem& problem, int64_t slots)
+    : path_(path),
+      partial_(path + ".partial"),
+      problem_(problem),
+      slots_planned_(slots),
+      thread_(&SnapshotWriter::write_loop, this) {}
+
+SnapshotWriter::~SnapshotWriter() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  changed_.notify_all();
+  thread_.join();
+  if (!committed_ && file_) {
+    try {
+      file_->close(false);
+    } catch (...) {  // nothing to report from a destructor: the file keeps what was flushed
+    }
+  }
+}
+
+void SnapshotWriter::write_loop() {
+  quiet_hdf5_errors_in_this_thread();
+  const auto start = std::chrono::steady_clock::now();
+  std::exception_ptr error;
+  try {
+    file_ = std::make_unique<VtkHdfWriter>(partial_, problem_, slots_planned_);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  std::unique_lock lock(mutex_);
+  write_seconds_ += seconds_since(start);
+  if (error) {
+    failure_ = error;
+    changed_.notify_all();
+  }
+  for (;;) {
+    changed_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+    if (queue_.empty()) return;  // stopping, and everything queued is written
+    const int s = queue_.front();
+    queue_.pop_front();
+    Slot& slot = slots_[s];
+    if (!failure_) {
+      lock.unlock();
+      const auto start = std::chrono::steady_clock::now();
+      std::optional<NonFinite> bad;
+      std::exception_ptr error;
+      try {
+        bad = find_non_finite(problem_.geometry(), slot.time, slot.now.get(), slot.prev.get());
+        file_->append_u(slot.time, slot.now.get(), slot.prev.get());
+      } catch (...) {
+        error = std::current_exception();
+      }
+      const double took = seconds_since(start);
+      lock.lock();
+      write_seconds_ += took;
+      if (bad && !non_finite_) non_finite_ = bad;
+      if (error)
+        failure_ = error;
+      else
+        ++written_;
+    }
+    slot.busy = false;
+    changed_.notify_all();
+  }
+}
+
+void SnapshotWriter::rethrow_failure() {
+  if (!failure_) return;
+  try {
+    std::rethrow_exception(failure_);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(fmt::format("writing {}: {}; the file keeps the {} snapshots written before", partial_,
+                                         e.what(), written_));
+  }
+}
+
+SnapshotWriter::Buffers SnapshotWriter::acquire() {
+  std::unique_lock lock(mutex_);
+  if (acquired_ >= 0) throw std::logic_error("SnapshotWriter: acquire twice without submit");
+  const auto start = std::chrono::steady_clock::now();
+  changed_.wait(lock, [this] { return failure_ || !slots_[0].busy || !slots_[1].busy; });
+  wait_seconds_ += seconds_since(start);
+  rethrow_failure();
+  acquired_ = slots_[0].busy ? 1 : 0;
+  Slot& slot = slots_[acquired_];
+  slot.busy = true;
+  if (!slot.now) {  // allocated when first needed; not zeroed: every value is copied in
+    slot.now.reset(new double[problem_.geometry().size()]);
+    slot.prev.reset(new double[problem_.geometry().size()]);
+  }
+  return {slot.now.get(), slot.prev.get()};
+}
+
+void SnapshotWriter::submit(long time) {
+  {
+    std::lock_guard lock(mutex_);
+    if (acquired_ < 0) throw std::logic_error("SnapshotWriter: submit without acquire");
+    slots_[acquired_].time = time;
+    queue_.push_back(acquired_);
+    acquired_ = -1;
+  }
+  changed_.notify_all();
+}
+
+void SnapshotWriter::commit() {
+  {
+    std::unique_lock lock(mutex_);
+    const auto start = std::chrono::steady_clock::now();
+    changed_.wait(lock, [this] { return failure_ || (!slots_[0].busy && !slots_[1].busy); });
+    wait_seconds_ += seconds_since(start);
+    rethrow_failure();
+  }
+  const auto start = std::chrono::steady_clock::now();
+  file_->close(true);
+  std::filesystem::rename(partial_, path_);
+  std::lock_guard lock(mutex_);
+  write_seconds_ += seconds_since(start);
+  committed_ = true;
+}
+
+long SnapshotWriter::snapshots_written() const {
+  std::lock_guard lock(mutex_);
+  return written_;
+}
+double SnapshotWriter::write_seconds() const {
+  std::lock_guard lock(mutex_);
+  return write_seconds_;
+}
+double SnapshotWriter::wait_seconds() const {
+  std::lock_guard lock(mutex_);
+  return wait_seconds_;
+}
+double SnapshotWriter::flush_seconds() const {
+  std::lock_guard lock(mutex_);
+  return file_ ? file_->flush_seconds() : 0.0;
+}
+double SnapshotWriter::longest_flush_seconds() const {
+  std::lock_guard lock(mutex_);
+  return file_ ? file_->longest_flush_seconds() : 0.0;
+}
+std::optional<NonFinite> SnapshotWriter::first_non_finite() const {
+  std::lock_guard lock(mutex_);
+  return non_finite_;
+}
+
+}  // namespace awave

@@ -1,0 +1,83 @@
+// Output that overlaps compute. The driver copies a snapshot into one of two pairs of host
+// buffers and hands it over; a writer thread scans it for NaN/Inf and appends it to the file
+// (VtkHdfWriter: crash-safe) while the next chunk computes. The driver waits only when both
+// pairs are taken, i.e. when the writer has fallen a whole chunk behind. The file is written
+// as "<path>.partial" and renamed to <path> by commit(); a run that stops before commit
+// leaves the .partial holding every snapshot written, which -restart continues.
+#pragma once
+
+#include "vtkhdf.hpp"
+#include "wave_impl.hpp"
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace awave {
+
+class SnapshotWriter {
+ public:
+  // The file is created on the writer thread too (its static arrays are as large as a
+  // snapshot), so the first chunk computes meanwhile; a failure to create it is reported by
+  // the next acquire() or commit().
+  SnapshotWriter(const std::string& path, const WaveProblem& problem, int64_t slots);
+  // Writes what is queued (unless writing failed), then closes the file without marking it
+  // complete: it stays as the .partial, readable, if commit() was not reached.
+  ~SnapshotWriter();
+  SnapshotWriter(const SnapshotWriter&) = delete;
+  SnapshotWriter& operator=(const SnapshotWriter&) = delete;
+
+  struct Buffers {
+    double* now;
+    double* prev;
+  };
+  // A pair of padded host buffers for the next snapshot; waits while the writer holds both.
+  // Rethrows a write error.
+  Buffers acquire();
+  // Queues the acquired pair, holding the state at time counter `time`.
+  void submit(long time);
+  // Waits for every queued snapshot, marks the file complete and renames it to its path.
+  void commit();
+
+  const std::string& partial_path() const { return partial_; }
+  long snapshots_written() const;
+  double write_seconds() const;  // writer thread: file creation, scan, transpose, HDF5 writes, flushes
+  double wait_seconds() const;   // the caller, waiting in acquire() and commit()
+  std::optional<NonFinite> first_non_finite() const;
+  // The commit flushes (VtkHdfWriter): total and longest, in seconds.
+  double flush_seconds() const;
+  double longest_flush_seconds() const;
+
+ private:
+  struct Slot {
+    std::unique_ptr<double[]> now, prev;
+    long time = 0;
+    bool busy = false;  // acquired, queued or being written
+  };
+  void write_loop();
+  void rethrow_failure();  // with the lock held
+
+  std::string path_, partial_;
+  const WaveProblem& problem_;
+  int64_t slots_planned_;
+  std::unique_ptr<VtkHdfWriter> file_;  // made by the writer thread
+  Slot slots_[2];
+  int acquired_ = -1;
+  std::deque<int> queue_;
+  bool stop_ = false, committed_ = false;
+  std::exception_ptr failure_;
+  long written_ = 0;
+  double write_seconds_ = 0.0, wait_seconds_ = 0.0;
+  std::optional<NonFinite> non_finite_;
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::thread thread_;  // last: started when everything above exists
+};
+
+}  // namespace awave

@@ -1,0 +1,344 @@
+// Crash safety, restart and write errors, with the awave executable as a user runs it: kill -9
+// at several moments, restart from complete and from killed files, bad restart files, and a
+// file system that fills up mid-run. Files are compared bitwise, snapshot by snapshot.
+#include "core/restart.hpp"
+#include "core/vtkhdf.hpp"
+#include "core/wave_impl.hpp"
+
+#include <gtest/gtest.h>
+#include <hdf5.h>
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace fs = std::filesystem;
+using namespace awave;
+
+extern char** environ;
+
+// HDF5 locks a file its writer holds open; the kill test reads the file while awave writes.
+const int no_hdf5_file_locking = ::setenv("HDF5_USE_FILE_LOCKING", "FALSE", 1);
+
+namespace {
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+struct Outcome {
+  int status;
+  std::string out, err;
+};
+
+class Restart : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("awave-restart-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(work());
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path work() const { return dir_ / "work"; }
+
+  Outcome run(const std::string& args) {
+    const std::string cmd = "cd '" + work().string() + "' && OMP_NUM_THREADS=2 OMP_PROC_BIND=false '" AWAVE_EXE "' " +
+                            args + " >'" + (dir_ / "out").string() + "' 2>'" + (dir_ / "err").string() + "'";
+    const int raw = std::system(cmd.c_str());
+    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir_ / "out"), slurp(dir_ / "err")};
+  }
+  std::vector<std::string> files_in_work() const {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(work())) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+  fs::path dir_;
+};
+
+// What is wrong with `part` as a continuation of `whole` (empty: nothing). Every snapshot of
+// `part` at a time counter that `whole` also has must equal it bitwise (u and u_prev), and
+// after `part`'s first snapshot (its start: the initial or restart state) it must have
+// exactly `whole`'s snapshots, no more, no fewer.
+std::string continuation_problem(const fs::path& whole, const fs::path& part, long expected_snapshots) {
+  const VtkHdfContents w = read_vtkhdf_contents(whole), p = read_vtkhdf_contents(part);
+  std::ostringstream problem;
+  if (p.nsteps != expected_snapshots || p.nsteps < 1) {
+    problem << part << " has " << p.nsteps << " snapshots, expected " << expected_snapshots;
+    return problem.str();
+  }
+  std::vector<int64_t> later_in_whole;
+  for (int64_t t : w.step_values)
+    if (t > p.step_values[0]) later_in_whole.push_back(t);
+  if (std::vector<int64_t>(p.step_values.begin() + 1, p.step_values.end()) != later_in_whole)
+    problem << part << " does not take the snapshots of " << whole << "; ";
+  int compared = 0;
+  for (std::size_t s = 0; s < p.step_values.size(); ++s) {
+    const auto at = std::find(w.step_values.begin(), w.step_values.end(), p.step_values[s]);
+    if (at == w.step_values.end()) continue;
+    const std::size_t ws = std::size_t(at - w.step_values.begin());
+    for (const char* name : {"u", "u_prev"}) {
+      const std::vector<double> a = read_vtkhdf_array(whole, name, w.offsets.at(name)[ws]);
+      const std::vector<double> b = read_vtkhdf_array(part, name, p.offsets.at(name)[s]);
+      if (std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) != 0)
+        problem << name << " at time " << p.step_values[s] << " differs; ";
+      ++compared;
+    }
+  }
+  if (compared < 2) problem << "no snapshot in common";
+  return problem.str();
+}
+
+void expect_continues(const fs::path& whole, const fs::path& part, long expected_snapshots) {
+  EXPECT_EQ(continuation_problem(whole, part, expected_snapshots), "") << part << " against " << whole;
+}
+
+std::vector<std::string> implementations_to_test() {
+  std::vector<std::string> ids;
+  for (const ImplEntry& e : implementations())
+#ifdef AWAVE_TEST_ON_DEVICE
+    if (e.on_device) ids.push_back(e.id);
+#else
+    if (!e.on_device && e.id != "cpu-openmp") ids.push_back(e.id);
+#endif
+  return ids;
+}
+
+}  // namespace
+
+// N steps in one run == M steps, then a restart for N - M, for every implementation, on a
+// non-cubic grid whose out_period divides neither N nor M; from a complete file, and again
+// from the restarted run's own file with the default -nsteps (to the file's end step).
+TEST_F(Restart, RestartedRunsAreBitwiseTheUninterruptedRun) {
+#ifdef AWAVE_TEST_ON_DEVICE
+  if (auto problem = accelerator_problem()) GTEST_SKIP() << *problem;
+#endif
+  for (const std::string& id : implementations_to_test()) {
+    SCOPED_TRACE(id);
+    const std::string grid = "-shape 21,13,7 -out_period 3 -impl " + id;
+    ASSERT_EQ(run(grid + " -nsteps 11 full").status, 0);                      // 0 3 6 9 11
+    ASSERT_EQ(run(grid + " -nsteps 7 full7").status, 0);                      // 0 3 6 7
+    ASSERT_EQ(run(grid + " -nsteps 5 part").status, 0);                       // 0 3 5
+    const Outcome r = run("-impl " + id + " -restart part." + id + ".vtkhdf -nsteps 2 rest");  // 5 6 7
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("restarting from part." + id + ".vtkhdf at step 5"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("PASS"), std::string::npos) << "the reference restarts too: " << r.out;
+    const std::string rest = "rest." + id + ".vtkhdf";
+    // The restarted file: the restart state, then the uninterrupted run's snapshots.
+    const VtkHdfContents c = read_vtkhdf_contents(work() / rest);
+    EXPECT_EQ(c.step_values, (std::vector<int64_t>{5, 6, 7}));
+    EXPECT_EQ(c.params.nsteps, 7) << "/wave_params nsteps is the end step";
+    EXPECT_TRUE(c.complete);
+    expect_continues(work() / ("full7." + id + ".vtkhdf"), work() / rest, 3);
+    // A restart of a restart, to the end step given by the first run's file... which is 7:
+    // nothing left, so it is refused; with -nsteps 4 it reaches 11, the full run's end.
+    const Outcome done = run("-impl " + id + " -restart " + rest + " again");
+    EXPECT_EQ(done.status, 1);
+    EXPECT_NE(done.err.find("is complete (step 7); give -nsteps"), std::string::npos) << done.err;
+    ASSERT_EQ(run("-impl " + id + " -restart " + rest + " -nsteps 4 again").status, 0);
+    expect_continues(work() / ("full." + id + ".vtkhdf"), work() / ("again." + id + ".vtkhdf"), 3);  // 7 9 11
+  }
+}
+
+// kill -9 while a run writes, at several moments; what was flushed is intact and restartable.
+TEST_F(Restart, AKilledRunKeepsEverySnapshotItCompletedAndRestartsFromThem) {
+  const std::string grid = "-shape 48,40,32 -out_period 20 -impl cpu -no_check";
+  const fs::path partial = work() / "killed.cpu.vtkhdf.partial";
+  for (const long wait_for : {0L, 1L, 4L}) {
+    SCOPED_TRACE("killed after " + std::to_string(wait_for) + " snapshots");
+    fs::remove(partial);
+    const std::string cmd = "cd '" + work().string() + "' && exec '" AWAVE_EXE "' " + grid +
+                            " -nsteps 100000 killed >/dev/null 2>&1";
+    pid_t pid = 0;
+    const char* argv[] = {"sh", "-c", cmd.c_str(), nullptr};
+    ASSERT_EQ(posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char**>(argv), environ), 0);
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    for (;;) {  // reading while it writes: a half-flushed state may fail to open, so retry
+      long seen = -1;
+      try {
+        if (fs::exists(partial)) seen = long(read_vtkhdf_contents(partial).nsteps);
+      } catch (const std::exception&) {
+      }
+      if (seen >= wait_for) break;
+      ASSERT_LT(std::chrono::steady_clock::now(), give_up) << "the run never wrote " << wait_for << " snapshots";
+      std::this_thread::sleep_for(std::chrono::milliseconds(wait_for == 0 ? 0 : 5));
+    }
+    ASSERT_EQ(::kill(pid, SIGKILL), 0);
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << "the run ended before the kill";
+    ASSERT_FALSE(fs::exists(work() / "killed.cpu.vtkhdf")) << "an interrupted run must not look complete";
+
+    const VtkHdfContents c = read_vtkhdf_contents(partial);
+    EXPECT_FALSE(c.complete);
+    ASSERT_GE(c.nsteps, wait_for);
+    EXPECT_EQ(c.step_values.size(), std::size_t(c.nsteps));
+    if (c.nsteps == 0) {  // killed before its first snapshot: nothing to restart from
+      const Outcome o = run("-impl cpu -restart killed.cpu.vtkhdf.partial resumed");
+      EXPECT_EQ(o.status, 1);
+      EXPECT_NE(o.err.find("holds no complete snapshot"), std::string::npos) << o.err;
+      continue;
+    }
+    const long last = long(c.step_values.back());
+    if (last > 0) {  // what it holds is what an uninterrupted run to its last snapshot writes
+      ASSERT_EQ(run(grid + " -nsteps " + std::to_string(last) + " upto").status, 0);
+      expect_continues(work() / "upto.cpu.vtkhdf", partial, c.nsteps);
+    }
+    const Outcome r = run("-impl cpu -restart killed.cpu.vtkhdf.partial -nsteps 30 resumed");
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    ASSERT_EQ(run(grid + " -nsteps " + std::to_string(last + 30) + " whole").status, 0);
+    expect_continues(work() / "whole.cpu.vtkhdf", work() / "resumed.cpu.vtkhdf", 3);  // last, +20, +30
+    if (const char* keep = std::getenv("AWAVE_KEEP_KILLED_FILE"); keep && c.nsteps >= 2)
+      fs::copy_file(partial, keep, fs::copy_options::overwrite_existing);  // for the VTK 9.3 check
+  }
+}
+
+// Each kind of bad restart file: one line on stderr, exit 1, nothing written.
+TEST_F(Restart, BadRestartFilesAreRefusedAndNothingIsWritten) {
+  ASSERT_EQ(run("-shape 20,12,6 -nsteps 6 -out_period 3 -impl cpu good").status, 0);
+  ASSERT_EQ(run("-shape 20,12,6 -nsteps 6 -out_period 3 -impl cpu -no_output -json r.json x").status, 0);
+  fs::create_directories(dir_ / "files");
+  const fs::path good = work() / "good.cpu.vtkhdf";
+  fs::rename(good, dir_ / "files" / "good.vtkhdf");
+  fs::rename(work() / "r.json", dir_ / "files" / "r.json");
+  const fs::path files = dir_ / "files";
+  std::ofstream(files / "text.vtkhdf") << "not HDF5 at all\n";
+  fs::copy_file(files / "good.vtkhdf", files / "old.cpu.vtkhdf");
+  fs::copy_file(files / "good.vtkhdf", files / "old.cpu.vtkhdf.partial");
+  {  // truncated: the first half of a good file
+    const std::string all = slurp(files / "good.vtkhdf");
+    std::ofstream(files / "truncated.vtkhdf", std::ios::binary).write(all.data(), std::streamsize(all.size() / 2));
+  }
+  {  // an HDF5 file that is not awave's
+    const hid_t f = H5Fcreate((files / "other.h5").c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    H5Gclose(H5Gcreate2(f, "/something", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    H5Fclose(f);
+  }
+  {  // corrupt: /wave_params says another shape than the arrays have
+    fs::copy_file(files / "good.vtkhdf", files / "corrupt.vtkhdf");
+    const hid_t f = H5Fopen((files / "corrupt.vtkhdf").c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    const hid_t g = H5Gopen2(f, "/wave_params", H5P_DEFAULT);
+    const hid_t a = H5Aopen(g, "shape", H5P_DEFAULT);
+    const int shape[3] = {20, 12, 7};
+    const herr_t written = H5Awrite(a, H5T_NATIVE_INT, shape);
+    if (written < 0) H5Eprint2(H5E_DEFAULT, stderr);
+    ASSERT_GE(written, 0);
+    H5Aclose(a);
+    H5Gclose(g);
+    ASSERT_GE(H5Fclose(f), 0);
+  }
+  {  // no snapshot: a run killed before its first output
+    WaveParams p;
+    p.shape = {20, 12, 6};
+    VtkHdfWriter((files / "empty.vtkhdf").string(), WaveProblem(p), 3);
+  }
+  const std::pair<std::string, std::string> cases[] = {
+      {"-restart ../files/missing.vtkhdf", "does not exist"},
+      {"-restart ../files/text.vtkhdf", "is not an HDF5 file"},
+      {"-restart ../files/r.json", "is not an HDF5 file"},
+      {"-restart ../files/truncated.vtkhdf", "is not a readable awave output file"},
+      {"-restart ../files/other.h5", "is not a readable awave output file"},
+      {"-restart ../files/corrupt.vtkhdf", "is corrupt"},
+      {"-restart ../files/empty.vtkhdf", "holds no complete snapshot"},
+      {"-restart ../files/good.vtkhdf -shape 20,12,7", "-shape 20,12,7 contradicts the restart file"},
+      {"-restart ../files/good.vtkhdf -dt 0.001", "-dt 0.001 contradicts the restart file"},
+      {"-restart ../files/good.vtkhdf -out_period 2", "-out_period 2 contradicts the restart file"},
+      {"-restart ../files/good.vtkhdf", "is complete (step 6); give -nsteps"},
+      {"-restart ../files/old.cpu.vtkhdf -nsteps 3 ../files/old", "would overwrite the restart file"},
+      {"-restart ../files/old.cpu.vtkhdf.partial -nsteps 3 ../files/old", "would overwrite the restart file"},
+  };
+  for (const auto& [args, message] : cases) {
+    const Outcome o = run("-impl cpu " + args);
+    EXPECT_EQ(o.status, 1) << args << ": " << o.out << o.err;
+    // One line, which says what is wrong; only the usage may follow it.
+    const std::string first_line = o.err.substr(0, o.err.find('\n') + 1), rest = o.err.substr(first_line.size());
+    EXPECT_EQ(first_line.rfind("awave: error: ", 0), 0u) << args << ": " << o.err;
+    EXPECT_NE(first_line.find(message), std::string::npos) << args << ": " << o.err;
+    EXPECT_TRUE(rest.empty() || rest.rfind("usage: awave", 0) == 0) << args << ": " << o.err;
+    EXPECT_TRUE(files_in_work().empty()) << args << " wrote " << files_in_work().front();
+  }
+  // The checker of this test is not blind: the good file restarts.
+  EXPECT_EQ(run("-impl cpu -restart ../files/good.vtkhdf -nsteps 3 more").status, 0);
+}
+
+// A file system that fills up mid-run (a small tmpfs, mounted in a private mount namespace):
+// one line, exit 3, the snapshots written before still readable, nothing that looks complete.
+TEST_F(Restart, AFullDiskStopsTheRunWithTheLastSnapshotsReadable) {
+  if (std::system("unshare -m --propagation private true >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "no private mount namespace here (needs root or user namespaces)";
+  fs::create_directories(dir_ / "kept");
+  // 64x64x32: 2 MiB per snapshot (u and u_prev); the tmpfs holds the static part and a few.
+  const fs::path tmpfs = dir_ / "tmpfs", script = dir_ / "full-disk.sh";
+  std::ofstream(script) << "set -u\nmkdir -p '" << tmpfs.string() << "'\nmount -t tmpfs -o size=7m tmpfs '"
+                        << tmpfs.string() << "' || exit 97\ncd '" << tmpfs.string() << "'\n'" AWAVE_EXE
+                        << "' -shape 64,64,32 -nsteps 400 -out_period 10 -impl cpu -no_check run >'"
+                        << (dir_ / "out").string() << "' 2>'" << (dir_ / "err").string()
+                        << "'\nrc=$?\ncp -a . '" << (dir_ / "kept").string() << "/'\nexit $rc\n";
+  const int raw = std::system(("unshare -m --propagation private sh '" + script.string() + "'").c_str());
+  const int status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  if (status == 97) GTEST_SKIP() << "cannot mount a tmpfs here";
+  const std::string err = slurp(dir_ / "err");
+  EXPECT_EQ(status, 3) << err;
+  EXPECT_EQ(err.rfind("awave: error: writing run.cpu.vtkhdf.partial: ", 0), 0u) << err;
+  EXPECT_NE(err.find("HDF5: write u: No space left on device"), std::string::npos) << err;
+  EXPECT_NE(err.find("-restart run.cpu.vtkhdf.partial continues"), std::string::npos) << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  EXPECT_FALSE(fs::exists(dir_ / "kept" / "run.cpu.vtkhdf")) << "a failed run's file must not look complete";
+  const VtkHdfContents c = read_vtkhdf_contents(dir_ / "kept" / "run.cpu.vtkhdf.partial");
+  EXPECT_FALSE(c.complete);
+  EXPECT_GE(c.nsteps, 1);
+  EXPECT_LT(c.nsteps, 41) << "the disk did not fill up";
+  // What it holds is what an uninterrupted run writes.
+  if (c.step_values.back() > 0) {
+    ASSERT_EQ(run("-shape 64,64,32 -nsteps " + std::to_string(c.step_values.back()) +
+                  " -out_period 10 -impl cpu -no_check whole")
+                  .status,
+              0);
+    expect_continues(work() / "whole.cpu.vtkhdf", dir_ / "kept" / "run.cpu.vtkhdf.partial", c.nsteps);
+  }
+}
+
+// The file comparison above is not blind: one changed value, one missing snapshot and a
+// different run are each caught.
+TEST_F(Restart, TheContinuationCheckCatchesPlantedDifferences) {
+  ASSERT_EQ(run("-shape 20,12,6 -nsteps 6 -out_period 3 -impl cpu -no_check a").status, 0);
+  ASSERT_EQ(run("-shape 20,12,6 -nsteps 6 -out_period 3 -impl cpu -no_check -dt 0.001 b").status, 0);
+  ASSERT_EQ(run("-shape 20,12,6 -nsteps 3 -out_period 3 -impl cpu -no_check c").status, 0);
+  const fs::path a = work() / "a.cpu.vtkhdf", planted = work() / "planted.vtkhdf";
+  EXPECT_EQ(continuation_problem(a, a, 3), "");
+  fs::copy_file(a, planted);
+  {
+    const hid_t f = H5Fopen(planted.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    const hid_t ds = H5Dopen2(f, "/VTKHDF/PointData/u_prev", H5P_DEFAULT);
+    const hid_t space = H5Dget_space(ds);
+    const hsize_t start[4] = {2, 5, 11, 19}, count[4] = {1, 1, 1, 1};  // the last point, last slot
+    H5Sselect_hyperslab(space, H5S_SELECT_SET, start, nullptr, count, nullptr);
+    const hid_t mem = H5Screate_simple(4, count, nullptr);
+    const double value = 1e-300;
+    ASSERT_GE(H5Dwrite(ds, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, &value), 0);
+    H5Sclose(mem);
+    H5Sclose(space);
+    H5Dclose(ds);
+    H5Fclose(f);
+  }
+  EXPECT_NE(continuation_problem(a, planted, 3).find("u_prev at time 6 differs"), std::string::npos);
+  EXPECT_NE(continuation_problem(a, work() / "b.cpu.vtkhdf", 3).find("u at time 3 differs"), std::string::npos);
+  EXPECT_NE(continuation_problem(a, work() / "c.cpu.vtkhdf", 2).find("does not take the snapshots"),
+            std::string::npos);
+}
