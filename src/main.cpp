@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <iostream>
 #include <memory>
+#include <string>
 
 int main(int argc, char* argv[]) {
   using namespace awave;
@@ -85,8 +86,11 @@ int main(int argc, char* argv[]) {
     std::cout << (report.all_passed() ? "PASS: every implementation matches the CPU reference\n"
                                       : "FAIL: an implementation differs from the CPU reference (or gave NaN/Inf)\n");
     return report.all_passed() ? 0 : 2;
-  } catch (const std::exception& e) {
-    std::cerr << "awave: error: " << e.what() << "\n";
+  } catch (const std::exception& e) {  // one line, whatever the library wrote (Kokkos' allocation errors span several)
+    std::string what = e.what();
+    std::replace(what.begin(), what.end(), '\n', ' ');
+    while (!what.empty() && what.back() == ' ') what.pop_back();
+    std::cerr << "awave: error: " << what << "\n";
     return 3;
   }
 }
