@@ -2,6 +2,7 @@
 // Exit status: 0 all checks pass, 1 bad input, 2 an implementation differs from the reference
 // or produced a NaN/Inf, 3 a run-time failure (I/O, device).
 #include "core/cli.hpp"
+#include "core/distributed.hpp"
 #include "core/driver.hpp"
 #include "core/memory_estimate.hpp"
 #include "core/restart.hpp"
@@ -12,38 +13,56 @@
 
 #include <algorithm>
 #include <iostream>
+#include <streambuf>
 #include <memory>
 #include <string>
 
-int main(int argc, char* argv[]) {
+namespace {
+
+// Output that only the first process writes (every process reaches the same decisions).
+struct NullBuffer : std::streambuf {
+  int overflow(int c) override { return c; }
+};
+NullBuffer null_buffer;
+std::ostream null_stream(&null_buffer);
+
+int run(int argc, char* argv[]) {
   using namespace awave;
+  const ProcessGroup& group = ProcessGroup::world();
+  std::ostream& out = group.rank() == 0 ? std::cout : null_stream;
+  std::ostream& err = group.rank() == 0 ? std::cerr : null_stream;
   const ParsedCommandLine parsed = parse_command_line(argc, argv);
   if (parsed.error) {
-    std::cerr << "awave: error: " << *parsed.error << "\n" << usage();
+    err << "awave: error: " << *parsed.error << "\n" << usage();
     return 1;
   }
   Options options = parsed.options;
   if (options.help) {
-    std::cout << usage();
+    out << usage();
     return 0;
   }
   if (auto problem = apply_restart(options)) {  // reads and checks the file; writes nothing
-    std::cerr << "awave: error: " << *problem << "\n";
+    err << "awave: error: " << *problem << "\n";
     return 1;
   }
   std::vector<std::string> ids;
   try {
     ids = selected_implementations(options);
   } catch (const std::exception& e) {
-    std::cerr << "awave: error: " << e.what() << "\n" << usage();
+    err << "awave: error: " << e.what() << "\n" << usage();
     return 1;
   }
   if (options.list) {
-    for (const ImplEntry& e : implementations()) std::cout << fmt::format("{:<22} {}\n", e.id, e.description);
+    for (const ImplEntry& e : implementations()) out << fmt::format("{:<22} {}\n", e.id, e.description);
     return 0;
   }
   if (auto problem = check_output_locations(options, ids)) {
-    std::cerr << "awave: error: " << *problem << "\n" << usage();
+    err << "awave: error: " << *problem << "\n" << usage();
+    return 1;
+  }
+  if (options.params.nx() < group.size()) {
+    err << fmt::format("awave: error: nx = {} planes cannot be shared by {} MPI processes: each needs at least one\n",
+                       options.params.nx(), group.size());
     return 1;
   }
 
@@ -52,8 +71,9 @@ int main(int argc, char* argv[]) {
                        [flag](const std::string& id) { return find_implementation(id)->*flag; });
   };
   if (any(&ImplEntry::on_device) || any(&ImplEntry::uses_kokkos)) {  // Kokkos of a GPU build needs the GPU
+    select_accelerator(group.local_rank(), group.local_size());  // one GPU per process of a node
     if (auto problem = accelerator_problem()) {
-      std::cerr << "awave: error: " << *problem << " (this build's GPU implementations cannot run here)\n";
+      err << "awave: error: " << *problem << " (this build's GPU implementations cannot run here)\n";
       return 3;
     }
   }
@@ -61,11 +81,14 @@ int main(int argc, char* argv[]) {
   {
     std::vector<const ImplEntry*> entries;
     for (const std::string& id : ids) entries.push_back(find_implementation(id));
-    const MemoryNeed need = estimate_memory(options.params, entries, options.check, options.write_output);
+    WaveParams largest_slab = options.params;  // what one process holds
+    largest_slab.shape[0] = (options.params.nx() + group.size() - 1) / group.size();
+    const MemoryNeed need = estimate_memory(largest_slab, entries, options.check, options.write_output);
     const bool on_device = any(&ImplEntry::on_device);
-    if (auto problem =
-            memory_problem(need, host_available_bytes(), on_device ? accelerator_memory_bytes() : std::nullopt)) {
-      std::cerr << "awave: error: " << *problem << "\n";
+    auto host = host_available_bytes();  // shared by the processes of a node
+    if (host) *host /= std::size_t(group.local_size());
+    if (auto problem = memory_problem(need, host, on_device ? accelerator_memory_bytes() : std::nullopt)) {
+      err << "awave: error: " << *problem << "\n";
       return 1;
     }
   }
@@ -73,24 +96,37 @@ int main(int argc, char* argv[]) {
   std::unique_ptr<KokkosRuntime> kokkos;
   if (any(&ImplEntry::uses_kokkos)) kokkos = std::make_unique<KokkosRuntime>(argc, argv);
   try {
-    const RunReport report = run_comparison(options, std::cout);
-    if (!options.json_path.empty()) write_json(report, options.json_path);
+    const RunReport report = run_comparison(options, out);
+    if (!options.json_path.empty() && group.rank() == 0) write_json(report, options.json_path);
     if (!report.all_passed() && !options.check) {
-      std::cout << "FAIL: a non-finite value (NaN or Inf) in u\n";
+      out << "FAIL: a non-finite value (NaN or Inf) in u\n";
       return 2;
     }
     if (!options.check) {
-      std::cout << "UNCHECKED: -no_check ran no CPU reference\n";
+      out << "UNCHECKED: -no_check ran no CPU reference\n";
       return 0;
     }
-    std::cout << (report.all_passed() ? "PASS: every implementation matches the CPU reference\n"
+    out << (report.all_passed() ? "PASS: every implementation matches the CPU reference\n"
                                       : "FAIL: an implementation differs from the CPU reference (or gave NaN/Inf)\n");
     return report.all_passed() ? 0 : 2;
   } catch (const std::exception& e) {  // one line, whatever the library wrote (Kokkos' allocation errors span several)
     std::string what = e.what();
     std::replace(what.begin(), what.end(), '\n', ' ');
     while (!what.empty() && what.back() == ' ') what.pop_back();
-    std::cerr << "awave: error: " << what << "\n";
+    if (group.distributed()) {  // the others may wait in a collective call: stop them all
+      std::cerr << fmt::format("awave: error: (process {} of {}) {}\n", group.rank(), group.size(), what);
+      group.abort(3);
+    }
+    err << "awave: error: " << what << "\n";
     return 3;
   }
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  awave::ProcessGroup::init(argc, argv);
+  const int status = run(argc, argv);
+  awave::ProcessGroup::finalize();
+  return status;
 }

@@ -3,6 +3,10 @@
 // AWAVE_HAVE_OMP_OFFLOAD), and one Kokkos version per enabled Kokkos backend. This is the only
 // place that knows which exist.
 #include "core/wave_impl.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
 #include "cpu/wave_cpu.hpp"
 #include "kokkos/register_kokkos.hpp"
 #if defined(AWAVE_HAVE_CUDA)
@@ -45,6 +49,33 @@ std::optional<std::string> accelerator_problem() {
 #elif defined(AWAVE_HAVE_OMP_OFFLOAD)
   return omp_device_problem();
 #else
+  return std::nullopt;
+#endif
+}
+
+std::optional<std::string> select_accelerator(int local_rank, int local_size) {
+#if defined(AWAVE_HAVE_CUDA) || defined(AWAVE_HAVE_OMP_OFFLOAD)
+  if (local_size <= 1) return std::nullopt;
+  // Through CUDA_VISIBLE_DEVICES, before anything touches the GPU: the process then sees its
+  // GPU as device 0, and the CUDA runtime, Kokkos and libomptarget's CUDA plugin all take it.
+  std::vector<std::string> gpus;
+  if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES")) {
+    std::stringstream list(visible);
+    for (std::string id; std::getline(list, id, ',');)
+      if (!id.empty()) gpus.push_back(id);
+  } else {  // the driver's list, read without starting CUDA
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator("/proc/driver/nvidia/gpus", ec)) {
+      (void)e;
+      gpus.push_back(std::to_string(gpus.size()));
+    }
+  }
+  if (gpus.empty()) return std::nullopt;
+  const std::string chosen = gpus[std::size_t(local_rank) % gpus.size()];
+  setenv("CUDA_VISIBLE_DEVICES", chosen.c_str(), 1);
+  return chosen;
+#else
+  (void)local_rank, (void)local_size;
   return std::nullopt;
 #endif
 }

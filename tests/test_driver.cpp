@@ -35,6 +35,8 @@ class PlantedFault final : public WaveImpl {
     inner_->copy_u_to_host(h_now, h_prev);
     h_now[point_] = value_;
   }
+  void copy_now_plane_to_host(int pi, double* host) override { inner_->copy_now_plane_to_host(pi, host); }
+  void copy_host_to_now_plane(int pi, const double* host) override { inner_->copy_host_to_now_plane(pi, host); }
 
  private:
   std::unique_ptr<WaveImpl> inner_;

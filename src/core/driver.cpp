@@ -4,6 +4,7 @@
 #include "build_info.hpp"
 #include "git_commit.hpp"
 #include "kokkos/register_kokkos.hpp"
+#include "halo_exchange.hpp"
 #include "snapshot_writer.hpp"
 #include "wave_impl.hpp"
 
@@ -82,11 +83,17 @@ double median(std::vector<double> v) {
 
 // A NaN or Inf in u, wherever the fields came to the host, fails the implementation: the
 // earliest one seen by the check or by the output writer.
-void report_non_finite(std::optional<NonFinite> a, std::optional<NonFinite> b, ImplResult& result) {
+// Over MPI: the first process (by rank) that saw one reports it, with global coordinates.
+void report_non_finite(std::optional<NonFinite> a, std::optional<NonFinite> b, const WaveProblem& problem,
+                       ImplResult& result) {
+  const ProcessGroup& group = ProcessGroup::world();
   if (!a || (b && b->step < a->step)) a = b;
+  std::string text;
   if (a)
-    result.non_finite = fmt::format("{} = {} at padded point ({}, {}, {}) after step {}", a->field, a->value, a->pi,
-                                    a->pj, a->pk, a->step);
+    text = fmt::format("{} = {} at padded point ({}, {}, {}) after step {}", a->field, a->value,
+                       a->pi + problem.slab().offset, a->pj, a->pk, a->step);
+  const long first = group.min(a ? long(group.rank()) : long(group.size()));
+  if (first < group.size()) result.non_finite = group.broadcast(text, int(first));
 }
 
 ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Options& options,
@@ -99,6 +106,9 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
   result.is_reference = entry.id == options.reference && options.check;
   log << fmt::format("[{}] {}: setting up\n", entry.id, entry.description) << std::flush;
   std::unique_ptr<WaveImpl> impl = entry.make(problem);
+  const ProcessGroup& group = ProcessGroup::world();
+  HaloExchange halo(*impl, problem, group);
+  double step_seconds = 0.0;
 
   const std::vector<int> chunks = chunk_lengths(p);
   std::unique_ptr<SnapshotWriter> out;
@@ -118,7 +128,16 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
     if (out) snapshot();
     for (const int len : chunks) {
       const auto start = clock::now();
-      impl->run(len);  // blocking: the chunk is complete on the device when it returns
+      if (!group.distributed()) {
+        impl->run(len);  // blocking: the chunk is complete on the device when it returns
+      } else {
+        for (int s = 0; s < len; ++s) {  // over MPI, each step is followed by its halo exchange
+          const auto step_start = clock::now();
+          impl->run(1);
+          step_seconds += std::chrono::duration<double>(clock::now() - step_start).count();
+          halo.exchange();
+        }
+      }
       const auto stop = clock::now();
       result.chunk_steps.push_back(len);
       result.chunk_seconds.push_back(std::chrono::duration<double>(stop - start).count());
@@ -130,12 +149,20 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
     throw std::runtime_error(fmt::format("{} (-restart {} continues the run from its last snapshot)", e.what(),
                                          out->partial_path()));
   }
-  if (out) {
-    result.io.wall_seconds = std::chrono::duration<double>(clock::now() - wall_start).count();
-    result.io.write_seconds = out->write_seconds();
-    result.io.wait_seconds = out->wait_seconds();
-    result.io.flush_seconds = out->flush_seconds();
-    result.io.longest_flush_seconds = out->longest_flush_seconds();
+  if (out) {  // over MPI: the slowest process's
+    result.io.wall_seconds = group.max(std::chrono::duration<double>(clock::now() - wall_start).count());
+    result.io.copy_seconds = group.max(result.io.copy_seconds);
+    result.io.write_seconds = group.max(out->write_seconds());
+    result.io.wait_seconds = group.max(out->wait_seconds());
+    result.io.flush_seconds = group.max(out->flush_seconds());
+    result.io.longest_flush_seconds = group.max(out->longest_flush_seconds());
+  }
+
+  // A chunk takes as long as its slowest process.
+  for (double& seconds : result.chunk_seconds) seconds = group.max(seconds);
+  if (group.distributed()) {
+    result.distributed = {group.size(), group.max(step_seconds), group.max(halo.copy_seconds()),
+                          group.max(halo.mpi_seconds())};
   }
 
   if (options.check) {
@@ -143,12 +170,19 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
     if (result.is_reference) {
       *reference_now = now;
     } else {
+      // Each process compares the planes it owns (and the grid's ghost planes at the x faces,
+      // on the first and last process): the sums are the single-process counts.
+      const Slab& slab = problem.slab();
+      const std::size_t plane = problem.geometry().stride_i();
+      const std::size_t first = slab.first() ? 0 : 1, last = slab.last() ? slab.nx + 1 : slab.nx;
+      const std::size_t n = (last - first + 1) * plane;
       result.checked = true;
-      result.points_compared = now.size();
-      result.differences = count_differences(reference_now->data(), now.data(), now.size());
+      result.points_compared = group.sum(n);
+      result.differences =
+          group.sum(count_differences(reference_now->data() + first * plane, now.data() + first * plane, n));
     }
   }
-  report_non_finite(impl->first_non_finite(), out ? out->first_non_finite() : std::nullopt, result);
+  report_non_finite(impl->first_non_finite(), out ? out->first_non_finite() : std::nullopt, problem, result);
   return result;
 }
 
@@ -168,9 +202,13 @@ RunReport run_comparison(const Options& options, const std::vector<const ImplEnt
   RunReport report;
   report.options = options;
   const WaveParams& p = options.params;
-  const WaveProblem problem(p, options.start);
+  const ProcessGroup& group = ProcessGroup::world();
+  const WaveProblem problem(p, options.start, slab_of(p.nx(), group.rank(), group.size()));
   log << fmt::format("awave: shape {}x{}x{}, dx {}, dt {}, nsteps {}, out_period {}, Courant number {:.4f}\n", p.nx(),
                      p.ny(), p.nz(), p.dx, p.dt, p.nsteps, p.out_period, courant_number(p.dx, p.dt));
+  if (group.distributed())
+    log << fmt::format("awave: {} MPI processes, slabs of {} to {} x-planes\n", group.size(), p.nx() / group.size(),
+                       (p.nx() + group.size() - 1) / group.size());
   if (options.start)
     log << fmt::format("awave: restarting from {} at step {} (its snapshot slot {}); running to step {}\n",
                        options.start->file, p.start_step, options.start->slot, p.end_step());
@@ -202,6 +240,10 @@ void print_summary(const RunReport& report, std::ostream& out) {
     else
       out << "  check: not checked (-no_check)\n";
     if (!r.non_finite.empty()) out << fmt::format("  non-finite value: {}: FAIL\n", r.non_finite);
+    if (r.distributed.processes > 1)
+      out << fmt::format("  over {} MPI processes (slowest each): steps {:.3f} s, halo copies {:.3f} s, MPI {:.3f} s\n",
+                         r.distributed.processes, r.distributed.step_seconds, r.distributed.halo_copy_seconds,
+                         r.distributed.mpi_seconds);
     if (!r.output_file.empty()) {
       const double compute = std::accumulate(r.chunk_seconds.begin(), r.chunk_seconds.end(), 0.0);
       out << fmt::format("  output: {}\n", r.output_file);
@@ -258,6 +300,11 @@ void write_json(const RunReport& report, const std::string& path) {
     if (r.checked) {
       ji["differences"] = r.differences;
     }
+    if (r.distributed.processes > 1)
+      ji["mpi"] = {{"processes", r.distributed.processes},
+                   {"step_seconds", r.distributed.step_seconds},
+                   {"halo_copy_seconds", r.distributed.halo_copy_seconds},
+                   {"mpi_seconds", r.distributed.mpi_seconds}};
     if (!r.output_file.empty()) {
       ji["output_file"] = r.output_file;
       ji["io"] = {{"wall_seconds", r.io.wall_seconds},

@@ -36,6 +36,10 @@ struct ImplResult {
     double write_seconds = 0;  // the writer thread's busy time (creating, writing): overlaps the chunks
     double flush_seconds = 0, longest_flush_seconds = 0;  // the snapshots' commit flushes (crash window)
   } io;
+  struct {  // over MPI: where a step's time went (the slowest process's sums over the run)
+    int processes = 1;
+    double step_seconds = 0, halo_copy_seconds = 0, mpi_seconds = 0;
+  } distributed;
 
   std::vector<double> chunk_su_per_s(std::size_t interior_points) const;
   bool passed() const { return non_finite.empty() && (!checked || differences == 0); }

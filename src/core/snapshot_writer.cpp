@@ -1,5 +1,7 @@
 #include "snapshot_writer.hpp"
 
+#include "distributed.hpp"
+
 #include <fmt/format.h>
 
 #include <chrono>
@@ -128,8 +130,10 @@ void SnapshotWriter::commit() {
     rethrow_failure();
   }
   const auto start = std::chrono::steady_clock::now();
-  file_->close(true);
-  std::filesystem::rename(partial_, path_);
+  file_->close(true);  // collective over MPI: every process has closed when it returns
+  const ProcessGroup& group = ProcessGroup::world();
+  if (group.rank() == 0) std::filesystem::rename(partial_, path_);
+  group.barrier();
   std::lock_guard lock(mutex_);
   write_seconds_ += seconds_since(start);
   committed_ = true;

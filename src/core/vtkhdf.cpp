@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <hdf5.h>
 
+#include "distributed.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -159,32 +161,46 @@ hid_t create_steps_array(hid_t group, const char* name, hsize_t slots) {
   return check(H5Dcreate2(group, name, H5T_NATIVE_INT64, space, H5P_DEFAULT, create, access), name);
 }
 
-void extend_steps_array(hid_t ds, hsize_t n, int64_t value) {  // n: entries before this one
+// What one process writes: planes [i0, i0 + ni) of the file's x extent (all of it for a single
+// process), with which transfer properties (collective for parallel HDF5), and whether it is
+// the process that writes the small Steps entries.
+struct Part {
+  hsize_t i0 = 0, ni = 0;
+  hid_t dxpl = H5P_DEFAULT;
+  bool root = true;
+};
+
+void extend_steps_array(hid_t ds, hsize_t n, int64_t value, const Part& part) {  // n: entries before this one
   const hsize_t new_n = n + 1, one = 1;
   check(H5Dset_extent(ds, &new_n), "extend a Steps array");
   Handle space(H5Dget_space(ds), H5Sclose, "get dataspace");
-  check(H5Sselect_hyperslab(space, H5S_SELECT_SET, &n, nullptr, &one, nullptr), "select");
   Handle mem = make_space({1});
-  check(H5Dwrite(ds, H5T_NATIVE_INT64, mem, space, H5P_DEFAULT, &value), "write a Steps entry");
+  if (part.root) {
+    check(H5Sselect_hyperslab(space, H5S_SELECT_SET, &n, nullptr, &one, nullptr), "select");
+  } else {  // the other processes take part in the collective write with nothing
+    check(H5Sselect_none(space), "select");
+    check(H5Sselect_none(mem), "select");
+  }
+  check(H5Dwrite(ds, H5T_NATIVE_INT64, mem, space, part.dxpl, &value), "write a Steps entry");
 }
 
-// Interior (i, j, k0 + k) of a padded field <-> slab[(k*ny + j)*nx + i], k < nk: the file has x
-// fastest, the padded field z fastest, so this transposes i and k for each j. In tiles, so
-// that both sides stay in cache (the point-by-point gather went through memory at a stride
-// of a whole i plane per value).
+// Interior (pi0 + i - 1, j, k0 + k) of a padded field <-> slab[(k*ny + j)*ni + i], i < ni, k < nk:
+// the file has x fastest, the padded field z fastest, so this transposes i and k for each j.
+// In tiles, so that both sides stay in cache (the point-by-point gather went through memory
+// at a stride of a whole i plane per value). pi0 is the padded plane of slab column 0.
 template <bool ToFile>
-void transpose_planes(double* slab, double* field, const PaddedGeometry& g, int k0, int nk) {
+void transpose_planes(double* slab, double* field, const PaddedGeometry& g, int pi0, int ni, int k0, int nk) {
   constexpr int kTile = 16;
-  const std::size_t plane = std::size_t(g.nx) * g.ny;
+  const std::size_t plane = std::size_t(ni) * g.ny;
   // On threads when the build has OpenMP: the writer thread's transposes are most of its
   // time, and a GPU run leaves the host's cores idle.
 #pragma omp parallel for schedule(static)
   for (int j = 0; j < g.ny; ++j)
-    for (int i0 = 0; i0 < g.nx; i0 += kTile)
+    for (int i0 = 0; i0 < ni; i0 += kTile)
       for (int kt = 0; kt < nk; kt += kTile)
-        for (int i = i0; i < std::min(i0 + kTile, g.nx); ++i) {
-          double* column = field + g.index(i + 1, j + 1, k0 + 1);
-          double* row = slab + std::size_t(j) * g.nx + i;
+        for (int i = i0; i < std::min(i0 + kTile, ni); ++i) {
+          double* column = field + g.index(pi0 + i, j + 1, k0 + 1);
+          double* row = slab + std::size_t(j) * ni + i;
           for (int k = kt; k < std::min(kt + kTile, nk); ++k) {
             if constexpr (ToFile)
               row[k * plane] = column[k];
@@ -194,54 +210,53 @@ void transpose_planes(double* slab, double* field, const PaddedGeometry& g, int 
         }
 }
 
-// k-planes per slab of a slot: whole planes, about 8 MiB, so staging stays small.
-hsize_t planes_per_slab(const WaveParams& p) {
-  const hsize_t plane = hsize_t(p.nx()) * hsize_t(p.ny());
-  return std::max<hsize_t>(1, std::min<hsize_t>(hsize_t(p.nz()), (1u << 20) / plane));
+// k-planes per slab of a slot: whole planes of the global grid, about 8 MiB, so staging stays
+// small; the same on every process, which write (collectively) slab by slab.
+hsize_t planes_per_slab(const WaveParams& global) {
+  const hsize_t plane = hsize_t(global.nx()) * hsize_t(global.ny());
+  return std::max<hsize_t>(1, std::min<hsize_t>(hsize_t(global.nz()), (1u << 20) / plane));
 }
 
-// Writes a 4-D [t][nz][ny][nx] slot from a function giving the value at interior (i, j, k),
-// in slabs of whole k-planes so that the staging buffer stays small for large grids.
-template <class ValueAt>
-void write_slot(hid_t ds, const WaveParams& p, hsize_t t, ValueAt value_at) {
-  const hsize_t nx = p.nx(), ny = p.ny(), nz = p.nz();
-  const hsize_t planes = std::max<hsize_t>(1, std::min<hsize_t>(nz, (8u << 20) / (nx * ny)));
-  std::vector<double> slab(planes * ny * nx);
+// Writes this process's part of slot t of a [t][nz][ny][nx] dataset, in slabs of whole
+// k-planes; fill(slab, k0, nk) puts values [k][j][i - i0] into the staging slab.
+template <class Fill>
+void write_part_of_slot(hid_t ds, const WaveParams& global, const Part& part, hsize_t t, Fill fill) {
+  const hsize_t ny = global.ny(), nz = global.nz(), planes = planes_per_slab(global);
+  std::vector<double> slab(planes * ny * part.ni);
   Handle file_space(H5Dget_space(ds), H5Sclose, "get dataspace");
   for (hsize_t k0 = 0; k0 < nz; k0 += planes) {
     const hsize_t nk = std::min(planes, nz - k0);
-    for (hsize_t k = 0; k < nk; ++k)
-      for (hsize_t j = 0; j < ny; ++j)
-        for (hsize_t i = 0; i < nx; ++i) slab[(k * ny + j) * nx + i] = value_at(int(i), int(j), int(k0 + k));
-    const hsize_t start[4] = {t, k0, 0, 0}, count[4] = {1, nk, ny, nx};
+    fill(slab.data(), int(k0), int(nk));
+    const hsize_t start[4] = {t, k0, 0, part.i0}, count[4] = {1, nk, ny, part.ni};
     check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr), "select slab");
-    Handle mem = make_space({1, nk, ny, nx});
-    check(H5Dwrite(ds, H5T_NATIVE_DOUBLE, mem, file_space, H5P_DEFAULT, slab.data()), "write slab");
+    Handle mem = make_space({1, nk, ny, part.ni});
+    check(H5Dwrite(ds, H5T_NATIVE_DOUBLE, mem, file_space, part.dxpl, slab.data()), "write u");
   }
 }
 
-// Writes slot t of a [t][nz][ny][nx] dataset from the interior of a padded field.
-void write_padded_slot(hid_t ds, const WaveParams& p, hsize_t t, const double* padded) {
-  const PaddedGeometry g{p.nx(), p.ny(), p.nz()};
-  const hsize_t nx = p.nx(), ny = p.ny(), nz = p.nz(), planes = planes_per_slab(p);
-  std::vector<double> slab(planes * ny * nx);
-  Handle file_space(H5Dget_space(ds), H5Sclose, "get dataspace");
-  for (hsize_t k0 = 0; k0 < nz; k0 += planes) {
-    const hsize_t nk = std::min(planes, nz - k0);
-    transpose_planes<true>(slab.data(), const_cast<double*>(padded), g, int(k0), int(nk));
-    const hsize_t start[4] = {t, k0, 0, 0}, count[4] = {1, nk, ny, nx};
-    check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr), "select slab");
-    Handle mem = make_space({1, nk, ny, nx});
-    check(H5Dwrite(ds, H5T_NATIVE_DOUBLE, mem, file_space, H5P_DEFAULT, slab.data()), "write u");
-  }
+// Writes this process's part of slot t from the interior of its padded field.
+void write_padded_slot(hid_t ds, const WaveParams& global, const Part& part, const PaddedGeometry& g, hsize_t t,
+                       const double* padded) {
+  write_part_of_slot(ds, global, part, t, [&](double* slab, int k0, int nk) {
+    transpose_planes<true>(slab, const_cast<double*>(padded), g, 1, int(part.ni), k0, nk);
+  });
 }
 
+// A static [1][nz][ny][nx] array; value_at(i, j, k) with i local to this process's part.
 template <class ValueAt>
-void write_static_array(hid_t point_data, const char* name, const WaveParams& p, ValueAt value_at) {
-  Handle space = make_space({1, hsize_t(p.nz()), hsize_t(p.ny()), hsize_t(p.nx())});
-  Handle ds(H5Dcreate2(point_data, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose,
-            name);
-  write_slot(ds, p, 0, value_at);
+void write_static_array(hid_t point_data, const char* name, const WaveParams& global, const Part& part,
+                        ValueAt value_at) {
+  Handle space = make_space({1, hsize_t(global.nz()), hsize_t(global.ny()), hsize_t(global.nx())});
+  Handle create(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "dataset creation");
+  check(H5Pset_fill_time(create, H5D_FILL_TIME_NEVER), "set fill time");
+  Handle ds(H5Dcreate2(point_data, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, create, H5P_DEFAULT), H5Dclose, name);
+  const int ny = global.ny();
+  write_part_of_slot(ds, global, part, 0, [&](double* slab, int k0, int nk) {
+    for (int k = 0; k < nk; ++k)
+      for (int j = 0; j < ny; ++j)
+        for (hsize_t i = 0; i < part.ni; ++i)
+          slab[(std::size_t(k) * ny + j) * part.ni + i] = value_at(int(i), j, k0 + k);
+  });
 }
 
 const char* const kStaticArrays[] = {"sos", "damp"};
@@ -256,11 +271,31 @@ const SilenceHdf5Errors silence_hdf5_errors;
 }  // namespace
 
 VtkHdfWriter::VtkHdfWriter(const std::string& path, const WaveProblem& problem, int64_t slots)
-    : params_(problem.params()), slots_(slots) {
+    : params_(problem.global_params()), geometry_(problem.geometry()), slots_(slots) {
   const WaveParams& p = params_;
   if (slots < 1) fail("a file needs at least one snapshot slot");
-  file_ = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  if (file_ < 0) fail("cannot create " + path);
+  i0_ = problem.slab().offset;
+  ni_ = problem.slab().nx;
+  root_ = problem.slab().rank == 0;
+  Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access");
+  dxpl_ = check(H5Pcreate(H5P_DATASET_XFER), "transfer properties");
+  if (const void* comm = ProcessGroup::world().hdf5_comm()) {
+#if defined(H5_HAVE_PARALLEL)
+    // One file for every process, written collectively (parallel HDF5).
+    check(H5Pset_fapl_mpio(fapl, *static_cast<const MPI_Comm*>(comm), MPI_INFO_NULL), "MPI-IO file access");
+    check(H5Pset_dxpl_mpio(dxpl_, H5FD_MPIO_COLLECTIVE), "collective transfers");
+#else
+    (void)comm;
+    H5Pclose(std::exchange(dxpl_, -1));
+    fail("this build's HDF5 is not parallel: a run over MPI cannot write one file");
+#endif
+  }
+  file_ = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  if (file_ < 0) {
+    H5Pclose(std::exchange(dxpl_, -1));
+    fail("cannot create " + path);
+  }
+  const Part part{hsize_t(i0_), hsize_t(ni_), dxpl_, root_};
   try {
     Handle root(H5Gcreate2(file_, "/VTKHDF", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, "/VTKHDF");
     write_attribute<int64_t>(root, "Version", {2, 3});
@@ -271,8 +306,8 @@ VtkHdfWriter::VtkHdfWriter(const std::string& path, const WaveProblem& problem, 
     write_attribute<double>(root, "Direction", {1, 0, 0, 0, 1, 0, 0, 0, 1});
 
     Handle point_data(H5Gcreate2(root, "PointData", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, "PointData");
-    write_static_array(point_data, "sos", p, [&](int, int, int k) { return problem.sos_k()[k]; });
-    write_static_array(point_data, "damp", p, [&](int i, int j, int) { return problem.damp(i, j); });
+    write_static_array(point_data, "sos", p, part, [&](int, int, int k) { return problem.sos_k()[k]; });
+    write_static_array(point_data, "damp", p, part, [&](int i, int j, int) { return problem.damp(i, j); });
     for (int a = 0; a < 2; ++a) u_[a] = create_time_array(point_data, kTimeArrays[a], p, hsize_t(slots));
 
     steps_group_ = check(H5Gcreate2(root, "Steps", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "Steps");
@@ -309,6 +344,7 @@ void VtkHdfWriter::release() noexcept {
     if (*ds >= 0) H5Dclose(std::exchange(*ds, -1));
   if (steps_group_ >= 0) H5Gclose(std::exchange(steps_group_, -1));
   if (wave_params_ >= 0) H5Gclose(std::exchange(wave_params_, -1));
+  if (dxpl_ >= 0) H5Pclose(std::exchange(dxpl_, -1));
   if (file_ >= 0) H5Fclose(std::exchange(file_, -1));
 }
 
@@ -332,6 +368,7 @@ void VtkHdfWriter::release_checked() {
     check(H5Dclose(std::exchange(*ds, -1)), "close a dataset");
   check(H5Gclose(std::exchange(steps_group_, -1)), "close a group");
   check(H5Gclose(std::exchange(wave_params_, -1)), "close a group");
+  check(H5Pclose(std::exchange(dxpl_, -1)), "close properties");
   check(H5Fclose(std::exchange(file_, -1)), "close file");
 }
 
@@ -345,10 +382,12 @@ void VtkHdfWriter::append_u(long time, const double* padded_now, const double* p
   if (file_ < 0) fail("append to a closed file");
   if (steps_ >= slots_) fail(fmt::format("more snapshots than the {} slots the file was made for", slots_));
   const hsize_t t = hsize_t(steps_);
-  write_padded_slot(u_[0], params_, t, padded_now);
-  write_padded_slot(u_[1], params_, t, padded_prev);
-  extend_steps_array(values_, t, time);
-  for (int a = 0; a < 4; ++a) extend_steps_array(offsets_[a], t, a < 2 ? 0 : int64_t(t));  // sos, damp, u, u_prev
+  const Part part{hsize_t(i0_), hsize_t(ni_), dxpl_, root_};
+  write_padded_slot(u_[0], params_, part, geometry_, t, padded_now);
+  write_padded_slot(u_[1], params_, part, geometry_, t, padded_prev);
+  extend_steps_array(values_, t, time, part);
+  for (int a = 0; a < 4; ++a)  // sos, damp, u, u_prev
+    extend_steps_array(offsets_[a], t, a < 2 ? 0 : int64_t(t), part);
   const int64_t nsteps = steps_ + 1;
   Handle attr(H5Aopen(steps_group_, "NSteps", H5P_DEFAULT), H5Aclose, "NSteps");
   check(H5Awrite(attr, H5T_NATIVE_INT64, &nsteps), "NSteps");
@@ -461,14 +500,12 @@ std::vector<double> read_vtkhdf_array(const std::string& path, const std::string
   return values;
 }
 
-void read_vtkhdf_state(const std::string& path, int64_t slot, const PaddedGeometry& g, double* padded_now,
-                       double* padded_prev) {
+void read_vtkhdf_state(const std::string& path, int64_t slot, const WaveParams& global, int gi0, int ni,
+                       const PaddedGeometry& g, int pi0, double* padded_now, double* padded_prev) {
   Handle file = open_file(path);
-  const hsize_t nx = g.nx, ny = g.ny, nz = g.nz;
-  WaveParams p;
-  p.shape = {g.nx, g.ny, g.nz};
-  const hsize_t planes = planes_per_slab(p);
-  std::vector<double> slab(planes * ny * nx);
+  const hsize_t nx = global.nx(), ny = global.ny(), nz = global.nz();
+  const hsize_t planes = planes_per_slab(global);
+  std::vector<double> slab(planes * ny * hsize_t(ni));
   double* fields[] = {padded_now, padded_prev};
   for (int a = 0; a < 2; ++a) {
     const std::string ds_path = std::string("/VTKHDF/PointData/") + kTimeArrays[a];
@@ -477,17 +514,26 @@ void read_vtkhdf_state(const std::string& path, int64_t slot, const PaddedGeomet
     hsize_t d[4] = {};
     if (H5Sget_simple_extent_ndims(space) != 4) fail(ds_path + " is not 4-D");
     H5Sget_simple_extent_dims(space, d, nullptr);
-    if (d[1] != nz || d[2] != ny || d[3] != nx || slot < 0 || hsize_t(slot) >= d[0])
-      fail(fmt::format("{} has no slot {} of shape {}x{}x{}", ds_path, slot, nx, ny, nz));
+    if (d[1] != nz || d[2] != ny || d[3] != nx || slot < 0 || hsize_t(slot) >= d[0] || gi0 < 0 || ni < 0 ||
+        hsize_t(gi0 + ni) > nx || int(g.ny) != int(ny) || int(g.nz) != int(nz) || pi0 < 0 || pi0 + ni > g.nx + 2)
+      fail(fmt::format("{} has no slot {} of shape {}x{}x{} with planes {}..{}", ds_path, slot, nx, ny, nz, gi0,
+                       gi0 + ni));
     for (hsize_t k0 = 0; k0 < nz; k0 += planes) {
       const hsize_t nk = std::min(planes, nz - k0);
-      const hsize_t start[4] = {hsize_t(slot), k0, 0, 0}, count[4] = {1, nk, ny, nx};
+      const hsize_t start[4] = {hsize_t(slot), k0, 0, hsize_t(gi0)}, count[4] = {1, nk, ny, hsize_t(ni)};
       check(H5Sselect_hyperslab(space, H5S_SELECT_SET, start, nullptr, count, nullptr), "select slab");
-      Handle mem = make_space({1, nk, ny, nx});
+      Handle mem = make_space({1, nk, ny, hsize_t(ni)});
       check(H5Dread(ds, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, slab.data()), ds_path.c_str());
-      transpose_planes<false>(slab.data(), fields[a], g, int(k0), int(nk));
+      transpose_planes<false>(slab.data(), fields[a], g, pi0, ni, int(k0), int(nk));
     }
   }
+}
+
+void read_vtkhdf_state(const std::string& path, int64_t slot, const PaddedGeometry& g, double* padded_now,
+                       double* padded_prev) {
+  WaveParams global;
+  global.shape = {g.nx, g.ny, g.nz};
+  read_vtkhdf_state(path, slot, global, 0, g.nx, g, 1, padded_now, padded_prev);
 }
 
 }  // namespace awave

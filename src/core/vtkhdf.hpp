@@ -15,7 +15,7 @@
 
 namespace awave {
 
-// Writes one run's file so that a crash or kill -9 at any moment leaves every snapshot
+// Writes one run's file (over MPI: every process its slab of one file, collectively) so that a crash or kill -9 at any moment leaves every snapshot
 // completed before it readable (h5py, VTK 9.3): file space is allocated at creation, and each
 // snapshot is committed by one flush of a few small object headers (append_u). /wave_params
 // `complete` is 0 until close(true): a reader can tell a finished run's file from an
@@ -44,7 +44,11 @@ class VtkHdfWriter {
  private:
   void release() noexcept;
   void release_checked();
-  WaveParams params_;
+  WaveParams params_;        // the whole grid's
+  PaddedGeometry geometry_;  // this process's padded fields
+  int i0_ = 0, ni_ = 0;      // its planes of the file
+  bool root_ = true;
+  long dxpl_ = -1;
   int64_t slots_;
   long file_ = -1, steps_group_ = -1, wave_params_ = -1;
   long u_[2] = {-1, -1}, values_ = -1, offsets_[4] = {-1, -1, -1, -1};
@@ -60,6 +64,10 @@ void quiet_hdf5_errors_in_this_thread();
 // (ghost points untouched): the state a restart starts from.
 void read_vtkhdf_state(const std::string& path, int64_t slot, const PaddedGeometry& geometry, double* padded_now,
                        double* padded_prev);
+// The same for part of a grid: global interior planes [gi0, gi0 + ni) of the file into the
+// padded planes pi0.. of a slab's fields (restart over MPI, with any number of processes).
+void read_vtkhdf_state(const std::string& path, int64_t slot, const WaveParams& global, int gi0, int ni,
+                       const PaddedGeometry& geometry, int pi0, double* padded_now, double* padded_prev);
 
 // Everything a VTKHDF file from awave holds, as read back through HDF5.
 struct VtkHdfContents {

@@ -25,6 +25,10 @@ void WaveImpl::copy_back() {
   if (!non_finite_) non_finite_ = find_non_finite(problem_.geometry(), time_step(), h_now_.data(), h_prev_.data());
 }
 
+std::shared_ptr<double> WaveImpl::halo_buffer(std::size_t n) {
+  return std::shared_ptr<double>(new double[n](), std::default_delete<double[]>());
+}
+
 const std::vector<double>& WaveImpl::now_on_host() {
   copy_back();
   return h_now_;

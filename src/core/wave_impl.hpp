@@ -37,6 +37,14 @@ class WaveImpl {
   // Copy the padded `now` and `prev` fields (geometry().size() values each) to the host.
   virtual void copy_u_to_host(double* h_now, double* h_prev) = 0;
 
+  // Runs over MPI (core/halo_exchange.hpp): one plane of constant padded i of the `now` field,
+  // geometry().stride_i() values, contiguous (i is the slowest index), to or from the host.
+  // All a backend adds for the exchange; the core owns the rest.
+  virtual void copy_now_plane_to_host(int pi, double* host) = 0;
+  virtual void copy_host_to_now_plane(int pi, const double* host) = 0;
+  // Host memory for halo planes, pinned where the backend can (DMA straight from it).
+  virtual std::shared_ptr<double> halo_buffer(std::size_t n);
+
   // The padded `now` field on the host (copied back on each call), for the check.
   const std::vector<double>& now_on_host();
   // The first NaN or Inf seen by now_on_host (output snapshots are scanned by their writer).
@@ -72,6 +80,9 @@ const ImplEntry* find_implementation(const std::string& id);
 std::optional<std::string> accelerator_problem();
 // The accelerator in words ("NVIDIA H100 80GB HBM3, 79.1 GiB"), or "none".
 std::string accelerator_description();
+// Over MPI, gives each process of a node its own GPU (local_rank modulo the GPUs), before any
+// device code or Kokkos starts; returns the GPU's id, or nothing where nothing was chosen.
+std::optional<std::string> select_accelerator(int local_rank, int local_size);
 // Memory of the accelerator, where the build can ask (CUDA); nothing otherwise.
 std::optional<std::size_t> accelerator_memory_bytes();
 

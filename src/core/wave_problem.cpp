@@ -40,9 +40,13 @@ std::vector<double> damping_ramp(double dx) {
   return ramp;
 }
 
-WaveProblem::WaveProblem(const WaveParams& params, std::optional<StartSnapshot> start)
-    : params_(params), start_(std::move(start)) {
-  const int nx = params.nx(), ny = params.ny(), nz = params.nz();
+WaveProblem::WaveProblem(const WaveParams& params, std::optional<StartSnapshot> start, std::optional<Slab> slab)
+    : params_(params),
+      global_params_(params),
+      slab_(slab ? *slab : whole_grid(params.nx())),
+      start_(std::move(start)) {
+  params_.shape[0] = slab_.nx;
+  const int nx = params.nx(), ny = params.ny(), nz = params.nz();  // global
   sos_k_.resize(nz);
   cs2_k_.resize(nz);
   for (int k = 0; k < nz; ++k) {
@@ -53,8 +57,8 @@ WaveProblem::WaveProblem(const WaveParams& params, std::optional<StartSnapshot> 
   const std::vector<double> ramp = damping_ramp(params.dx);
   auto in_layer = [](int i, int n) { return i < kBoundaryLayers || i >= n - kBoundaryLayers; };
   auto layer_ramp = [&ramp](int i, int n) { return i < kBoundaryLayers ? ramp[i] : ramp[n - 1 - i]; };
-  damp_ij_.assign(std::size_t(nx) * ny, 0.0);
-  for (int i = 0; i < nx; ++i)
+  damp_ij_.assign(std::size_t(slab_.nx) * ny, 0.0);
+  for (int i = slab_.offset; i < slab_.offset + slab_.nx; ++i)
     for (int j = 0; j < ny; ++j) {
       const bool in_x = in_layer(i, nx), in_y = in_layer(j, ny);
       double d = 0.0;
@@ -64,29 +68,38 @@ WaveProblem::WaveProblem(const WaveParams& params, std::optional<StartSnapshot> 
         d = layer_ramp(i, nx);
       else if (in_y)
         d = layer_ramp(j, ny);
-      damp_ij_[std::size_t(i) * ny + j] = d;
+      damp_ij_[std::size_t(i - slab_.offset) * ny + j] = d;
     }
 }
 
 void WaveProblem::fill_initial_u(double* padded) const {
   const PaddedGeometry g = geometry();
   std::fill(padded, padded + g.size(), 0.0);
-  const int hx = (g.nx + 2) / 2, hy = (g.ny + 2) / 2, hz = (g.nz + 2) / 2;
-  padded[g.index(hx, hy, hz)] = 50.0;
+  const int gnx = global_params_.nx();
+  const int hx = (gnx + 2) / 2, hy = (g.ny + 2) / 2, hz = (g.nz + 2) / 2;  // global padded centre
+  auto set = [&](int gi, int pj, int pk, double value) {  // global padded plane gi, if this slab has it
+    const int pi = gi - slab_.offset;
+    if (pi >= 0 && pi <= g.nx + 1) padded[g.index(pi, pj, pk)] = value;
+  };
+  set(hx, hy, hz, 50.0);
   const double side = -50.0 / 6.0;
-  padded[g.index(hx - 1, hy, hz)] = side;
-  padded[g.index(hx + 1, hy, hz)] = side;
-  padded[g.index(hx, hy - 1, hz)] = side;
-  padded[g.index(hx, hy + 1, hz)] = side;
-  padded[g.index(hx, hy, hz - 1)] = side;
-  padded[g.index(hx, hy, hz + 1)] = side;
+  set(hx - 1, hy, hz, side);
+  set(hx + 1, hy, hz, side);
+  set(hx, hy - 1, hz, side);
+  set(hx, hy + 1, hz, side);
+  set(hx, hy, hz - 1, side);
+  set(hx, hy, hz + 1, side);
 }
-
 
 void WaveProblem::fill_start_state(double* now, double* prev) const {
   fill_initial_u(now);
   fill_initial_u(prev);
-  if (start_) read_vtkhdf_state(start_->file, start_->slot, geometry(), now, prev);
+  if (!start_) return;
+  // The slab's planes and its ghost planes (the neighbours' planes; at the grid's x faces the
+  // ghosts keep the initial condition's zeros).
+  const int first = std::max(slab_.offset - 1, 0), last = std::min(slab_.offset + slab_.nx + 1, global_params_.nx());
+  read_vtkhdf_state(start_->file, start_->slot, global_params_, first, last - first, geometry(),
+                    first - slab_.offset + 1, now, prev);
 }
 
 }  // namespace awave

@@ -4,6 +4,7 @@
 // which is all they depend on; the CPU reference expands them to full (nx, ny, nz) fields.
 #pragma once
 
+#include "distributed.hpp"
 #include "wave_params.hpp"
 
 #include <cstddef>
@@ -43,10 +44,16 @@ struct StartSnapshot {
 class WaveProblem {
  public:
   // A run from the initial condition, or, with `start`, from a snapshot (params.start_step is
-  // then the snapshot's time counter).
-  explicit WaveProblem(const WaveParams& params, std::optional<StartSnapshot> start = std::nullopt);
+  // then the snapshot's time counter); over the whole grid, or over one process's slab of it.
+  // Every coefficient is computed from global indices, so a slab's values are the whole
+  // grid's, bit for bit.
+  explicit WaveProblem(const WaveParams& params, std::optional<StartSnapshot> start = std::nullopt,
+                       std::optional<Slab> slab = std::nullopt);
 
+  // The parameters of what this process computes: the slab's planes as nx.
   const WaveParams& params() const { return params_; }
+  const WaveParams& global_params() const { return global_params_; }
+  const Slab& slab() const { return slab_; }
   PaddedGeometry geometry() const { return {params_.nx(), params_.ny(), params_.nz()}; }
   double f() const { return params_.dt * params_.dt / (params_.dx * params_.dx); }  // dt^2/dx^2
 
@@ -58,7 +65,8 @@ class WaveProblem {
   double damp(int i, int j) const { return damp_ij_[std::size_t(i) * params_.ny() + j]; }
 
   // Writes the initial condition into a padded field of geometry().size() values: zero except
-  // 50 at the padded centre and -50/6 at its six face neighbours. For nz <= 2 some of those
+  // 50 at the (global) padded centre and -50/6 at its six face neighbours; a slab gets its
+  // part, ghost planes included (they hold the neighbours' first values). For nz <= 2 some of those
   // neighbours are z ghosts; they are set as the reference sets them and never written again.
   void fill_initial_u(double* padded) const;
 
@@ -70,7 +78,8 @@ class WaveProblem {
   void fill_start_state(double* now, double* prev) const;
 
  private:
-  WaveParams params_;
+  WaveParams params_, global_params_;
+  Slab slab_;
   std::optional<StartSnapshot> start_;
   std::vector<double> sos_k_, cs2_k_, damp_ij_;
 };

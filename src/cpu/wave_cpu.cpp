@@ -64,4 +64,14 @@ void WaveCpu::copy_u_to_host(double* h_now, double* h_prev) {
   std::copy(ring_.prev()->begin(), ring_.prev()->end(), h_prev);
 }
 
+void WaveCpu::copy_now_plane_to_host(int pi, double* host) {
+  const std::size_t n = problem_.geometry().stride_i();
+  std::copy_n(ring_.now()->data() + std::size_t(pi) * n, n, host);
+}
+
+void WaveCpu::copy_host_to_now_plane(int pi, const double* host) {
+  const std::size_t n = problem_.geometry().stride_i();
+  std::copy_n(host, n, ring_.now()->data() + std::size_t(pi) * n);
+}
+
 }  // namespace awave

@@ -210,6 +210,26 @@ class WaveCuda final : public WaveImpl {
     AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_));  // run() is blocking
   }
 
+  void copy_now_plane_to_host(int pi, double* host) override {
+    const std::size_t n = problem_.geometry().stride_i();
+    AWAVE_CUDA_CHECK(cudaMemcpyAsync(host, ring_.now() + std::size_t(pi) * n, n * sizeof(double),
+                                     cudaMemcpyDeviceToHost, stream_));
+    AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+  void copy_host_to_now_plane(int pi, const double* host) override {
+    const std::size_t n = problem_.geometry().stride_i();
+    AWAVE_CUDA_CHECK(cudaMemcpyAsync(ring_.now() + std::size_t(pi) * n, host, n * sizeof(double),
+                                     cudaMemcpyHostToDevice, stream_));
+    AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+  std::shared_ptr<double> halo_buffer(std::size_t n) override {  // pinned: the copies are DMA
+    double* p = nullptr;
+    AWAVE_CUDA_CHECK(cudaMallocHost(&p, n * sizeof(double)));
+    return std::shared_ptr<double>(p, [](double* q) { cudaFreeHost(q); });
+  }
+
   void copy_u_to_host(double* h_now, double* h_prev) override {
     const std::size_t bytes = problem_.geometry().size() * sizeof(double);
     AWAVE_CUDA_CHECK(cudaMemcpyAsync(h_now, ring_.now(), bytes, cudaMemcpyDeviceToHost, stream_));

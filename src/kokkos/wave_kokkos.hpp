@@ -18,7 +18,9 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <memory>
 #include <string>
+#include <type_traits>
 
 namespace awave {
 
@@ -157,6 +159,7 @@ class WaveKokkos final : public WaveImpl {
   using Kernel = WaveStepKernel<ExecSpace, Iteration>;
   using Field = typename Kernel::Field;
   using MemSpace = typename Kernel::MemSpace;
+  using HostPlane = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
 
  public:
   WaveKokkos(const WaveProblem& problem, std::string id)
@@ -217,6 +220,30 @@ class WaveKokkos final : public WaveImpl {
       ring_.rotate();
     }
     exec_.fence();  // run() is blocking: the steps are complete when it returns
+  }
+
+  void copy_now_plane_to_host(int pi, double* host) override {
+    const Field& now = ring_.now();
+    HostPlane h(host, now.extent(1), now.extent(2));
+    Kokkos::deep_copy(exec_, h, Kokkos::subview(now, pi, Kokkos::ALL, Kokkos::ALL));
+    exec_.fence();
+  }
+
+  void copy_host_to_now_plane(int pi, const double* host) override {
+    const Field& now = ring_.now();
+    HostPlane h(const_cast<double*>(host), now.extent(1), now.extent(2));
+    Kokkos::deep_copy(exec_, Kokkos::subview(now, pi, Kokkos::ALL, Kokkos::ALL), h);
+    exec_.fence();
+  }
+
+  std::shared_ptr<double> halo_buffer(std::size_t n) override {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {  // pinned: the copies are DMA
+      auto* p = static_cast<double*>(Kokkos::kokkos_malloc<Kokkos::CudaHostPinnedSpace>("wave::halo", n * sizeof(double)));
+      return std::shared_ptr<double>(p, [](double* q) { Kokkos::kokkos_free<Kokkos::CudaHostPinnedSpace>(q); });
+    }
+#endif
+    return WaveImpl::halo_buffer(n);
   }
 
   void copy_u_to_host(double* h_now, double* h_prev) override {

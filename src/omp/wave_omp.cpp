@@ -101,6 +101,18 @@ class WaveOmp final : public WaveImpl {
     }  // each target region ends synchronously: the steps are complete here
   }
 
+  void copy_now_plane_to_host(int pi, double* host) override {
+    const std::size_t bytes = problem_.geometry().stride_i() * sizeof(double);
+    if (omp_target_memcpy(host, ring_.now(), bytes, 0, std::size_t(pi) * bytes, host_, device_) != 0)
+      throw std::runtime_error("OpenMP offload: copying a halo plane from the device failed");
+  }
+
+  void copy_host_to_now_plane(int pi, const double* host) override {
+    const std::size_t bytes = problem_.geometry().stride_i() * sizeof(double);
+    if (omp_target_memcpy(ring_.now(), host, bytes, std::size_t(pi) * bytes, 0, device_, host_) != 0)
+      throw std::runtime_error("OpenMP offload: copying a halo plane to the device failed");
+  }
+
   void copy_u_to_host(double* h_now, double* h_prev) override {
     const std::size_t bytes = problem_.geometry().size() * sizeof(double);
     if (omp_target_memcpy(h_now, ring_.now(), bytes, 0, 0, host_, device_) != 0 ||

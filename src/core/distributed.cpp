@@ -1,0 +1,156 @@
+#include "distributed.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <stdexcept>
+
+#if defined(AWAVE_HAVE_MPI)
+#include <mpi.h>
+#endif
+
+namespace awave {
+
+Slab slab_of(int global_nx, int rank, int size) {
+  const int base = global_nx / size, extra = global_nx % size;
+  Slab s;
+  s.rank = rank;
+  s.size = size;
+  s.global_nx = global_nx;
+  s.nx = base + (rank < extra ? 1 : 0);
+  s.offset = rank * base + std::min(rank, extra);
+  return s;
+}
+
+namespace {
+ProcessGroup world_group;
+#if defined(AWAVE_HAVE_MPI)
+bool mpi_started = false;
+MPI_Comm hdf5_comm_handle = MPI_COMM_NULL;  // its own communicator: collective I/O apart from halos
+void check_mpi(int status, const char* what) {
+  if (status != MPI_SUCCESS) throw std::runtime_error(fmt::format("MPI: {} failed", what));
+}
+#endif
+}  // namespace
+
+ProcessGroup& ProcessGroup::world() {
+  return world_group;
+}
+
+void ProcessGroup::init(int& argc, char**& argv) {
+#if defined(AWAVE_HAVE_MPI)
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  mpi_started = true;
+  ProcessGroup& g = world_group;
+  MPI_Comm_rank(MPI_COMM_WORLD, &g.rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &g.size_);
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, g.rank_, MPI_INFO_NULL, &node);
+  MPI_Comm_rank(node, &g.local_rank_);
+  MPI_Comm_size(node, &g.local_size_);
+  MPI_Comm_free(&node);
+  MPI_Comm_dup(MPI_COMM_WORLD, &hdf5_comm_handle);
+  g.threads_ok_ = provided >= MPI_THREAD_MULTIPLE;
+#else
+  (void)argc;
+  (void)argv;
+#endif
+}
+
+void ProcessGroup::finalize() {
+#if defined(AWAVE_HAVE_MPI)
+  if (mpi_started) {
+    MPI_Comm_free(&hdf5_comm_handle);
+    MPI_Finalize();
+    mpi_started = false;
+  }
+#endif
+}
+
+double ProcessGroup::max(double x) const {
+#if defined(AWAVE_HAVE_MPI)
+  if (distributed()) check_mpi(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD), "reduce");
+#endif
+  return x;
+}
+
+std::size_t ProcessGroup::sum(std::size_t x) const {
+#if defined(AWAVE_HAVE_MPI)
+  unsigned long long v = x;
+  if (distributed())
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD), "reduce");
+  return std::size_t(v);
+#else
+  return x;
+#endif
+}
+
+long ProcessGroup::min(long x) const {
+#if defined(AWAVE_HAVE_MPI)
+  if (distributed()) check_mpi(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_LONG, MPI_MIN, MPI_COMM_WORLD), "reduce");
+#endif
+  return x;
+}
+
+void ProcessGroup::barrier() const {
+#if defined(AWAVE_HAVE_MPI)
+  if (distributed()) check_mpi(MPI_Barrier(MPI_COMM_WORLD), "barrier");
+#endif
+}
+
+void ProcessGroup::abort(int status) const {
+#if defined(AWAVE_HAVE_MPI)
+  if (mpi_started) MPI_Abort(MPI_COMM_WORLD, status);
+#endif
+  std::exit(status);
+}
+
+std::string ProcessGroup::broadcast(const std::string& text, int root) const {
+#if defined(AWAVE_HAVE_MPI)
+  if (!distributed()) return text;
+  unsigned long long n = text.size();
+  check_mpi(MPI_Bcast(&n, 1, MPI_UNSIGNED_LONG_LONG, root, MPI_COMM_WORLD), "broadcast");
+  std::string out = rank_ == root ? text : std::string(n, '\0');
+  check_mpi(MPI_Bcast(out.data(), int(n), MPI_CHAR, root, MPI_COMM_WORLD), "broadcast");
+  return out;
+#else
+  (void)root;
+  return text;
+#endif
+}
+
+void ProcessGroup::exchange_planes(const double* send_lo, const double* send_hi, double* recv_lo, double* recv_hi,
+                                   std::size_t n) const {
+#if defined(AWAVE_HAVE_MPI)
+  if (!distributed()) return;
+  // Planes of more than 2^31 doubles would need a derived type; a plane is (ny+2)(nz+2).
+  if (n > std::size_t(1) << 30) throw std::runtime_error("MPI: a halo plane of more than 2^30 values");
+  MPI_Request requests[4];
+  int count = 0;
+  const int lo = rank_ - 1, hi = rank_ + 1;
+  constexpr int kToHigher = 1, kToLower = 2;  // tags: the direction a plane travels
+  if (lo >= 0) {
+    check_mpi(MPI_Irecv(recv_lo, int(n), MPI_DOUBLE, lo, kToHigher, MPI_COMM_WORLD, &requests[count++]), "receive");
+    check_mpi(MPI_Isend(send_lo, int(n), MPI_DOUBLE, lo, kToLower, MPI_COMM_WORLD, &requests[count++]), "send");
+  }
+  if (hi < size_) {
+    check_mpi(MPI_Irecv(recv_hi, int(n), MPI_DOUBLE, hi, kToLower, MPI_COMM_WORLD, &requests[count++]), "receive");
+    check_mpi(MPI_Isend(send_hi, int(n), MPI_DOUBLE, hi, kToHigher, MPI_COMM_WORLD, &requests[count++]), "send");
+  }
+  check_mpi(MPI_Waitall(count, requests, MPI_STATUSES_IGNORE), "halo exchange");
+#else
+  (void)send_lo, (void)send_hi, (void)recv_lo, (void)recv_hi, (void)n;
+#endif
+}
+
+const void* ProcessGroup::hdf5_comm() const {
+#if defined(AWAVE_HAVE_MPI)
+  return distributed() ? &hdf5_comm_handle : nullptr;
+#else
+  return nullptr;
+#endif
+}
+
+}  // namespace awave

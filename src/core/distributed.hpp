@@ -1,0 +1,58 @@
+// Running over MPI: the slab of x-planes a process owns, and the process group. A build
+// without MPI (AWAVE_MPI off) gets a group of one, and every call below is trivial.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace awave {
+
+// Global planes [offset, offset + nx) of a grid of global_nx planes, owned by `rank` of `size`.
+// i is the slowest index of a padded field, so a plane is contiguous: a halo is one memcpy.
+struct Slab {
+  int offset = 0, nx = 0, global_nx = 0;
+  int rank = 0, size = 1;
+  bool first() const { return rank == 0; }
+  bool last() const { return rank == size - 1; }
+};
+// As even as possible: the first global_nx % size ranks own one plane more.
+Slab slab_of(int global_nx, int rank, int size);
+// The whole grid, for a single process.
+inline Slab whole_grid(int global_nx) { return slab_of(global_nx, 0, 1); }
+
+class ProcessGroup {
+ public:
+  // MPI_Init_thread (MPI_THREAD_MULTIPLE: the output writer thread makes collective HDF5 calls
+  // while the main thread exchanges halos) where the build has MPI; nothing otherwise.
+  static void init(int& argc, char**& argv);
+  static void finalize();
+  static ProcessGroup& world();
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  int local_rank() const { return local_rank_; }  // among the processes of this node
+  int local_size() const { return local_size_; }
+  bool distributed() const { return size_ > 1; }
+  bool threads_ok() const { return threads_ok_; }  // MPI calls from several threads allowed
+
+  double max(double x) const;
+  std::size_t sum(std::size_t x) const;
+  long min(long x) const;
+  void barrier() const;
+  [[noreturn]] void abort(int status) const;  // every process (MPI_Abort)
+  // `text` as `root` has it, on every process.
+  std::string broadcast(const std::string& text, int root) const;
+  // One halo exchange: send_lo to rank - 1 and send_hi to rank + 1, receive recv_lo from
+  // rank - 1 and recv_hi from rank + 1 (n doubles each; missing neighbours are skipped).
+  void exchange_planes(const double* send_lo, const double* send_hi, double* recv_lo, double* recv_hi,
+                       std::size_t n) const;
+  // The MPI communicator (MPI_Comm) for parallel HDF5, as an opaque pointer; null without MPI.
+  const void* hdf5_comm() const;
+
+ private:
+  int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
+  bool threads_ok_ = true;
+};
+
+}  // namespace awave

@@ -1,0 +1,33 @@
+// The halo exchange of a run over MPI, once for every implementation: after each step, a
+// slab's first and last planes of `now` go to its neighbours, whose planes come into its
+// ghost planes. The planes travel through host buffers (Debian's OpenMPI is not CUDA-aware),
+// pinned where the implementation can pin them; the implementation only copies planes.
+#pragma once
+
+#include "distributed.hpp"
+#include "wave_impl.hpp"
+
+#include <memory>
+
+namespace awave {
+
+class HaloExchange {
+ public:
+  HaloExchange(WaveImpl& impl, const WaveProblem& problem, const ProcessGroup& group);
+  // Exchanges the planes of `now` (after a step; before the next one reads them).
+  void exchange();
+
+  // Where the exchange's time went on this process, in seconds.
+  double copy_seconds() const { return copy_seconds_; }  // device <-> host buffers
+  double mpi_seconds() const { return mpi_seconds_; }    // MPI, waiting for the neighbours included
+
+ private:
+  WaveImpl& impl_;
+  const ProcessGroup& group_;
+  Slab slab_;
+  std::size_t plane_;
+  std::shared_ptr<double> send_lo_, send_hi_, recv_lo_, recv_hi_;
+  double copy_seconds_ = 0.0, mpi_seconds_ = 0.0;
+};
+
+}  // namespace awave

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# awave over MPI (the *-mpi presets), as CI runs it on 2 cores, oversubscribed: for P = 1..4
+# processes, shapes whose nx does not divide by P and whose sponge layers span processes,
+# every host implementation's file must equal the single-process file (h5diff: every array,
+# every attribute, exactly); a restart with another P must equal the single-process restart;
+# an nx too small for P is refused; and the comparison itself catches a planted difference.
+#   mpi_check.sh AWAVE_EXE WORK_DIR
+set -uo pipefail
+exe=${1:?usage: mpi_check.sh AWAVE_EXE WORK_DIR}
+work=${2:?usage: mpi_check.sh AWAVE_EXE WORK_DIR}
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+export OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+mpi() { local np=$1; shift; mpirun -np "$np" --oversubscribe "$@"; }
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+same() {  # same FILE_A FILE_B: h5diff finds no difference in any object
+  h5diff -r "$1" "$2" > diff.txt 2>&1 || { fail "$2 differs from $1: $(grep -v '^0 differences' diff.txt | head -3)"; return 1; }
+}
+impls=$("$exe" -list | awk '$1 != "cpu" {printf "%s%s", sep, $1; sep=","}')
+
+# 10 planes over 4 processes: slabs 3,3,2,2, so each 4-plane sponge spans two processes.
+for shape in 10,12,7 21,13,9; do
+  tag=${shape//,/x}
+  "$exe" -shape "$shape" -nsteps 7 -out_period 3 -impl "$impls" "p1_$tag" > "p1_$tag.txt" 2>&1 ||
+    fail "single process, $shape: $(tail -1 "p1_$tag.txt")"
+  for np in 2 3 4; do
+    mpi "$np" "$exe" -shape "$shape" -nsteps 7 -out_period 3 -impl "$impls" "p${np}_$tag" > "p${np}_$tag.txt" 2>&1 ||
+      fail "$np processes, $shape: $(tail -1 "p${np}_$tag.txt")"
+    grep -q "^PASS" "p${np}_$tag.txt" || fail "$np processes, $shape: the distributed check did not pass"
+    for id in cpu ${impls//,/ }; do same "p1_$tag.$id.vtkhdf" "p${np}_$tag.$id.vtkhdf" && echo "ok: $shape, $np processes, $id"; done
+  done
+done
+
+# Restart with another P: written by 3 processes, continued by 2 and by 1, the same file.
+mpi 3 "$exe" -shape 10,12,7 -nsteps 5 -out_period 3 -impl cpu,kokkos-serial part > part.txt 2>&1 || fail "restart source"
+for id in cpu kokkos-serial; do
+  "$exe" -impl "$id" -restart "part.$id.vtkhdf" -nsteps 4 r1 > r1.txt 2>&1 || fail "restart, 1 process: $(tail -1 r1.txt)"
+  mpi 2 "$exe" -impl "$id" -restart "part.$id.vtkhdf" -nsteps 4 r2 > r2.txt 2>&1 ||
+    fail "restart, 2 processes: $(tail -1 r2.txt)"
+  same "r1.$id.vtkhdf" "r2.$id.vtkhdf" && echo "ok: restart of a 3-process file by 2 processes, $id"
+done
+
+# Too few planes for the processes: one line, exit 1, nothing written.
+mkdir -p small && (cd small && mpi 9 "$exe" -shape 8,8,8 -impl cpu run > out.txt 2> err.txt); rc=$?
+[ $rc -ne 0 ] || fail "8 planes over 9 processes was not refused"
+grep -q "awave: error: nx = 8 planes cannot be shared by 9 MPI processes" small/err.txt || fail "no clear error: $(head -2 small/err.txt)"
+[ -z "$(ls small | grep -v -e out.txt -e err.txt)" ] || fail "the refused run wrote files"
+echo "ok: 8 planes over 9 processes refused"
+
+# The comparison is not blind: a run with another dt differs.
+"$exe" -shape 10,12,7 -nsteps 7 -out_period 3 -dt 0.001 -impl cpu other > other.txt 2>&1
+if h5diff -r p1_10x12x7.cpu.vtkhdf other.cpu.vtkhdf > /dev/null 2>&1; then fail "h5diff missed a different run"; else echo "ok: h5diff catches a different run"; fi
+
+echo "$failures failures"
+[ $failures -eq 0 ]
