@@ -18,18 +18,24 @@ same() {  # same FILE_A FILE_B: h5diff finds no difference in any object
 }
 impls=$("$exe" -list | awk '$1 != "cpu" {printf "%s%s", sep, $1; sep=","}')
 
-# 10 planes over 4 processes: slabs 3,3,2,2, so each 4-plane sponge spans two processes.
-for shape in 10,12,7 21,13,9; do
-  tag=${shape//,/x}
+# 10 planes over 4 processes: slabs 3,3,2,2, so each 4-plane sponge spans two processes. The
+# grids are small enough for fused steps; AWAVE_FUSED_STEP_POINTS=0 makes slabs of 8 planes
+# or more take the split step (bulk while the halos travel, then the x layers) instead.
+for plan in fused split; do
+for shape in 10,12,7 21,13,9 40,12,9; do
+  tag=${shape//,/x}_$plan
+  if [ $plan = split ]; then export AWAVE_FUSED_STEP_POINTS=0; else unset AWAVE_FUSED_STEP_POINTS; fi
   "$exe" -shape "$shape" -nsteps 7 -out_period 3 -impl "$impls" "p1_$tag" > "p1_$tag.txt" 2>&1 ||
     fail "single process, $shape: $(tail -1 "p1_$tag.txt")"
   for np in 2 3 4; do
     mpi "$np" "$exe" -shape "$shape" -nsteps 7 -out_period 3 -impl "$impls" "p${np}_$tag" > "p${np}_$tag.txt" 2>&1 ||
       fail "$np processes, $shape: $(tail -1 "p${np}_$tag.txt")"
     grep -q "^PASS" "p${np}_$tag.txt" || fail "$np processes, $shape: the distributed check did not pass"
-    for id in cpu ${impls//,/ }; do same "p1_$tag.$id.vtkhdf" "p${np}_$tag.$id.vtkhdf" && echo "ok: $shape, $np processes, $id"; done
+    for id in cpu ${impls//,/ }; do same "p1_$tag.$id.vtkhdf" "p${np}_$tag.$id.vtkhdf" && echo "ok: $shape $plan, $np processes, $id"; done
   done
 done
+done
+unset AWAVE_FUSED_STEP_POINTS
 
 # Restart with another P: written by 3 processes, continued by 2 and by 1, the same file.
 mpi 3 "$exe" -shape 10,12,7 -nsteps 5 -out_period 3 -impl cpu,kokkos-serial part > part.txt 2>&1 || fail "restart source"
@@ -49,7 +55,7 @@ echo "ok: 8 planes over 9 processes refused"
 
 # The comparison is not blind: a run with another dt differs.
 "$exe" -shape 10,12,7 -nsteps 7 -out_period 3 -dt 0.001 -impl cpu other > other.txt 2>&1
-if h5diff -r p1_10x12x7.cpu.vtkhdf other.cpu.vtkhdf > /dev/null 2>&1; then fail "h5diff missed a different run"; else echo "ok: h5diff catches a different run"; fi
+if h5diff -r p1_10x12x7_fused.cpu.vtkhdf other.cpu.vtkhdf > /dev/null 2>&1; then fail "h5diff missed a different run"; else echo "ok: h5diff catches a different run"; fi
 
 echo "$failures failures"
 [ $failures -eq 0 ]

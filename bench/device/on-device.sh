@@ -9,6 +9,11 @@ archive=${1:?usage: on-device.sh ARCHIVE COMMAND...}
 shift
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 tar -C "$top" -xJf "$archive"
+# OpenMPI's runtime for builds over MPI: added at its Debian paths, replacing nothing there.
+if [ -f "$top/.device/mpi-root.tar" ]; then
+  tar -C / --skip-old-files -xf "$top/.device/mpi-root.tar"
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
 rt=$top/.device/rt/lib
 export LD_LIBRARY_PATH=/usr/local/nvidia/lib64:$rt${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 if [ ! -e /work/main ]; then mkdir -p /work && ln -s "$top" /work/main; fi

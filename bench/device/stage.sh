@@ -5,6 +5,10 @@
 # copied from this machine, in one xz archive.
 #   bench/device/stage.sh OUT_DIR [BUILD_DIR ...]      (default: build/cuda build/openmptarget)
 # On the GPU machine: bench/device/on-device.sh OUT_DIR/awave-device.tar.xz COMMAND...
+# Builds over MPI (the *-mpi presets) bring OpenMPI's runtime along: mpirun, orted, their
+# plugins, PMIx and the help and configuration files, at their Debian paths (on-device.sh
+# adds them to the machine without replacing anything it has), and the libraries they load.
+# AWAVE_STAGE_TESTS=0 leaves the test executables out (to fit two builds in 64 MiB).
 set -euo pipefail
 out=${1:?usage: stage.sh OUT_DIR [BUILD_DIR ...]}
 shift
@@ -18,8 +22,15 @@ mkdir -p "$work/lib" "$out"
 binaries=()
 for b in "${builds[@]}"; do
   [ -x "$b/src/awave" ] || { echo "stage: $b/src/awave not built" >&2; exit 1; }
-  while IFS= read -r f; do binaries+=("$f"); done < <(find "$b" -type f -perm -u+x \( -name 'awave*' -o -name 'test_*' \) ! -name '*.cmake')
+  pattern=(-name 'awave*' -o -name 'test_*'); [ "${AWAVE_STAGE_TESTS:-1}" = 0 ] && pattern=(-name 'awave')
+  while IFS= read -r f; do binaries+=("$f"); done < <(find "$b" -type f -perm -u+x \( "${pattern[@]}" \) ! -name '*.cmake')
 done
+mpi_files=()
+if ldd "${binaries[@]}" 2>/dev/null | grep -q 'libmpi\.so'; then
+  while IFS= read -r f; do [ -f "$f" ] && mpi_files+=("$f"); done < <(
+    dpkg -L openmpi-bin openmpi-common libopenmpi3 libpmix2 | grep -v -e /usr/share/doc -e /usr/share/man -e lintian)
+  for f in "${mpi_files[@]}"; do [[ $f == *.so* || -x $f ]] && binaries+=("$f"); done  # their libraries too
+fi
 # The C runtime, libstdc++ and the GPU driver come from the GPU machine itself.
 skip='^(linux-vdso|ld-linux|libc\.so|libm\.so|libdl\.so|libpthread\.so|librt\.so|libresolv\.so|libstdc\+\+\.so|libgcc_s\.so|libcuda\.so)'
 for f in "${binaries[@]}"; do
@@ -27,7 +38,13 @@ for f in "${binaries[@]}"; do
 done | sort -u | while read -r name path; do
   [[ $name =~ $skip ]] || cp -L "$path" "$work/lib/$name"
 done
-tar -C "$top" -cf "$work/builds.tar" --exclude='*.o' --exclude='*.a' --exclude='CMakeFiles' "${builds[@]}"
+excludes=(--exclude='*.o' --exclude='*.a' --exclude='CMakeFiles')
+[ "${AWAVE_STAGE_TESTS:-1}" = 0 ] && excludes+=(--exclude='test_*' --exclude='tests')
+tar -C "$top" -cf "$work/builds.tar" "${excludes[@]}" "${builds[@]}"
+if [ ${#mpi_files[@]} -gt 0 ]; then
+  tar -C / -cf "$work/mpi-root.tar" "${mpi_files[@]#/}"
+  tar -C "$work" -rf "$work/builds.tar" --transform 's,^,.device/,' mpi-root.tar
+fi
 tar -C "$work" -rf "$work/builds.tar" --transform 's,^lib,.device/rt/lib,' lib
 xz -T2 -6 -c "$work/builds.tar" > "$out/awave-device.tar.xz"
 echo "stage: $(du -h "$out/awave-device.tar.xz" | cut -f1) in $out/awave-device.tar.xz ($(ls "$work/lib" | wc -l) libraries)"

@@ -123,11 +123,19 @@ std::string ProcessGroup::broadcast(const std::string& text, int root) const {
 
 void ProcessGroup::exchange_planes(const double* send_lo, const double* send_hi, double* recv_lo, double* recv_hi,
                                    std::size_t n) const {
+  ProcessGroup& self = const_cast<ProcessGroup&>(*this);  // the request storage only
+  self.start_exchange(send_lo, send_hi, recv_lo, recv_hi, n);
+  self.finish_exchange();
+}
+
+void ProcessGroup::start_exchange(const double* send_lo, const double* send_hi, double* recv_lo, double* recv_hi,
+                                  std::size_t n) {
 #if defined(AWAVE_HAVE_MPI)
   if (!distributed()) return;
   // Planes of more than 2^31 doubles would need a derived type; a plane is (ny+2)(nz+2).
   if (n > std::size_t(1) << 30) throw std::runtime_error("MPI: a halo plane of more than 2^30 values");
-  MPI_Request requests[4];
+  requests_.assign(4 * sizeof(MPI_Request), 0);
+  auto* requests = reinterpret_cast<MPI_Request*>(requests_.data());
   int count = 0;
   const int lo = rank_ - 1, hi = rank_ + 1;
   constexpr int kToHigher = 1, kToLower = 2;  // tags: the direction a plane travels
@@ -139,9 +147,19 @@ void ProcessGroup::exchange_planes(const double* send_lo, const double* send_hi,
     check_mpi(MPI_Irecv(recv_hi, int(n), MPI_DOUBLE, hi, kToLower, MPI_COMM_WORLD, &requests[count++]), "receive");
     check_mpi(MPI_Isend(send_hi, int(n), MPI_DOUBLE, hi, kToHigher, MPI_COMM_WORLD, &requests[count++]), "send");
   }
-  check_mpi(MPI_Waitall(count, requests, MPI_STATUSES_IGNORE), "halo exchange");
+  requests_.resize(count * sizeof(MPI_Request));
 #else
   (void)send_lo, (void)send_hi, (void)recv_lo, (void)recv_hi, (void)n;
+#endif
+}
+
+void ProcessGroup::finish_exchange() {
+#if defined(AWAVE_HAVE_MPI)
+  if (requests_.empty()) return;
+  auto* requests = reinterpret_cast<MPI_Request*>(requests_.data());
+  const int count = int(requests_.size() / sizeof(MPI_Request));
+  check_mpi(MPI_Waitall(count, requests, MPI_STATUSES_IGNORE), "halo exchange");
+  requests_.clear();
 #endif
 }
 

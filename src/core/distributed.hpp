@@ -47,11 +47,15 @@ class ProcessGroup {
   // rank - 1 and recv_hi from rank + 1 (n doubles each; missing neighbours are skipped).
   void exchange_planes(const double* send_lo, const double* send_hi, double* recv_lo, double* recv_hi,
                        std::size_t n) const;
+  // The same in two halves, so that work can go on while the planes travel.
+  void start_exchange(const double* send_lo, const double* send_hi, double* recv_lo, double* recv_hi, std::size_t n);
+  void finish_exchange();
   // The MPI communicator (MPI_Comm) for parallel HDF5, as an opaque pointer; null without MPI.
   const void* hdf5_comm() const;
 
  private:
   int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
+  std::vector<char> requests_;  // MPI_Request storage of an exchange in flight
   bool threads_ok_ = true;
 };
 

@@ -106,9 +106,8 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
   result.is_reference = entry.id == options.reference && options.check;
   log << fmt::format("[{}] {}: setting up\n", entry.id, entry.description) << std::flush;
   std::unique_ptr<WaveImpl> impl = entry.make(problem);
-  const ProcessGroup& group = ProcessGroup::world();
+  ProcessGroup& group = ProcessGroup::world();
   HaloExchange halo(*impl, problem, group);
-  double step_seconds = 0.0;
 
   const std::vector<int> chunks = chunk_lengths(p);
   std::unique_ptr<SnapshotWriter> out;
@@ -128,16 +127,10 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
     if (out) snapshot();
     for (const int len : chunks) {
       const auto start = clock::now();
-      if (!group.distributed()) {
+      if (!group.distributed())
         impl->run(len);  // blocking: the chunk is complete on the device when it returns
-      } else {
-        for (int s = 0; s < len; ++s) {  // over MPI, each step is followed by its halo exchange
-          const auto step_start = clock::now();
-          impl->run(1);
-          step_seconds += std::chrono::duration<double>(clock::now() - step_start).count();
-          halo.exchange();
-        }
-      }
+      else
+        for (int s = 0; s < len; ++s) halo.step();  // each step with its halo exchange
       const auto stop = clock::now();
       result.chunk_steps.push_back(len);
       result.chunk_seconds.push_back(std::chrono::duration<double>(stop - start).count());
@@ -161,7 +154,7 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
   // A chunk takes as long as its slowest process.
   for (double& seconds : result.chunk_seconds) seconds = group.max(seconds);
   if (group.distributed()) {
-    result.distributed = {group.size(), group.max(step_seconds), group.max(halo.copy_seconds()),
+    result.distributed = {group.size(), group.max(halo.step_seconds()), group.max(halo.copy_seconds()),
                           group.max(halo.mpi_seconds())};
   }
 

@@ -4,8 +4,9 @@
 
 namespace awave {
 
-HaloExchange::HaloExchange(WaveImpl& impl, const WaveProblem& problem, const ProcessGroup& group)
+HaloExchange::HaloExchange(WaveImpl& impl, const WaveProblem& problem, ProcessGroup& group)
     : impl_(impl), group_(group), slab_(problem.slab()), plane_(problem.geometry().stride_i()) {
+  if (!group.distributed()) return;
   if (!slab_.first()) {
     send_lo_ = impl.halo_buffer(plane_);
     recv_lo_ = impl.halo_buffer(plane_);
@@ -16,22 +17,58 @@ HaloExchange::HaloExchange(WaveImpl& impl, const WaveProblem& problem, const Pro
   }
 }
 
-void HaloExchange::exchange() {
-  if (!group_.distributed()) return;
-  using clock = std::chrono::steady_clock;
-  auto seconds = [](clock::time_point a, clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
-  const int nx = slab_.nx;  // padded planes: 1..nx are the slab's, 0 and nx+1 its ghosts
-  const auto t0 = clock::now();
+namespace {
+using clock = std::chrono::steady_clock;
+double since(clock::time_point start) {
+  return std::chrono::duration<double>(clock::now() - start).count();
+}
+}  // namespace
+
+// Padded planes 1..nx are the slab's own; 0 and nx+1 are its ghosts.
+void HaloExchange::copy_out() {
+  const auto start = clock::now();
   if (send_lo_) impl_.copy_now_plane_to_host(1, send_lo_.get());
-  if (send_hi_) impl_.copy_now_plane_to_host(nx, send_hi_.get());
-  const auto t1 = clock::now();
-  group_.exchange_planes(send_lo_.get(), send_hi_.get(), recv_lo_.get(), recv_hi_.get(), plane_);
-  const auto t2 = clock::now();
+  if (send_hi_) impl_.copy_now_plane_to_host(slab_.nx, send_hi_.get());
+  copy_seconds_ += since(start);
+}
+
+void HaloExchange::copy_in() {
+  const auto start = clock::now();
   if (recv_lo_) impl_.copy_host_to_now_plane(0, recv_lo_.get());
-  if (recv_hi_) impl_.copy_host_to_now_plane(nx + 1, recv_hi_.get());
-  const auto t3 = clock::now();
-  copy_seconds_ += seconds(t0, t1) + seconds(t2, t3);
-  mpi_seconds_ += seconds(t1, t2);
+  if (recv_hi_) impl_.copy_host_to_now_plane(slab_.nx + 1, recv_hi_.get());
+  copy_seconds_ += since(start);
+}
+
+void HaloExchange::step() {
+  if (!group_.distributed()) {
+    impl_.run(1);
+    return;
+  }
+  copy_out();
+  auto start = clock::now();
+  group_.start_exchange(send_lo_.get(), send_hi_.get(), recv_lo_.get(), recv_hi_.get(), plane_);
+  mpi_seconds_ += since(start);
+  if (!impl_.can_split_step()) {
+    start = clock::now();
+    group_.finish_exchange();
+    mpi_seconds_ += since(start);
+    copy_in();
+    start = clock::now();
+    impl_.run(1);
+    step_seconds_ += since(start);
+    return;
+  }
+  start = clock::now();
+  impl_.queue_step_part(WaveImpl::StepPart::bulk);  // returns at once on a GPU
+  step_seconds_ += since(start);
+  start = clock::now();
+  group_.finish_exchange();  // while the bulk computes
+  mpi_seconds_ += since(start);
+  copy_in();  // ordered after the bulk on the device's queue
+  start = clock::now();
+  impl_.queue_step_part(WaveImpl::StepPart::edges);
+  impl_.finish_step();
+  step_seconds_ += since(start);
 }
 
 }  // namespace awave

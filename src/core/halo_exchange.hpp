@@ -13,21 +13,27 @@ namespace awave {
 
 class HaloExchange {
  public:
-  HaloExchange(WaveImpl& impl, const WaveProblem& problem, const ProcessGroup& group);
-  // Exchanges the planes of `now` (after a step; before the next one reads them).
-  void exchange();
+  HaloExchange(WaveImpl& impl, const WaveProblem& problem, ProcessGroup& group);
+  // One time step with its exchange. The ghost planes of `now` are brought up to date at the
+  // start of each step (the first step's come from the start state); where the
+  // implementation can split its step, the planes travel while it computes the bulk, which
+  // reads no ghost plane, and the edges follow. A single process just steps.
+  void step();
 
   // Where the exchange's time went on this process, in seconds.
   double copy_seconds() const { return copy_seconds_; }  // device <-> host buffers
   double mpi_seconds() const { return mpi_seconds_; }    // MPI, waiting for the neighbours included
+  double step_seconds() const { return step_seconds_; }  // queuing the step and waiting for it
 
  private:
+  void copy_out();
+  void copy_in();
   WaveImpl& impl_;
-  const ProcessGroup& group_;
+  ProcessGroup& group_;
   Slab slab_;
   std::size_t plane_;
   std::shared_ptr<double> send_lo_, send_hi_, recv_lo_, recv_hi_;
-  double copy_seconds_ = 0.0, mpi_seconds_ = 0.0;
+  double copy_seconds_ = 0.0, mpi_seconds_ = 0.0, step_seconds_ = 0.0;
 };
 
 }  // namespace awave

@@ -29,8 +29,10 @@ inline std::size_t fused_step_max_points() {
   return points;
 }
 
+// Also where a process's slab of an MPI run has fewer x-planes than two sponge layers: the
+// x-layer kernels assume both layers fit.
 inline bool fused_step(const WaveParams& params) {
-  return params.interior_points() <= fused_step_max_points();
+  return params.interior_points() <= fused_step_max_points() || params.nx() < 2 * kBoundaryLayers;
 }
 
 // Bytes of a plane of constant i (the (j, k) extent of a padded field). Where planes are large,

@@ -42,6 +42,15 @@ class WaveImpl {
   // All a backend adds for the exchange; the core owns the rest.
   virtual void copy_now_plane_to_host(int pi, double* host) = 0;
   virtual void copy_host_to_now_plane(int pi, const double* host) = 0;
+  // Over MPI, a step in two parts, so that the halo exchange overlaps the first: `bulk` (the
+  // planes [nbl, nx - nbl), which read no ghost plane) and `edges` (the x layers, which do).
+  // Both are queued without waiting where the device allows; finish_step() waits and
+  // advances the time counter. Without it (can_split_step() false) the core exchanges
+  // before whole steps.
+  enum class StepPart { bulk, edges };
+  virtual bool can_split_step() const { return false; }
+  virtual void queue_step_part(StepPart) {}
+  virtual void finish_step() {}
   // Host memory for halo planes, pinned where the backend can (DMA straight from it).
   virtual std::shared_ptr<double> halo_buffer(std::size_t n);
 

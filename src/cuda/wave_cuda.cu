@@ -206,8 +206,18 @@ class WaveCuda final : public WaveImpl {
         for (int r = 0; r < 3; ++r) ring_.rotate();
       }
     }
-    for (; n < nsteps; ++n) enqueue_step();
+    for (; n < nsteps; ++n) {
+      enqueue_step(Part::all);
+      ring_.rotate();
+    }
     AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_));  // run() is blocking
+  }
+
+  bool can_split_step() const override { return !fused_step(problem_.params()); }
+  void queue_step_part(StepPart part) override { enqueue_step(part == StepPart::bulk ? Part::bulk : Part::edges); }
+  void finish_step() override {
+    AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    ring_.rotate();
   }
 
   void copy_now_plane_to_host(int pi, double* host) override {
@@ -238,8 +248,9 @@ class WaveCuda final : public WaveImpl {
   }
 
  private:
-  // Queues one step's kernels on the stream and rotates the ring.
-  void enqueue_step() {
+  // Queues one step's kernels (or a part of them: see WaveImpl::StepPart) on the stream.
+  enum class Part { all, bulk, edges };
+  void enqueue_step(Part part) {
     const PaddedGeometry g = problem_.geometry();
     const int nbl = kBoundaryLayers;
     const LaunchShape ls = launch_shape(g);
@@ -251,21 +262,25 @@ class WaveCuda final : public WaveImpl {
     if (fused_step(problem_.params())) {
       fused_step_kernel<<<dim3(k_blocks, (g.ny + bj - 1) / bj, g.nx), block, 0, stream_>>>(a);
       AWAVE_CUDA_CHECK(cudaGetLastError());
-      ring_.rotate();
       return;
     }
     const int bulk_i = g.nx - 2 * nbl;
     const dim3 interior_grid(k_blocks, (g.ny - 2 * nbl + bj - 1) / bj, (bulk_i + ls.segment_i - 1) / ls.segment_i);
     const dim3 x_grid(k_blocks, (g.ny + bj - 1) / bj, 2 * nbl);
     const dim3 y_grid(k_blocks, (2 * nbl + bj - 1) / bj, bulk_i);
-    if (interior_grid.y > 0 && interior_grid.z > 0)
-      interior_kernel<<<interior_grid, block, 0, stream_>>>(a, ls.segment_i);
-    AWAVE_CUDA_CHECK(cudaGetLastError());
-    x_layers_kernel<<<x_grid, block, 0, stream_>>>(a);
-    AWAVE_CUDA_CHECK(cudaGetLastError());
-    if (y_grid.z > 0) y_layers_kernel<<<y_grid, block, 0, stream_>>>(a);
-    AWAVE_CUDA_CHECK(cudaGetLastError());
-    ring_.rotate();
+    if (part != Part::edges) {
+      if (interior_grid.y > 0 && interior_grid.z > 0)
+        interior_kernel<<<interior_grid, block, 0, stream_>>>(a, ls.segment_i);
+      AWAVE_CUDA_CHECK(cudaGetLastError());
+    }
+    if (part != Part::bulk) {
+      x_layers_kernel<<<x_grid, block, 0, stream_>>>(a);
+      AWAVE_CUDA_CHECK(cudaGetLastError());
+    }
+    if (part != Part::edges) {
+      if (y_grid.z > 0) y_layers_kernel<<<y_grid, block, 0, stream_>>>(a);
+      AWAVE_CUDA_CHECK(cudaGetLastError());
+    }
   }
 
   // AWAVE_CUDA_GRAPHS=0 launches every kernel from the host (for comparison).
@@ -287,7 +302,10 @@ class WaveCuda final : public WaveImpl {
       cudaGraph_t graph = nullptr;
       AWAVE_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
       TimeRing<double*> saved = ring_;
-      for (int r = 0; r < 3; ++r) enqueue_step();
+      for (int r = 0; r < 3; ++r) {
+        enqueue_step(Part::all);
+        ring_.rotate();
+      }
       ring_ = saved;  // capturing ran nothing: the ring has not moved
       AWAVE_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
       const cudaError_t status = cudaGraphInstantiate(&exec, graph, 0);

@@ -183,43 +183,18 @@ class WaveKokkos final : public WaveImpl {
   long time_step() const override { return ring_.time(); }
 
   void run(int nsteps) override {
-    const WaveParams& p = problem_.params();
-    const int nbl = kBoundaryLayers, nx = p.nx(), ny = p.ny(), nz = p.nz();
-    const int segment = kokkos_interior_segment<Iteration>();
-    const int segments = (nx - 2 * nbl + segment - 1) / segment;
     for (int n = 0; n < nsteps; ++n) {
-      const Kernel kernel{ring_.next(), ring_.now(), ring_.prev(), cs2_k_, damp_ij_, problem_.f(),
-                          p.dt,         nx,          ny,           nz,     segment};
-      if (fused_step(p)) {  // small grids: one kernel per step
-        if constexpr (Iteration::k_columns)
-          Kokkos::parallel_for("wave::fused_step",
-                               Kokkos::RangePolicy<ExecSpace, kokkos_regions::Fused>(exec_, 0, nx * ny), kernel);
-        else
-          Kokkos::parallel_for("wave::fused_step", policy<kokkos_regions::Fused>({0, 0, 0}, {nx, ny, nz}), kernel);
-        ring_.rotate();
-        continue;
-      }
-      if constexpr (Iteration::k_columns) {
-        Kokkos::parallel_for(
-            "wave::interior",
-            Kokkos::RangePolicy<ExecSpace, kokkos_regions::Interior>(exec_, 0, (nx - 2 * nbl) * (ny - 2 * nbl)),
-            kernel);
-        Kokkos::parallel_for("wave::x_layers",
-                             Kokkos::RangePolicy<ExecSpace, kokkos_regions::XLayers>(exec_, 0, 2 * nbl * ny), kernel);
-        Kokkos::parallel_for(
-            "wave::y_layers",
-            Kokkos::RangePolicy<ExecSpace, kokkos_regions::YLayers>(exec_, 0, (nx - 2 * nbl) * 2 * nbl), kernel);
-        ring_.rotate();
-        continue;
-      }
-      Kokkos::parallel_for("wave::interior", policy<kokkos_regions::Interior>({0, nbl, 0}, {segments, ny - nbl, nz}),
-                           kernel);
-      Kokkos::parallel_for("wave::x_layers", policy<kokkos_regions::XLayers>({0, 0, 0}, {2 * nbl, ny, nz}), kernel);
-      Kokkos::parallel_for("wave::y_layers", policy<kokkos_regions::YLayers>({nbl, 0, 0}, {nx - nbl, 2 * nbl, nz}),
-                           kernel);
+      launch(Part::all);
       ring_.rotate();
     }
     exec_.fence();  // run() is blocking: the steps are complete when it returns
+  }
+
+  bool can_split_step() const override { return !fused_step(problem_.params()); }
+  void queue_step_part(StepPart part) override { launch(part == StepPart::bulk ? Part::bulk : Part::edges); }
+  void finish_step() override {
+    exec_.fence();
+    ring_.rotate();
   }
 
   void copy_now_plane_to_host(int pi, double* host) override {
@@ -256,6 +231,49 @@ class WaveKokkos final : public WaveImpl {
   }
 
  private:
+  // Queues one step's kernels (or a part of them: see WaveImpl::StepPart) on exec_.
+  enum class Part { all, bulk, edges };
+  void launch(Part part) {
+    const WaveParams& p = problem_.params();
+    const int nbl = kBoundaryLayers, nx = p.nx(), ny = p.ny(), nz = p.nz();
+    const int segment = kokkos_interior_segment<Iteration>();
+    const int segments = (nx - 2 * nbl + segment - 1) / segment;
+    const Kernel kernel{ring_.next(), ring_.now(), ring_.prev(), cs2_k_, damp_ij_, problem_.f(),
+                        p.dt,         nx,          ny,           nz,     segment};
+    const bool bulk = part != Part::edges, edges = part != Part::bulk;
+    if (fused_step(p)) {  // small grids: one kernel per step
+      if constexpr (Iteration::k_columns)
+        Kokkos::parallel_for("wave::fused_step",
+                             Kokkos::RangePolicy<ExecSpace, kokkos_regions::Fused>(exec_, 0, nx * ny), kernel);
+      else
+        Kokkos::parallel_for("wave::fused_step", policy<kokkos_regions::Fused>({0, 0, 0}, {nx, ny, nz}), kernel);
+      return;
+    }
+    if constexpr (Iteration::k_columns) {
+      if (bulk)
+        Kokkos::parallel_for(
+            "wave::interior",
+            Kokkos::RangePolicy<ExecSpace, kokkos_regions::Interior>(exec_, 0, (nx - 2 * nbl) * (ny - 2 * nbl)),
+            kernel);
+      if (edges)
+        Kokkos::parallel_for("wave::x_layers",
+                             Kokkos::RangePolicy<ExecSpace, kokkos_regions::XLayers>(exec_, 0, 2 * nbl * ny), kernel);
+      if (bulk)
+        Kokkos::parallel_for(
+            "wave::y_layers",
+            Kokkos::RangePolicy<ExecSpace, kokkos_regions::YLayers>(exec_, 0, (nx - 2 * nbl) * 2 * nbl), kernel);
+      return;
+    }
+    if (bulk)
+      Kokkos::parallel_for("wave::interior", policy<kokkos_regions::Interior>({0, nbl, 0}, {segments, ny - nbl, nz}),
+                           kernel);
+    if (edges)
+      Kokkos::parallel_for("wave::x_layers", policy<kokkos_regions::XLayers>({0, 0, 0}, {2 * nbl, ny, nz}), kernel);
+    if (bulk)
+      Kokkos::parallel_for("wave::y_layers", policy<kokkos_regions::YLayers>({nbl, 0, 0}, {nx - nbl, 2 * nbl, nz}),
+                           kernel);
+  }
+
   // An MDRange over region coordinates [lo, hi) as (x, y, k), permuted to the policy's axes.
   template <class Region>
   Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Iteration::iterate, Iteration::iterate>, Region> policy(
