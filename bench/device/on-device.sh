@@ -9,9 +9,11 @@ archive=${1:?usage: on-device.sh ARCHIVE COMMAND...}
 shift
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 tar -C "$top" -xJf "$archive"
-# OpenMPI's runtime for builds over MPI: added at its Debian paths, replacing nothing there.
+# OpenMPI's runtime for builds over MPI, at its Debian paths. It replaces what the (throwaway)
+# GPU machine has there: its own PMIx was older than the staged plugins need (measured:
+# "mca_pmix_ext3x.so: undefined symbol: PMIx_Info_create"), and the set must match.
 if [ -f "$top/.device/mpi-root.tar" ]; then
-  tar -C / --skip-old-files -xf "$top/.device/mpi-root.tar"
+  tar -C / -xf "$top/.device/mpi-root.tar"
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
 rt=$top/.device/rt/lib

@@ -26,7 +26,7 @@ for b in "${builds[@]}"; do
   while IFS= read -r f; do binaries+=("$f"); done < <(find "$b" -type f -perm -u+x \( "${pattern[@]}" \) ! -name '*.cmake')
 done
 mpi_files=()
-if ldd "${binaries[@]}" 2>/dev/null | grep -q 'libmpi\.so'; then
+if ldd "${binaries[@]}" 2>/dev/null | grep -c 'libmpi\.so' > /dev/null; then  # (not grep -q: SIGPIPE under pipefail)
   while IFS= read -r f; do [ -f "$f" ] && mpi_files+=("$f"); done < <(
     dpkg -L openmpi-bin openmpi-common libopenmpi3 libpmix2 | grep -v -e /usr/share/doc -e /usr/share/man -e lintian)
   for f in "${mpi_files[@]}"; do [[ $f == *.so* || -x $f ]] && binaries+=("$f"); done  # their libraries too
@@ -34,7 +34,7 @@ fi
 # The C runtime, libstdc++ and the GPU driver come from the GPU machine itself.
 skip='^(linux-vdso|ld-linux|libc\.so|libm\.so|libdl\.so|libpthread\.so|librt\.so|libresolv\.so|libstdc\+\+\.so|libgcc_s\.so|libcuda\.so)'
 for f in "${binaries[@]}"; do
-  ldd "$f" | awk '$3 ~ /^\// {print $1, $3}'
+  { ldd "$f" 2>/dev/null || true; } | awk '$3 ~ /^\// {print $1, $3}'
 done | sort -u | while read -r name path; do
   [[ $name =~ $skip ]] || cp -L "$path" "$work/lib/$name"
 done
