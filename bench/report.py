@@ -32,6 +32,7 @@ DEFAULT_RESULTS = [os.path.join(HERE, "results", d) for d in
 # Output overlapping compute (io-overlap.sh) and the row-alignment lever (row-alignment.sh).
 DEFAULT_IO = [os.path.join(HERE, "results", "h100-2026-11-22", "io")]
 DEFAULT_ALIGN = [os.path.join(HERE, "results", "h100-2026-11-22", "alignment")]
+DEFAULT_MPI = [os.path.join(HERE, "results", "h200x4-2026-11-22", "mpi")]
 # Builds against another Kokkos: build directory -> the preset build it is compared with.
 KOKKOS_VARIANTS = {"cuda-k46": "cuda", "openmptarget-k46": "openmptarget"}
 GPU_IMPLS = ["cuda", "kokkos-cuda", "omp", "kokkos-openmptarget"]
@@ -547,8 +548,88 @@ def align_section(w, align_dirs):
       "way), so the padded layout, with its extra copies to and from the host layout, was not built.\n")
 
 
-def generate(dirs, out_dir, io_dirs=None, align_dirs=None):
+def steady_su(run, impl):
+    """Median SU/s of the chunks after the first (which carries MPI's and the halo buffers'
+    warm-up), and the first chunk's."""
+    shape = run["params"]["shape"]
+    n = shape[0] * shape[1] * shape[2]
+    su = [n * s / t for s, t in zip(impl["chunk_steps"], impl["chunk_seconds"])]
+    later = sorted(su[1:]) or su
+    m = len(later)
+    return (later[m // 2] if m % 2 else 0.5 * (later[m // 2 - 1] + later[m // 2])), su[0]
+
+
+def mpi_section(w, mpi_dirs):
+    """Section 14: over MPI on several GPUs: checks, weak and strong scaling, a grid no GPU holds."""
+    runs = {}
+    for d in mpi_dirs:
+        for path in sorted(glob.glob(os.path.join(d, "*.json"))):
+            with open(path) as f:
+                runs[os.path.basename(path)[:-5]] = (json.load(f), os.path.relpath(path, HERE))
+    if not runs:
+        return
+    gpu = next((r["build"]["accelerator"] for r, _ in runs.values()), "?")
+    w("## 14. Over MPI: several GPUs, one grid\n")
+    w(f"`mpirun -np P awave`: slabs of x-planes, one GPU per process ({gpu}), the halo exchange once in "
+      "the core through pinned host buffers (OpenMPI, not CUDA-aware), overlapping the bulk of each step; "
+      "one output file through parallel HDF5. Data: `" + os.path.relpath(mpi_dirs[0], HERE) +
+      "` (`bench/device/mpi-scaling.sh`). SU/s: the median of the chunks after the first (the first carries "
+      "the exchange's warm-up; it is shown beside).\n")
+    checks = [(k, r) for k, (r, _) in sorted(runs.items()) if k.startswith("check_")]
+    if checks:
+        w("Checks (97x61x33, 7 steps, against the threaded CPU reference running distributed too; fused and "
+          "split steps):\n")
+        w("| run | processes | implementations: differences |")
+        w("|---|---|---|")
+        for k, r in checks:
+            procs = next((i["mpi"]["processes"] for i in r["implementations"] if "mpi" in i), "?")
+            w(f"| {k} | {procs} | " + ", ".join(f"{i['id']}: {i.get('differences', '—')}"
+                                                  for i in r["implementations"] if not i["is_reference"]) + " |")
+        w("")
+    for kind, title in (("weak", "Weak scaling: 1024^3 per GPU"), ("strong", "Strong scaling: 1024^3 in all")):
+        rows = []
+        for k, (r, _) in sorted(runs.items()):
+            if not (k.startswith(kind + "_") or (kind == "strong" and k.startswith("weak_") and k.endswith("_np1"))):
+                continue
+            build = k.split("_")[1]  # kind_BUILD_npP
+            base = runs.get(f"weak_{build}_np1")
+            for impl in r["implementations"]:
+                procs = impl.get("mpi", {}).get("processes", 1)
+                su, first = steady_su(r, impl)
+                ref = next((steady_su(base[0], i)[0] for i in base[0]["implementations"] if i["id"] == impl["id"]), None) \
+                    if base else None
+                eff = su / (procs * ref) if ref else None
+                chunk = (impl.get("mpi") or {}).get("chunks", [])
+                last = chunk[-1] if chunk else None
+                steps = impl["chunk_steps"][-1]
+                breakdown = (f"{1e3 * last['step_seconds'] / steps:.2f} / {1e3 * last['halo_copy_seconds'] / steps:.2f} / "
+                             f"{1e3 * last['mpi_seconds'] / steps:.2f}") if last else "—"
+                rows.append((build, impl["id"], procs, "x".join(map(str, r["params"]["shape"])), su, first, eff,
+                             breakdown))
+        if not rows:
+            continue
+        w(f"{title}:\n")
+        w("| build | implementation | GPUs | grid | SU/s | first chunk | efficiency | last chunk per step: kernels "
+          "not overlapped / halo copies / MPI wait [ms] |")
+        w("|---|---|---|---|---|---|---|---|")
+        for build, impl, procs, shape, su, first, eff, breakdown in sorted(rows, key=lambda r: (r[0], r[1], r[2])):
+            w(f"| {build} | {impl} | {procs} | {shape} | {fmt_su(su)} | {fmt_su(first)} | "
+              f"{'—' if eff is None else f'{100 * eff:.0f}%'} | {breakdown} |")
+        w("")
+    big = [(k, r) for k, (r, _) in sorted(runs.items()) if k.startswith("big_")]
+    for k, r in big:
+        shape = r["params"]["shape"]
+        fields_gb = 3 * 8 * (shape[0] + 2) * (shape[1] + 2) * (shape[2] + 2) / 1e9
+        for impl in r["implementations"]:
+            su, first = steady_su(r, impl)
+            w(f"A grid no single GPU holds: {'x'.join(map(str, shape))} ({fields_gb:.0f} GB of u fields) over "
+              f"{impl['mpi']['processes']} GPUs, {impl['id']}: {fmt_su(su)} SU/s (first chunk {fmt_su(first)}), "
+              f"{sum(impl['chunk_steps'])} steps, unchecked (`{k}.json`).\n")
+
+
+def generate(dirs, out_dir, io_dirs=None, align_dirs=None, mpi_dirs=None):
     io_dirs = DEFAULT_IO if io_dirs is None else io_dirs
+    mpi_dirs = DEFAULT_MPI if mpi_dirs is None else mpi_dirs
     align_dirs = DEFAULT_ALIGN if align_dirs is None else align_dirs
     runs, devbench, loc = load(dirs)
     os.makedirs(out_dir, exist_ok=True)
@@ -789,6 +870,7 @@ def generate(dirs, out_dir, io_dirs=None, align_dirs=None):
           "interior loop with raw pointers).\n")
     io_section(w, io_dirs)
     align_section(w, align_dirs)
+    mpi_section(w, mpi_dirs)
     with open(os.path.join(out_dir, "report.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     return os.path.join(out_dir, "report.md")

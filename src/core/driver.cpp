@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -134,6 +135,8 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
       const auto stop = clock::now();
       result.chunk_steps.push_back(len);
       result.chunk_seconds.push_back(std::chrono::duration<double>(stop - start).count());
+      if (group.distributed())  // where each chunk's time went (the first includes MPI's warm-up)
+        result.distributed.chunks.push_back({halo.step_seconds(), halo.copy_seconds(), halo.mpi_seconds()});
       if (out) snapshot();
     }
     if (out) out->commit();
@@ -154,8 +157,16 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
   // A chunk takes as long as its slowest process.
   for (double& seconds : result.chunk_seconds) seconds = group.max(seconds);
   if (group.distributed()) {
-    result.distributed = {group.size(), group.max(halo.step_seconds()), group.max(halo.copy_seconds()),
-                          group.max(halo.mpi_seconds())};
+    result.distributed.processes = group.size();
+    result.distributed.step_seconds = group.max(halo.step_seconds());
+    result.distributed.halo_copy_seconds = group.max(halo.copy_seconds());
+    result.distributed.mpi_seconds = group.max(halo.mpi_seconds());
+    std::array<double, 3> before{0, 0, 0};  // the running sums, per chunk, slowest process
+    for (auto& c : result.distributed.chunks) {
+      const std::array<double, 3> sums = c;
+      for (int a = 0; a < 3; ++a) c[a] = group.max(sums[a] - before[a]);
+      before = sums;
+    }
   }
 
   if (options.check) {
@@ -293,11 +304,15 @@ void write_json(const RunReport& report, const std::string& path) {
     if (r.checked) {
       ji["differences"] = r.differences;
     }
-    if (r.distributed.processes > 1)
+    if (r.distributed.processes > 1) {
       ji["mpi"] = {{"processes", r.distributed.processes},
                    {"step_seconds", r.distributed.step_seconds},
                    {"halo_copy_seconds", r.distributed.halo_copy_seconds},
-                   {"mpi_seconds", r.distributed.mpi_seconds}};
+                   {"mpi_seconds", r.distributed.mpi_seconds},
+                   {"chunks", nlohmann::json::array()}};
+      for (const auto& c : r.distributed.chunks)
+        ji["mpi"]["chunks"].push_back({{"step_seconds", c[0]}, {"halo_copy_seconds", c[1]}, {"mpi_seconds", c[2]}});
+    }
     if (!r.output_file.empty()) {
       ji["output_file"] = r.output_file;
       ji["io"] = {{"wall_seconds", r.io.wall_seconds},

@@ -6,6 +6,7 @@
 
 #include "cli.hpp"
 
+#include <array>
 #include <cstddef>
 #include <iosfwd>
 #include <string>
@@ -39,6 +40,7 @@ struct ImplResult {
   struct {  // over MPI: where a step's time went (the slowest process's sums over the run)
     int processes = 1;
     double step_seconds = 0, halo_copy_seconds = 0, mpi_seconds = 0;
+    std::vector<std::array<double, 3>> chunks;  // the same per chunk: step, halo copies, MPI
   } distributed;
 
   std::vector<double> chunk_su_per_s(std::size_t interior_points) const;

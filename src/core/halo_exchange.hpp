@@ -23,7 +23,7 @@ class HaloExchange {
   // Where the exchange's time went on this process, in seconds.
   double copy_seconds() const { return copy_seconds_; }  // device <-> host buffers
   double mpi_seconds() const { return mpi_seconds_; }    // MPI, waiting for the neighbours included
-  double step_seconds() const { return step_seconds_; }  // queuing the step and waiting for it
+  double step_seconds() const { return step_seconds_; }  // the step's kernels, beyond what MPI overlapped
 
  private:
   void copy_out();

@@ -50,6 +50,7 @@ class WaveImpl {
   enum class StepPart { bulk, edges };
   virtual bool can_split_step() const { return false; }
   virtual void queue_step_part(StepPart) {}
+  virtual void wait_for_step_parts() {}  // what is queued has run
   virtual void finish_step() {}
   // Host memory for halo planes, pinned where the backend can (DMA straight from it).
   virtual std::shared_ptr<double> halo_buffer(std::size_t n);

@@ -215,6 +215,7 @@ class WaveCuda final : public WaveImpl {
 
   bool can_split_step() const override { return !fused_step(problem_.params()); }
   void queue_step_part(StepPart part) override { enqueue_step(part == StepPart::bulk ? Part::bulk : Part::edges); }
+  void wait_for_step_parts() override { AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
   void finish_step() override {
     AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
     ring_.rotate();

@@ -192,6 +192,7 @@ class WaveKokkos final : public WaveImpl {
 
   bool can_split_step() const override { return !fused_step(problem_.params()); }
   void queue_step_part(StepPart part) override { launch(part == StepPart::bulk ? Part::bulk : Part::edges); }
+  void wait_for_step_parts() override { exec_.fence(); }
   void finish_step() override {
     exec_.fence();
     ring_.rotate();
