@@ -73,6 +73,11 @@ std::optional<std::string> select_accelerator(int local_rank, int local_size) {
   if (gpus.empty()) return std::nullopt;
   const std::string chosen = gpus[std::size_t(local_rank) % gpus.size()];
   setenv("CUDA_VISIBLE_DEVICES", chosen.c_str(), 1);
+#if defined(AWAVE_HAVE_OMP_OFFLOAD)
+  // libomptarget has enumerated the GPUs before main (measured: with CUDA_VISIBLE_DEVICES
+  // alone, two processes shared GPU 0 at half speed each): choose its default device too.
+  omp_select_device(local_rank);
+#endif
   return chosen;
 #else
   (void)local_rank, (void)local_size;

@@ -6,6 +6,7 @@
 #  2. weak scaling, 1024^3 per GPU, and strong scaling, 1024^3 over 1, 2 (and 4) GPUs;
 #  3. with BIG=1, 2048^3 over 2 GPUs, a grid no single GPU holds (206 GB of fields).
 # The scaling runs are -no_check -no_output (the checks are step 1); JSON per run in OUT_DIR.
+# MPIRUN_ARGS: more mpirun options (MCA settings); ONLY=scaling skips the checks.
 #   bench/device/mpi-scaling.sh OUT_DIR BUILD
 set -uo pipefail
 out=${1:?usage: mpi-scaling.sh OUT_DIR BUILD}
@@ -19,14 +20,14 @@ export OMP_TARGET_OFFLOAD=MANDATORY
 impls=$("$exe" -list | awk '$1 != "cpu" && $1 != "cpu-openmp" && $1 != "kokkos-serial" {printf "%s%s", sep, $1; sep=","}')
 run() {  # run NAME NP ARGS...: mpirun with one process per GPU (or more), JSON to OUT_DIR/NAME.json
   local name=$1 np=$2; shift 2
-  OMP_NUM_THREADS=$((cores / np)) timeout 300 mpirun -np "$np" --oversubscribe --bind-to none \
+  OMP_NUM_THREADS=$((cores / np)) timeout 300 mpirun -np "$np" --oversubscribe --bind-to none ${MPIRUN_ARGS:-} \
     -x OMP_NUM_THREADS -x OMP_TARGET_OFFLOAD -x AWAVE_FUSED_STEP_POINTS -x LD_LIBRARY_PATH \
     "$exe" "$@" -json "$out/$name.json" > "$out/$name.txt" 2>&1
   local rc=$?
   echo "$name rc=$rc $(grep -E '^(PASS|FAIL|UNCHECKED)' "$out/$name.txt") $(grep -E 'SU/s|MPI processes \(' "$out/$name.txt" | tr -s ' ' | tr '\n' ' ' | cut -c1-400)"
 }
 export AWAVE_FUSED_STEP_POINTS=
-for np in 2 4; do
+[ "${ONLY:-}" = scaling ] || for np in 2 4; do
   for plan in fused split; do
     if [ $plan = split ]; then AWAVE_FUSED_STEP_POINTS=0; else AWAVE_FUSED_STEP_POINTS=2097152; fi
     run "check_${build}_np${np}_$plan" "$np" -shape 97,61,33 -nsteps 7 -out_period 3 -impl "$impls" \
@@ -36,6 +37,7 @@ done
 AWAVE_FUSED_STEP_POINTS=2097152  # the default
 counts=(1 2); [ "$gpus" -ge 4 ] && counts+=(4)
 for np in "${counts[@]}"; do
+  [ "${ONLY:-}" = scaling ] && [ "$np" = 1 ] && [ -n "${MPIRUN_ARGS:-}" ] && continue
   run "weak_${build}_np${np}" "$np" -shape $((1024 * np)),1024,1024 -nsteps 30 -out_period 10 -impl "$impls" -no_check -no_output
   [ "$np" -gt 1 ] && run "strong_${build}_np${np}" "$np" -shape 1024,1024,1024 -nsteps 30 -out_period 10 -impl "$impls" -no_check -no_output
 done

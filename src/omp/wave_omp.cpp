@@ -191,6 +191,11 @@ std::optional<std::string> omp_device_problem() {
   return std::nullopt;
 }
 
+void omp_select_device(int local_rank) {
+  const int devices = omp_get_num_devices();
+  if (devices > 1) omp_set_default_device(local_rank % devices);
+}
+
 void add_omp_implementations(std::vector<ImplEntry>& impls) {
   impls.push_back({"omp", "hand-written OpenMP target offload (interior + boundary-layer target regions)", true, false,
                    [](const WaveProblem& problem) { return std::make_unique<WaveOmp>(problem); }});

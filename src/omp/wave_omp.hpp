@@ -10,6 +10,9 @@ namespace awave {
 
 // Why no OpenMP offload device can be used, or nothing when one can.
 std::optional<std::string> omp_device_problem();
+// Makes GPU `local_rank` modulo the offload devices the default device (hand-written OpenMP and
+// Kokkos' OpenMPTarget both offload to the default device).
+void omp_select_device(int local_rank);
 
 void add_omp_implementations(std::vector<ImplEntry>& impls);
 
