@@ -101,6 +101,12 @@ class WaveOmp final : public WaveImpl {
     }  // each target region ends synchronously: the steps are complete here
   }
 
+  // Over MPI: the target regions are synchronous, so the core waits for MPI on another thread
+  // while the bulk runs (core/halo_exchange.cpp).
+  bool can_split_step() const override { return !fused_step(problem_.params()); }
+  void queue_step_part(StepPart part) override { step(part == StepPart::bulk ? Part::bulk : Part::edges); }
+  void finish_step() override { ring_.rotate(); }
+
   void copy_now_plane_to_host(int pi, double* host) override {
     const std::size_t bytes = problem_.geometry().stride_i() * sizeof(double);
     if (omp_target_memcpy(host, ring_.now(), bytes, 0, std::size_t(pi) * bytes, host_, device_) != 0)
@@ -144,7 +150,9 @@ class WaveOmp final : public WaveImpl {
   // One step's target regions, each synchronous. (Queued with nowait and ordered by a
   // dependence they were 5-20% faster on small grids but gave wrong results with clang 19's
   // offload runtime: 745 of 7315 points differed at 33x17x9, every run. Not kept.)
-  void step() {
+  enum class Part { all, bulk, edges };
+  void step(Part part = Part::all) {
+    const bool bulk = part != Part::edges, edges = part != Part::bulk;
     const PaddedGeometry g = problem_.geometry();
     const int nbl = kBoundaryLayers, nx = g.nx, ny = g.ny, nz = g.nz;
     const int segment = interior_segment();
@@ -160,20 +168,24 @@ class WaveOmp final : public WaveImpl {
           for (int k = 0; k < nz; ++k) st.any_point(i, j, k);
       return;
     }
+    if (bulk) {
 #pragma omp target teams distribute parallel for collapse(3) device(device_) thread_limit(threads) firstprivate(st)
     for (int seg = 0; seg < segments; ++seg)
       for (int j = nbl; j < ny - nbl; ++j)
         for (int k = 0; k < nz; ++k) st.interior_segment(seg, j, k);
-          // x layers (r: layer number, low face first), every j: corners included.
-#pragma omp target teams distribute parallel for collapse(3) device(device_) thread_limit(threads) firstprivate(st)
-    for (int r = 0; r < 2 * nbl; ++r)
-      for (int j = 0; j < ny; ++j)
-        for (int k = 0; k < nz; ++k) st.damped(r < nbl ? r : nx - 2 * nbl + r, j, k);
           // y layers, bulk i only.
 #pragma omp target teams distribute parallel for collapse(3) device(device_) thread_limit(threads) firstprivate(st)
     for (int i = nbl; i < nx - nbl; ++i)
       for (int r = 0; r < 2 * nbl; ++r)
         for (int k = 0; k < nz; ++k) st.damped(i, r < nbl ? r : ny - 2 * nbl + r, k);
+    }
+    if (edges) {
+          // x layers (r: layer number, low face first), every j: corners included.
+#pragma omp target teams distribute parallel for collapse(3) device(device_) thread_limit(threads) firstprivate(st)
+    for (int r = 0; r < 2 * nbl; ++r)
+      for (int j = 0; j < ny; ++j)
+        for (int k = 0; k < nz; ++k) st.damped(r < nbl ? r : nx - 2 * nbl + r, j, k);
+    }
   }
 
   int device_, host_;
