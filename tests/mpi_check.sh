@@ -46,6 +46,37 @@ for id in cpu kokkos-serial; do
   same "r1.$id.vtkhdf" "r2.$id.vtkhdf" && echo "ok: restart of a 3-process file by 2 processes, $id"
 done
 
+# kill -9 of a run over 2 processes while it writes: its one file keeps every completed
+# snapshot, and 3 processes continue it to what a single process computes.
+export HDF5_USE_FILE_LOCKING=FALSE  # to read the file while it is written
+setsid bash -c "exec mpirun -np 2 --oversubscribe '$exe' -shape 40,12,9 -out_period 20 -impl cpu -no_check -nsteps 1000000 killed" \
+  > killed.txt 2>&1 &
+leader=$!
+for _ in $(seq 600); do
+  n=$(h5dump -a /VTKHDF/Steps/NSteps killed.cpu.vtkhdf.partial 2>/dev/null | awk '/\(0\)/ {print $2}')
+  [ "${n:-0}" -ge 3 ] && break
+  sleep 0.1
+done
+# Every process at once: mpirun and the ranks it started (which it may have put in their own
+# process groups).
+pkill -9 -f -- "-nsteps 1000000 killed" 2>/dev/null; kill -9 -- -"$leader" 2>/dev/null; wait "$leader" 2>/dev/null
+for _ in $(seq 50); do pgrep -f -- "-nsteps 1000000 killed" > /dev/null || break; sleep 0.1; done
+if [ "${n:-0}" -lt 3 ]; then
+  fail "the run over 2 processes never wrote 3 snapshots"
+elif [ -e killed.cpu.vtkhdf ]; then
+  fail "a killed run left a file that looks complete"
+else
+  n=$(h5dump -a /VTKHDF/Steps/NSteps killed.cpu.vtkhdf.partial | awk '/\(0\)/ {print $2}')
+  last=$(( (n - 1) * 20 ))  # snapshots at every multiple of out_period
+  mpi 3 "$exe" -impl cpu -restart killed.cpu.vtkhdf.partial -nsteps 30 resumed > resumed.txt 2>&1 ||
+    fail "restart of the killed file: $(tail -1 resumed.txt)"
+  "$exe" -shape 40,12,9 -out_period 20 -impl cpu -no_check -nsteps "$last" upto > upto.txt 2>&1
+  "$exe" -impl cpu -restart upto.cpu.vtkhdf -nsteps 30 resumed1 > resumed1.txt 2>&1
+  same resumed1.cpu.vtkhdf resumed.cpu.vtkhdf &&
+    echo "ok: killed at step $last over 2 processes, continued by 3 = by 1 from an uninterrupted run's file"
+fi
+unset HDF5_USE_FILE_LOCKING
+
 # Too few planes for the processes: one line, exit 1, nothing written.
 mkdir -p small && (cd small && mpi 9 "$exe" -shape 8,8,8 -impl cpu run > out.txt 2> err.txt); rc=$?
 [ $rc -ne 0 ] || fail "8 planes over 9 processes was not refused"
