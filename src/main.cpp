@@ -60,6 +60,11 @@ int run(int argc, char* argv[]) {
     err << "awave: error: " << *problem << "\n" << usage();
     return 1;
   }
+  if (group.distributed() && !group.threads_ok() && options.write_output) {
+    err << "awave: error: this MPI does not provide MPI_THREAD_MULTIPLE, which output over MPI needs (its writer "
+           "thread writes collectively); run with -no_output\n";
+    return 1;
+  }
   if (options.params.nx() < group.size()) {
     err << fmt::format("awave: error: nx = {} planes cannot be shared by {} MPI processes: each needs at least one\n",
                        options.params.nx(), group.size());
