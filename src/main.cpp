@@ -13,8 +13,8 @@
 
 #include <algorithm>
 #include <iostream>
-#include <streambuf>
 #include <memory>
+#include <streambuf>
 #include <string>
 
 namespace {
@@ -76,7 +76,7 @@ int run(int argc, char* argv[]) {
                        [flag](const std::string& id) { return find_implementation(id)->*flag; });
   };
   if (any(&ImplEntry::on_device) || any(&ImplEntry::uses_kokkos)) {  // Kokkos of a GPU build needs the GPU
-    select_accelerator(group.local_rank(), group.local_size());  // one GPU per process of a node
+    select_accelerator(group.local_rank(), group.local_size());      // one GPU per process of a node
     if (auto problem = accelerator_problem()) {
       err << "awave: error: " << *problem << " (this build's GPU implementations cannot run here)\n";
       return 3;
@@ -112,7 +112,7 @@ int run(int argc, char* argv[]) {
       return 0;
     }
     out << (report.all_passed() ? "PASS: every implementation matches the CPU reference\n"
-                                      : "FAIL: an implementation differs from the CPU reference (or gave NaN/Inf)\n");
+                                : "FAIL: an implementation differs from the CPU reference (or gave NaN/Inf)\n");
     return report.all_passed() ? 0 : 2;
   } catch (const std::exception& e) {  // one line, whatever the library wrote (Kokkos' allocation errors span several)
     std::string what = e.what();

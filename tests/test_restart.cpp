@@ -15,8 +15,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -132,9 +132,9 @@ TEST_F(Restart, RestartedRunsAreBitwiseTheUninterruptedRun) {
   for (const std::string& id : implementations_to_test()) {
     SCOPED_TRACE(id);
     const std::string grid = "-shape 21,13,7 -out_period 3 -impl " + id;
-    ASSERT_EQ(run(grid + " -nsteps 11 full").status, 0);                      // 0 3 6 9 11
-    ASSERT_EQ(run(grid + " -nsteps 7 full7").status, 0);                      // 0 3 6 7
-    ASSERT_EQ(run(grid + " -nsteps 5 part").status, 0);                       // 0 3 5
+    ASSERT_EQ(run(grid + " -nsteps 11 full").status, 0);                                       // 0 3 6 9 11
+    ASSERT_EQ(run(grid + " -nsteps 7 full7").status, 0);                                       // 0 3 6 7
+    ASSERT_EQ(run(grid + " -nsteps 5 part").status, 0);                                        // 0 3 5
     const Outcome r = run("-impl " + id + " -restart part." + id + ".vtkhdf -nsteps 2 rest");  // 5 6 7
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("restarting from part." + id + ".vtkhdf at step 5"), std::string::npos) << r.out;
@@ -163,8 +163,8 @@ TEST_F(Restart, AKilledRunKeepsEverySnapshotItCompletedAndRestartsFromThem) {
   for (const long wait_for : {0L, 1L, 4L}) {
     SCOPED_TRACE("killed after " + std::to_string(wait_for) + " snapshots");
     fs::remove(partial);
-    const std::string cmd = "cd '" + work().string() + "' && exec '" AWAVE_EXE "' " + grid +
-                            " -nsteps 100000 killed >/dev/null 2>&1";
+    const std::string cmd =
+        "cd '" + work().string() + "' && exec '" AWAVE_EXE "' " + grid + " -nsteps 100000 killed >/dev/null 2>&1";
     pid_t pid = 0;
     const char* argv[] = {"sh", "-c", cmd.c_str(), nullptr};
     ASSERT_EQ(posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char**>(argv), environ), 0);
@@ -288,8 +288,8 @@ TEST_F(Restart, AFullDiskStopsTheRunWithTheLastSnapshotsReadable) {
   std::ofstream(script) << "set -u\nmkdir -p '" << tmpfs.string() << "'\nmount -t tmpfs -o size=7m tmpfs '"
                         << tmpfs.string() << "' || exit 97\ncd '" << tmpfs.string() << "'\n'" AWAVE_EXE
                         << "' -shape 64,64,32 -nsteps 400 -out_period 10 -impl cpu -no_check run >'"
-                        << (dir_ / "out").string() << "' 2>'" << (dir_ / "err").string()
-                        << "'\nrc=$?\ncp -a . '" << (dir_ / "kept").string() << "/'\nexit $rc\n";
+                        << (dir_ / "out").string() << "' 2>'" << (dir_ / "err").string() << "'\nrc=$?\ncp -a . '"
+                        << (dir_ / "kept").string() << "/'\nexit $rc\n";
   const int raw = std::system(("unshare -m --propagation private sh '" + script.string() + "'").c_str());
   const int status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   if (status == 97) GTEST_SKIP() << "cannot mount a tmpfs here";
@@ -339,6 +339,5 @@ TEST_F(Restart, TheContinuationCheckCatchesPlantedDifferences) {
   }
   EXPECT_NE(continuation_problem(a, planted, 3).find("u_prev at time 6 differs"), std::string::npos);
   EXPECT_NE(continuation_problem(a, work() / "b.cpu.vtkhdf", 3).find("u at time 3 differs"), std::string::npos);
-  EXPECT_NE(continuation_problem(a, work() / "c.cpu.vtkhdf", 2).find("does not take the snapshots"),
-            std::string::npos);
+  EXPECT_NE(continuation_problem(a, work() / "c.cpu.vtkhdf", 2).find("does not take the snapshots"), std::string::npos);
 }

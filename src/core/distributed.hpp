@@ -19,7 +19,9 @@ struct Slab {
 // As even as possible: the first global_nx % size ranks own one plane more.
 Slab slab_of(int global_nx, int rank, int size);
 // The whole grid, for a single process.
-inline Slab whole_grid(int global_nx) { return slab_of(global_nx, 0, 1); }
+inline Slab whole_grid(int global_nx) {
+  return slab_of(global_nx, 0, 1);
+}
 
 class ProcessGroup {
  public:

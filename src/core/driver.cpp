@@ -3,8 +3,8 @@
 #include "approx_equal.hpp"
 #include "build_info.hpp"
 #include "git_commit.hpp"
-#include "kokkos/register_kokkos.hpp"
 #include "halo_exchange.hpp"
+#include "kokkos/register_kokkos.hpp"
 #include "snapshot_writer.hpp"
 #include "wave_impl.hpp"
 
@@ -142,8 +142,8 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
     if (out) out->commit();
   } catch (const std::exception& e) {
     if (!out) throw;
-    throw std::runtime_error(fmt::format("{} (-restart {} continues the run from its last snapshot)", e.what(),
-                                         out->partial_path()));
+    throw std::runtime_error(
+        fmt::format("{} (-restart {} continues the run from its last snapshot)", e.what(), out->partial_path()));
   }
   if (out) {  // over MPI: the slowest process's
     result.io.wall_seconds = group.max(std::chrono::duration<double>(clock::now() - wall_start).count());

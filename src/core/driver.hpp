@@ -28,10 +28,10 @@ struct ImplResult {
   bool checked = false;         // compared with the CPU reference
   std::size_t differences = 0;  // points failing approx_equal, when checked
   std::size_t points_compared = 0;
-  std::string output_file;  // empty when no output was written
-  std::string non_finite;   // the first NaN/Inf seen in u on the host (output, check), if any
-  struct {                  // with output: where the run's time went
-    double wall_seconds = 0;    // creating the file to committing it: chunks and output
+  std::string output_file;     // empty when no output was written
+  std::string non_finite;      // the first NaN/Inf seen in u on the host (output, check), if any
+  struct {                     // with output: where the run's time went
+    double wall_seconds = 0;   // creating the file to committing it: chunks and output
     double copy_seconds = 0;   // copying snapshots back to host buffers (between chunks)
     double wait_seconds = 0;   // waiting for the writer (it fell a chunk behind, or the last write)
     double write_seconds = 0;  // the writer thread's busy time (creating, writing): overlaps the chunks

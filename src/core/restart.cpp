@@ -29,8 +29,8 @@ RestartPoint read_restart_point(const std::string& path) {
   WaveParams p = c.params;
   const auto u_dims = c.dims.at("u");
   if (c.dims.at("u_prev") != u_dims || u_dims[1] != p.nz() || u_dims[2] != p.ny() || u_dims[3] != p.nx())
-    throw refuse(fmt::format("is corrupt: its u arrays are not of the shape {},{},{} in /wave_params", p.nx(), p.ny(),
-                             p.nz()));
+    throw refuse(
+        fmt::format("is corrupt: its u arrays are not of the shape {},{},{} in /wave_params", p.nx(), p.ny(), p.nz()));
   if (c.n_boundary_layers != kBoundaryLayers)
     throw refuse(fmt::format("has {} sponge layers; this awave uses {}", c.n_boundary_layers, kBoundaryLayers));
   if (c.spacing != std::array<double, 3>{p.dx, p.dx, p.dx}) throw refuse("is corrupt: Spacing is not dx");

@@ -11,10 +11,10 @@
 namespace awave {
 
 struct RestartPoint {
-  WaveParams params;        // shape, dx, dt, out_period from /wave_params; start_step: the snapshot's time
-  long file_end_step = 0;   // the time counter the file's run was to end at (/wave_params nsteps)
+  WaveParams params;       // shape, dx, dt, out_period from /wave_params; start_step: the snapshot's time
+  long file_end_step = 0;  // the time counter the file's run was to end at (/wave_params nsteps)
   bool file_complete = false;
-  StartSnapshot snapshot;   // the last snapshot the file holds completely
+  StartSnapshot snapshot;  // the last snapshot the file holds completely
 };
 
 // Reads and checks `path`: an HDF5 file written by awave, with at least one complete

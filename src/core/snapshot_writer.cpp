@@ -88,8 +88,8 @@ void SnapshotWriter::rethrow_failure() {
   try {
     std::rethrow_exception(failure_);
   } catch (const std::exception& e) {
-    throw std::runtime_error(fmt::format("writing {}: {}; the file keeps the {} snapshots written before", partial_,
-                                         e.what(), written_));
+    throw std::runtime_error(
+        fmt::format("writing {}: {}; the file keeps the {} snapshots written before", partial_, e.what(), written_));
   }
 }
 

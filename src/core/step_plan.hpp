@@ -39,7 +39,9 @@ inline bool fused_step(const WaveParams& params) {
 // the x-neighbour planes a GPU thread block needs stop staying in L2 between blocks, and the
 // GPU kernels do better covering more i per block; each backend's threshold and measurements
 // are with its launch choices (src/cuda/wave_cuda.cu, src/kokkos/kokkos_policy.hpp).
-inline std::size_t plane_bytes(const PaddedGeometry& g) { return g.stride_i() * sizeof(double); }
+inline std::size_t plane_bytes(const PaddedGeometry& g) {
+  return g.stride_i() * sizeof(double);
+}
 
 // In a sponge layer (damp may be nonzero): i or j within nbl of an x or y face.
 AWAVE_HOST_DEVICE inline bool in_sponge(int i, int j, int nx, int ny) {

@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <utility>
 #include <stdexcept>
+#include <utility>
 
 namespace awave {
 namespace {

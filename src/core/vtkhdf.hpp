@@ -15,11 +15,11 @@
 
 namespace awave {
 
-// Writes one run's file (over MPI: every process its slab of one file, collectively) so that a crash or kill -9 at any moment leaves every snapshot
-// completed before it readable (h5py, VTK 9.3): file space is allocated at creation, and each
-// snapshot is committed by one flush of a few small object headers (append_u). /wave_params
-// `complete` is 0 until close(true): a reader can tell a finished run's file from an
-// interrupted one. Not covered: power loss (nothing is fsync'ed).
+// Writes one run's file (over MPI: every process its slab of one file, collectively) so that a crash or kill -9 at any
+// moment leaves every snapshot completed before it readable (h5py, VTK 9.3): file space is allocated at creation, and
+// each snapshot is committed by one flush of a few small object headers (append_u). /wave_params `complete` is 0 until
+// close(true): a reader can tell a finished run's file from an interrupted one. Not covered: power loss (nothing is
+// fsync'ed).
 class VtkHdfWriter {
  public:
   // Creates `path` (truncating it) with room for `slots` snapshots, writes the static parts

@@ -16,9 +16,9 @@ struct WaveParams {
   std::array<int, 3> shape{32, 32, 32};  // interior points (nx, ny, nz)
   double dx = 10.0;                      // grid spacing [m]
   double dt = 0.002;                     // time step [s]
-  int nsteps = 100;      // steps this run advances
-  int out_period = 10;   // snapshots at time counters that are multiples of it, and at the end
-  long start_step = 0;   // the time counter the run starts from (non-zero for a restart)
+  int nsteps = 100;                      // steps this run advances
+  int out_period = 10;                   // snapshots at time counters that are multiples of it, and at the end
+  long start_step = 0;                   // the time counter the run starts from (non-zero for a restart)
 
   long end_step() const { return start_step + nsteps; }
 

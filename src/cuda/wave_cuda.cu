@@ -223,15 +223,15 @@ class WaveCuda final : public WaveImpl {
 
   void copy_now_plane_to_host(int pi, double* host) override {
     const std::size_t n = problem_.geometry().stride_i();
-    AWAVE_CUDA_CHECK(cudaMemcpyAsync(host, ring_.now() + std::size_t(pi) * n, n * sizeof(double),
-                                     cudaMemcpyDeviceToHost, stream_));
+    AWAVE_CUDA_CHECK(
+        cudaMemcpyAsync(host, ring_.now() + std::size_t(pi) * n, n * sizeof(double), cudaMemcpyDeviceToHost, stream_));
     AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
   void copy_host_to_now_plane(int pi, const double* host) override {
     const std::size_t n = problem_.geometry().stride_i();
-    AWAVE_CUDA_CHECK(cudaMemcpyAsync(ring_.now() + std::size_t(pi) * n, host, n * sizeof(double),
-                                     cudaMemcpyHostToDevice, stream_));
+    AWAVE_CUDA_CHECK(
+        cudaMemcpyAsync(ring_.now() + std::size_t(pi) * n, host, n * sizeof(double), cudaMemcpyHostToDevice, stream_));
     AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 

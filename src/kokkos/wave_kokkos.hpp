@@ -215,7 +215,8 @@ class WaveKokkos final : public WaveImpl {
   std::shared_ptr<double> halo_buffer(std::size_t n) override {
 #if defined(KOKKOS_ENABLE_CUDA)
     if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {  // pinned: the copies are DMA
-      auto* p = static_cast<double*>(Kokkos::kokkos_malloc<Kokkos::CudaHostPinnedSpace>("wave::halo", n * sizeof(double)));
+      auto* p =
+          static_cast<double*>(Kokkos::kokkos_malloc<Kokkos::CudaHostPinnedSpace>("wave::halo", n * sizeof(double)));
       return std::shared_ptr<double>(p, [](double* q) { Kokkos::kokkos_free<Kokkos::CudaHostPinnedSpace>(q); });
     }
 #endif
@@ -281,7 +282,8 @@ class WaveKokkos final : public WaveImpl {
       std::array<int, 3> lo, std::array<int, 3> hi) const {
     auto order = [](std::array<int, 3> v) { return Iteration::k_first ? std::array<int, 3>{v[2], v[1], v[0]} : v; };
     const auto l = order(lo), h = order(hi);
-    const std::array<int, 3> t = kokkos_tile<Iteration>(plane_bytes(problem_.geometry()) > Iteration::large_plane_bytes);
+    const std::array<int, 3> t =
+        kokkos_tile<Iteration>(plane_bytes(problem_.geometry()) > Iteration::large_plane_bytes);
     return {exec_, {l[0], l[1], l[2]}, {h[0], h[1], h[2]}, {t[0], t[1], t[2]}};
   }
 

@@ -168,23 +168,21 @@ class WaveOmp final : public WaveImpl {
           for (int k = 0; k < nz; ++k) st.any_point(i, j, k);
       return;
     }
-    if (bulk) {
+    if (bulk) {  // the interior segments, then the y layers (bulk i only)
 #pragma omp target teams distribute parallel for collapse(3) device(device_) thread_limit(threads) firstprivate(st)
-    for (int seg = 0; seg < segments; ++seg)
-      for (int j = nbl; j < ny - nbl; ++j)
-        for (int k = 0; k < nz; ++k) st.interior_segment(seg, j, k);
-          // y layers, bulk i only.
+      for (int seg = 0; seg < segments; ++seg)
+        for (int j = nbl; j < ny - nbl; ++j)
+          for (int k = 0; k < nz; ++k) st.interior_segment(seg, j, k);
 #pragma omp target teams distribute parallel for collapse(3) device(device_) thread_limit(threads) firstprivate(st)
-    for (int i = nbl; i < nx - nbl; ++i)
-      for (int r = 0; r < 2 * nbl; ++r)
-        for (int k = 0; k < nz; ++k) st.damped(i, r < nbl ? r : ny - 2 * nbl + r, k);
+      for (int i = nbl; i < nx - nbl; ++i)
+        for (int r = 0; r < 2 * nbl; ++r)
+          for (int k = 0; k < nz; ++k) st.damped(i, r < nbl ? r : ny - 2 * nbl + r, k);
     }
-    if (edges) {
-          // x layers (r: layer number, low face first), every j: corners included.
+    if (edges) {  // x layers (r: layer number, low face first), every j: corners included
 #pragma omp target teams distribute parallel for collapse(3) device(device_) thread_limit(threads) firstprivate(st)
-    for (int r = 0; r < 2 * nbl; ++r)
-      for (int j = 0; j < ny; ++j)
-        for (int k = 0; k < nz; ++k) st.damped(r < nbl ? r : nx - 2 * nbl + r, j, k);
+      for (int r = 0; r < 2 * nbl; ++r)
+        for (int j = 0; j < ny; ++j)
+          for (int k = 0; k < nz; ++k) st.damped(r < nbl ? r : nx - 2 * nbl + r, j, k);
     }
   }
 
