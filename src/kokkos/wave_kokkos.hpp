@@ -17,6 +17,9 @@
 #include "kokkos/kokkos_policy.hpp"
 
 #include <Kokkos_Core.hpp>
+#if defined(KOKKOS_ENABLE_OPENMPTARGET)
+#include <omp.h>
+#endif
 
 #include <memory>
 #include <string>
@@ -218,6 +221,13 @@ class WaveKokkos final : public WaveImpl {
       auto* p =
           static_cast<double*>(Kokkos::kokkos_malloc<Kokkos::CudaHostPinnedSpace>("wave::halo", n * sizeof(double)));
       return std::shared_ptr<double>(p, [](double* q) { Kokkos::kokkos_free<Kokkos::CudaHostPinnedSpace>(q); });
+    }
+#endif
+#if defined(KOKKOS_ENABLE_OPENMPTARGET)
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Experimental::OpenMPTarget>) {  // pinned through libomptarget
+      if (void* p = omp_alloc(n * sizeof(double), llvm_omp_target_host_mem_alloc))
+        return std::shared_ptr<double>(static_cast<double*>(p),
+                                       [](double* q) { omp_free(q, llvm_omp_target_host_mem_alloc); });
     }
 #endif
     return WaveImpl::halo_buffer(n);

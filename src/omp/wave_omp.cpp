@@ -107,6 +107,13 @@ class WaveOmp final : public WaveImpl {
   void queue_step_part(StepPart part) override { step(part == StepPart::bulk ? Part::bulk : Part::edges); }
   void finish_step() override { ring_.rotate(); }
 
+  std::shared_ptr<double> halo_buffer(std::size_t n) override {  // pinned through libomptarget: DMA copies
+    void* p = omp_alloc(n * sizeof(double), llvm_omp_target_host_mem_alloc);
+    if (!p) return WaveImpl::halo_buffer(n);
+    return std::shared_ptr<double>(static_cast<double*>(p),
+                                   [](double* q) { omp_free(q, llvm_omp_target_host_mem_alloc); });
+  }
+
   void copy_now_plane_to_host(int pi, double* host) override {
     const std::size_t bytes = problem_.geometry().stride_i() * sizeof(double);
     if (omp_target_memcpy(host, ring_.now(), bytes, 0, std::size_t(pi) * bytes, host_, device_) != 0)
