@@ -580,8 +580,7 @@ def mpi_section(w, mpi_dirs):
       "the planes stay the same size, so at 4 GPUs (256 planes each) the exchange no longer hides behind "
       "it. Turning OpenMPI's single-copy shared-memory transfers off changed nothing at 2 GPUs "
       "(`results/h200x2-2026-11-22/mpi-vader-copy`); Debian's OpenMPI is not CUDA-aware, so the planes "
-      "cannot go GPU to GPU over NVLink, which is the lever left (with pinned buffers for OpenMP offload, "
-      "whose halo copies are the largest part above). The 4-GPU runs predate the per-chunk breakdown and "
+      "cannot go GPU to GPU over NVLink, which is the lever left. The 4-GPU runs predate the per-chunk breakdown and "
       "the second thread that overlaps MPI for synchronous implementations; the 4-GPU machine was not "
       "lent again, so OpenMP offload was measured on up to 2 GPUs only.\n")
 
