@@ -31,6 +31,11 @@ MPI_Comm hdf5_comm_handle = MPI_COMM_NULL;  // its own communicator: collective 
 void check_mpi(int status, const char* what) {
   if (status != MPI_SUCCESS) throw std::runtime_error(fmt::format("MPI: {} failed", what));
 }
+template <class T>
+T allreduce(T x, MPI_Datatype type, MPI_Op op) {
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &x, 1, type, op, MPI_COMM_WORLD), "reduce");
+  return x;
+}
 #endif
 }  // namespace
 
@@ -71,25 +76,21 @@ void ProcessGroup::finalize() {
 
 double ProcessGroup::max(double x) const {
 #if defined(AWAVE_HAVE_MPI)
-  if (distributed()) check_mpi(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD), "reduce");
+  if (distributed()) return allreduce(x, MPI_DOUBLE, MPI_MAX);
 #endif
   return x;
 }
 
 std::size_t ProcessGroup::sum(std::size_t x) const {
 #if defined(AWAVE_HAVE_MPI)
-  unsigned long long v = x;
-  if (distributed())
-    check_mpi(MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD), "reduce");
-  return std::size_t(v);
-#else
-  return x;
+  if (distributed()) return std::size_t(allreduce<unsigned long long>(x, MPI_UNSIGNED_LONG_LONG, MPI_SUM));
 #endif
+  return x;
 }
 
 long ProcessGroup::min(long x) const {
 #if defined(AWAVE_HAVE_MPI)
-  if (distributed()) check_mpi(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_LONG, MPI_MIN, MPI_COMM_WORLD), "reduce");
+  if (distributed()) return allreduce(x, MPI_LONG, MPI_MIN);
 #endif
   return x;
 }
@@ -119,13 +120,6 @@ std::string ProcessGroup::broadcast(const std::string& text, int root) const {
   (void)root;
   return text;
 #endif
-}
-
-void ProcessGroup::exchange_planes(const double* send_lo, const double* send_hi, double* recv_lo, double* recv_hi,
-                                   std::size_t n) const {
-  ProcessGroup& self = const_cast<ProcessGroup&>(*this);  // the request storage only
-  self.start_exchange(send_lo, send_hi, recv_lo, recv_hi, n);
-  self.finish_exchange();
 }
 
 void ProcessGroup::start_exchange(const double* send_lo, const double* send_hi, double* recv_lo, double* recv_hi,

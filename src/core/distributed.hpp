@@ -45,11 +45,9 @@ class ProcessGroup {
   [[noreturn]] void abort(int status) const;  // every process (MPI_Abort)
   // `text` as `root` has it, on every process.
   std::string broadcast(const std::string& text, int root) const;
-  // One halo exchange: send_lo to rank - 1 and send_hi to rank + 1, receive recv_lo from
-  // rank - 1 and recv_hi from rank + 1 (n doubles each; missing neighbours are skipped).
-  void exchange_planes(const double* send_lo, const double* send_hi, double* recv_lo, double* recv_hi,
-                       std::size_t n) const;
-  // The same in two halves, so that work can go on while the planes travel.
+  // One halo exchange, in two halves so that work can go on while the planes travel:
+  // send_lo to rank - 1 and send_hi to rank + 1, receive recv_lo from rank - 1 and recv_hi
+  // from rank + 1 (n doubles each; missing neighbours are skipped).
   void start_exchange(const double* send_lo, const double* send_hi, double* recv_lo, double* recv_hi, std::size_t n);
   void finish_exchange();
   // The MPI communicator (MPI_Comm) for parallel HDF5, as an opaque pointer; null without MPI.

@@ -128,10 +128,7 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
     if (out) snapshot();
     for (const int len : chunks) {
       const auto start = clock::now();
-      if (!group.distributed())
-        impl->run(len);  // blocking: the chunk is complete on the device when it returns
-      else
-        for (int s = 0; s < len; ++s) halo.step();  // each step with its halo exchange
+      halo.run(len);  // blocking: the chunk is complete on the device when it returns
       const auto stop = clock::now();
       result.chunk_steps.push_back(len);
       result.chunk_seconds.push_back(std::chrono::duration<double>(stop - start).count());

@@ -20,44 +20,46 @@ HaloExchange::HaloExchange(WaveImpl& impl, const WaveProblem& problem, ProcessGr
 }
 
 namespace {
-using clock = std::chrono::steady_clock;
-double since(clock::time_point start) {
-  return std::chrono::duration<double>(clock::now() - start).count();
+// Runs work() and adds its duration to `seconds`.
+template <class Work>
+void timed(double& seconds, Work work) {
+  const auto start = std::chrono::steady_clock::now();
+  work();
+  seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 }  // namespace
 
 // Padded planes 1..nx are the slab's own; 0 and nx+1 are its ghosts.
 void HaloExchange::copy_out() {
-  const auto start = clock::now();
-  if (send_lo_) impl_.copy_now_plane_to_host(1, send_lo_.get());
-  if (send_hi_) impl_.copy_now_plane_to_host(slab_.nx, send_hi_.get());
-  copy_seconds_ += since(start);
+  timed(copy_seconds_, [&] {
+    if (send_lo_) impl_.copy_now_plane_to_host(1, send_lo_.get());
+    if (send_hi_) impl_.copy_now_plane_to_host(slab_.nx, send_hi_.get());
+  });
 }
 
 void HaloExchange::copy_in() {
-  const auto start = clock::now();
-  if (recv_lo_) impl_.copy_host_to_now_plane(0, recv_lo_.get());
-  if (recv_hi_) impl_.copy_host_to_now_plane(slab_.nx + 1, recv_hi_.get());
-  copy_seconds_ += since(start);
+  timed(copy_seconds_, [&] {
+    if (recv_lo_) impl_.copy_host_to_now_plane(0, recv_lo_.get());
+    if (recv_hi_) impl_.copy_host_to_now_plane(slab_.nx + 1, recv_hi_.get());
+  });
+}
+
+void HaloExchange::run(int steps) {
+  if (!group_.distributed()) {
+    impl_.run(steps);  // whole chunks: an implementation's own batching (CUDA graphs) stays
+    return;
+  }
+  for (int s = 0; s < steps; ++s) step();
 }
 
 void HaloExchange::step() {
-  if (!group_.distributed()) {
-    impl_.run(1);
-    return;
-  }
   copy_out();
-  auto start = clock::now();
-  group_.start_exchange(send_lo_.get(), send_hi_.get(), recv_lo_.get(), recv_hi_.get(), plane_);
-  mpi_seconds_ += since(start);
+  timed(mpi_seconds_,
+        [&] { group_.start_exchange(send_lo_.get(), send_hi_.get(), recv_lo_.get(), recv_hi_.get(), plane_); });
   if (!impl_.can_split_step()) {
-    start = clock::now();
-    group_.finish_exchange();
-    mpi_seconds_ += since(start);
+    timed(mpi_seconds_, [&] { group_.finish_exchange(); });
     copy_in();
-    start = clock::now();
-    impl_.run(1);
-    step_seconds_ += since(start);
+    timed(step_seconds_, [&] { impl_.run(1); });
     return;
   }
   if (group_.threads_ok()) {
@@ -72,29 +74,19 @@ void HaloExchange::step() {
         failure = std::current_exception();
       }
     });
-    start = clock::now();
-    impl_.queue_step_part(WaveImpl::StepPart::bulk);
-    step_seconds_ += since(start);
-    start = clock::now();
-    mpi.join();
-    mpi_seconds_ += since(start);  // what the exchange added beyond the bulk
+    timed(step_seconds_, [&] { impl_.queue_step_part(WaveImpl::StepPart::bulk); });
+    timed(mpi_seconds_, [&] { mpi.join(); });  // what the exchange added beyond the bulk
     if (failure) std::rethrow_exception(failure);
   } else {
-    start = clock::now();
-    impl_.queue_step_part(WaveImpl::StepPart::bulk);  // returns at once on a GPU
-    step_seconds_ += since(start);
-    start = clock::now();
-    group_.finish_exchange();  // while the bulk computes
-    mpi_seconds_ += since(start);
+    timed(step_seconds_, [&] { impl_.queue_step_part(WaveImpl::StepPart::bulk); });  // at once on a GPU
+    timed(mpi_seconds_, [&] { group_.finish_exchange(); });                          // while the bulk computes
   }
-  start = clock::now();
-  impl_.wait_for_step_parts();  // the rest of the bulk (timed as the step, not as a copy)
-  step_seconds_ += since(start);
+  timed(step_seconds_, [&] { impl_.wait_for_step_parts(); });  // the rest of the bulk: step, not copy
   copy_in();
-  start = clock::now();
-  impl_.queue_step_part(WaveImpl::StepPart::edges);
-  impl_.finish_step();
-  step_seconds_ += since(start);
+  timed(step_seconds_, [&] {
+    impl_.queue_step_part(WaveImpl::StepPart::edges);
+    impl_.finish_step();
+  });
 }
 
 }  // namespace awave

@@ -14,11 +14,11 @@ namespace awave {
 class HaloExchange {
  public:
   HaloExchange(WaveImpl& impl, const WaveProblem& problem, ProcessGroup& group);
-  // One time step with its exchange. The ghost planes of `now` are brought up to date at the
-  // start of each step (the first step's come from the start state); where the
+  // `steps` time steps, each with its exchange. The ghost planes of `now` are brought up to
+  // date at the start of each step (the first step's come from the start state); where the
   // implementation can split its step, the planes travel while it computes the bulk, which
-  // reads no ghost plane, and the edges follow. A single process just steps.
-  void step();
+  // reads no ghost plane, and the edges follow. A single process just runs the steps.
+  void run(int steps);
 
   // Where the exchange's time went on this process, in seconds.
   double copy_seconds() const { return copy_seconds_; }  // device <-> host buffers
@@ -26,6 +26,7 @@ class HaloExchange {
   double step_seconds() const { return step_seconds_; }  // the step's kernels, beyond what MPI overlapped
 
  private:
+  void step();
   void copy_out();
   void copy_in();
   WaveImpl& impl_;
