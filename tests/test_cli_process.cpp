@@ -1,7 +1,7 @@
 // The awave executable as a user meets it: exit status, messages and the files it leaves.
-#include <gtest/gtest.h>
+#include "awave_process.hpp"
 
-#include <sys/wait.h>
+#include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -11,45 +11,9 @@
 
 namespace fs = std::filesystem;
 
-namespace {
-
-struct Outcome {
-  int status;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-class AwaveProcess : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("awave-cli-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_ / "work");
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  // Runs awave in dir_/work; stdout and stderr are kept outside it so that the work
-  // directory shows exactly the files awave created.
-  Outcome run(const std::string& args) {
-    const std::string cmd = "cd '" + (dir_ / "work").string() + "' && OMP_NUM_THREADS=2 '" AWAVE_EXE "' " + args +
-                            " >'" + (dir_ / "out").string() + "' 2>'" + (dir_ / "err").string() + "'";
-    const int raw = std::system(cmd.c_str());
-    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir_ / "out"), slurp(dir_ / "err")};
-  }
-  std::size_t files_in_work() const {
-    return std::distance(fs::directory_iterator(dir_ / "work"), fs::directory_iterator());
-  }
-  fs::path dir_;
-};
-
-}  // namespace
+using awave_test::Outcome;
+using awave_test::slurp;
+using AwaveProcess = awave_test::AwaveProcessTest;
 
 TEST_F(AwaveProcess, BadInputFailsWithOneLineAndCreatesNothing) {
   const char* bad[] = {"-shape 0,32,32",    "-shape 32,32",    "-dt -1",
@@ -61,7 +25,7 @@ TEST_F(AwaveProcess, BadInputFailsWithOneLineAndCreatesNothing) {
     EXPECT_EQ(o.status, 1) << args;
     EXPECT_EQ(o.err.rfind("awave: error: ", 0), 0u) << args << ": " << o.err;
     EXPECT_NE(o.err.find("\nusage: awave"), std::string::npos) << args << ": the one-line error comes before usage";
-    EXPECT_EQ(files_in_work(), 0u) << args << " created a file";
+    EXPECT_EQ(files_in_work().size(), 0u) << args << " created a file";
   }
 }
 
@@ -74,7 +38,7 @@ TEST_F(AwaveProcess, AGridThatCannotFitIsRefusedWithTheEstimateBeforeAnythingIsW
   EXPECT_NE(o.err.find("GiB of host memory (peak while cpu runs), but "), std::string::npos) << o.err;
   EXPECT_NE(o.err.find(" GiB are available"), std::string::npos) << o.err;
   EXPECT_EQ(slurp(dir_ / "work" / "run.cpu.vtkhdf"), "earlier results");
-  EXPECT_EQ(files_in_work(), 1u) << "created a file";
+  EXPECT_EQ(files_in_work().size(), 1u) << "created a file";
 }
 
 TEST_F(AwaveProcess, UnstableDtNamesTheLargestStableDt) {
@@ -93,7 +57,7 @@ TEST_F(AwaveProcess, ReferenceOnlyRunWritesOutputAndJson) {
   const Outcome o = run("-shape 12,10,5 -nsteps 5 -out_period 2 -impl cpu -json r.json run");
   EXPECT_EQ(o.status, 0) << o.out << o.err;
   EXPECT_TRUE(fs::exists(dir_ / "work" / "run.cpu.vtkhdf"));
-  EXPECT_EQ(files_in_work(), 2u);
+  EXPECT_EQ(files_in_work().size(), 2u);
   const std::string json = slurp(dir_ / "work" / "r.json");
   EXPECT_NE(json.find("\"chunk_steps\": [\n        2,\n        2,\n        1\n      ]"), std::string::npos) << json;
 }
@@ -129,5 +93,5 @@ TEST_F(AwaveProcess, HelpAndListExitZero) {
   const Outcome o = run("-list");
   EXPECT_EQ(o.status, 0);
   EXPECT_NE(o.out.find("cpu"), std::string::npos);
-  EXPECT_EQ(files_in_work(), 0u);
+  EXPECT_EQ(files_in_work().size(), 0u);
 }

@@ -1,6 +1,7 @@
 // Crash safety, restart and write errors, with the awave executable as a user runs it: kill -9
 // at several moments, restart from complete and from killed files, bad restart files, and a
 // file system that fills up mid-run. Files are compared bitwise, snapshot by snapshot.
+#include "awave_process.hpp"
 #include "core/restart.hpp"
 #include "core/vtkhdf.hpp"
 #include "core/wave_impl.hpp"
@@ -34,43 +35,9 @@ const int no_hdf5_file_locking = ::setenv("HDF5_USE_FILE_LOCKING", "FALSE", 1);
 
 namespace {
 
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-struct Outcome {
-  int status;
-  std::string out, err;
-};
-
-class Restart : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("awave-restart-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(work());
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path work() const { return dir_ / "work"; }
-
-  Outcome run(const std::string& args) {
-    const std::string cmd = "cd '" + work().string() + "' && OMP_NUM_THREADS=2 OMP_PROC_BIND=false '" AWAVE_EXE "' " +
-                            args + " >'" + (dir_ / "out").string() + "' 2>'" + (dir_ / "err").string() + "'";
-    const int raw = std::system(cmd.c_str());
-    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir_ / "out"), slurp(dir_ / "err")};
-  }
-  std::vector<std::string> files_in_work() const {
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(work())) names.push_back(e.path().filename().string());
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-  fs::path dir_;
-};
+using awave_test::Outcome;
+using awave_test::slurp;
+using Restart = awave_test::AwaveProcessTest;
 
 // What is wrong with `part` as a continuation of `whole` (empty: nothing). Every snapshot of
 // `part` at a time counter that `whole` also has must equal it bitwise (u and u_prev), and
