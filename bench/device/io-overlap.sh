@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Output overlapping compute, on the GPU machine (through on-device.sh): for each GPU build,
 # awave with a snapshot every 10 steps at 256^3 (100 steps) and 512^3 (40 steps), every GPU
-# implementation checked against the threaded CPU reference; the JSON records, per
+# implementation (awave's default in a GPU build) checked against the threaded CPU reference; the JSON records, per
 # implementation, compute, copy-back, waiting, writer-busy and wall times (`io`). The disk's
 # own write speed (dd, through the page cache and with fdatasync) is recorded beside them.
 #   bench/device/io-overlap.sh OUT_DIR [BUILD ...]   (default: cuda openmptarget)
@@ -24,11 +24,10 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > 
 status=0
 for b in "${builds[@]}"; do
   exe=$PWD/build/$b/src/awave
-  impls=$("$exe" -list | awk '$1 != "cpu" && $1 != "cpu-openmp" && $1 != "kokkos-serial" {printf "%s%s", sep, $1; sep=","}')
   for run in 256:100 512:40; do
     n=${run%:*} steps=${run#*:}
     name=io_${b}_${n}
-    "$exe" -shape "$n,$n,$n" -nsteps "$steps" -out_period 10 -impl "$impls" -reference cpu-openmp \
+    "$exe" -shape "$n,$n,$n" -nsteps "$steps" -out_period 10 -reference cpu-openmp \
       -json "$out/$name.json" "$work/run" > "$out/$name.txt" 2>&1
     rc=$?; [ $rc -eq 0 ] || status=1
     echo "$name rc=$rc $(grep -E '^(PASS|FAIL)' "$out/$name.txt")"
