@@ -49,7 +49,7 @@ done
 # kill -9 of a run over 2 processes while it writes: its one file keeps every completed
 # snapshot, and 3 processes continue it to what a single process computes.
 export HDF5_USE_FILE_LOCKING=FALSE  # to read the file while it is written
-setsid bash -c "exec mpirun -np 2 --oversubscribe '$exe' -shape 40,12,9 -out_period 20 -impl cpu -no_check -nsteps 1000000 killed" \
+setsid bash -c "exec mpirun -np 2 --oversubscribe '$exe' -shape 40,12,9 -out_period 20 -impl cpu -no_check -nsteps 200000 killed" \
   > killed.txt 2>&1 &
 leader=$!
 for _ in $(seq 600); do
@@ -59,8 +59,8 @@ for _ in $(seq 600); do
 done
 # Every process at once: mpirun and the ranks it started (which it may have put in their own
 # process groups).
-pkill -9 -f -- "-nsteps 1000000 killed" 2>/dev/null; kill -9 -- -"$leader" 2>/dev/null; wait "$leader" 2>/dev/null
-for _ in $(seq 50); do pgrep -f -- "-nsteps 1000000 killed" > /dev/null || break; sleep 0.1; done
+pkill -9 -f -- "-nsteps 200000 killed" 2>/dev/null; kill -9 -- -"$leader" 2>/dev/null; wait "$leader" 2>/dev/null
+for _ in $(seq 50); do pgrep -f -- "-nsteps 200000 killed" > /dev/null || break; sleep 0.1; done
 if [ "${n:-0}" -lt 3 ]; then
   fail "the run over 2 processes never wrote 3 snapshots"
 elif [ -e killed.cpu.vtkhdf ]; then

@@ -131,7 +131,7 @@ TEST_F(Restart, AKilledRunKeepsEverySnapshotItCompletedAndRestartsFromThem) {
     SCOPED_TRACE("killed after " + std::to_string(wait_for) + " snapshots");
     fs::remove(partial);
     const std::string cmd =
-        "cd '" + work().string() + "' && exec '" AWAVE_EXE "' " + grid + " -nsteps 100000 killed >/dev/null 2>&1";
+        "cd '" + work().string() + "' && exec '" AWAVE_EXE "' " + grid + " -nsteps 4000 killed >/dev/null 2>&1";
     pid_t pid = 0;
     const char* argv[] = {"sh", "-c", cmd.c_str(), nullptr};
     ASSERT_EQ(posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char**>(argv), environ), 0);
@@ -172,7 +172,9 @@ TEST_F(Restart, AKilledRunKeepsEverySnapshotItCompletedAndRestartsFromThem) {
     ASSERT_EQ(run(grid + " -nsteps " + std::to_string(last + 30) + " whole").status, 0);
     expect_continues(work() / "whole.cpu.vtkhdf", work() / "resumed.cpu.vtkhdf", 3);  // last, +20, +30
     if (const char* keep = std::getenv("AWAVE_KEEP_KILLED_FILE"); keep && c.nsteps >= 2)
-      fs::copy_file(partial, keep, fs::copy_options::overwrite_existing);  // for the VTK 9.3 check
+      // For the VTK 9.3 check; cp keeps the unwritten slots as holes (fs::copy_file would write
+      // every allocated byte: 200 MB here, for a file of a few MB).
+      ASSERT_EQ(std::system(("cp --sparse=always '" + partial.string() + "' '" + keep + "'").c_str()), 0);
   }
 }
 
