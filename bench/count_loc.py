@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Count the lines of code each implementation adds (non-blank, non-comment), for the report.
+"""Count the lines of code each implementation adds (non-blank, non-comment), for the report,
+and the lines of each layer folder of src/ (core, parallel, io, app, the implementations).
 
     python3 bench/count_loc.py OUT_JSON
 """
@@ -32,13 +33,18 @@ def main(argv):
         return 2
     commit = subprocess.run(["git", "-C", TOP, "describe", "--always", "--dirty", "--abbrev=12"],
                             capture_output=True, text=True).stdout.strip() or "unknown"
-    result = {"schema": "awave-loc/1", "git_commit": commit, "implementations": {}}
+    result = {"schema": "awave-loc/1", "git_commit": commit, "implementations": {}, "layers": {}}
     for name, files in IMPLEMENTATIONS.items():
         total = 0
         for f in files:
             with open(os.path.join(TOP, f)) as fh:
                 total += code_lines(fh.read())
         result["implementations"][name] = {"files": files, "lines": total}
+    src = os.path.join(TOP, "src")  # lines (all) per layer folder of src/, for the layout's balance
+    for folder in sorted(os.listdir(src)):
+        if os.path.isdir(os.path.join(src, folder)):
+            result["layers"][folder] = sum(code_lines(open(os.path.join(src, folder, f)).read())
+                                           for f in sorted(os.listdir(os.path.join(src, folder))))
     with open(argv[0], "w") as f:
         json.dump(result, f, indent=1)
         f.write("\n")

@@ -1,7 +1,7 @@
 // GoogleTest main for suites that run implementations: Kokkos is initialised in a test
 // Environment, i.e. only when tests run, so listing tests (ctest discovery) works anywhere.
 // In a GPU build without a usable GPU every test is skipped: Kokkos cannot even start there.
-#include "core/wave_impl.hpp"
+#include "app/registry.hpp"
 #include "kokkos/register_kokkos.hpp"
 
 #include <gtest/gtest.h>

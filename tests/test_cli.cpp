@@ -1,5 +1,5 @@
 // Parsing and validation of the command line (no process, no files).
-#include "core/cli.hpp"
+#include "app/cli.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The driver end to end: chunking, output, and a checker that catches planted faults.
-#include "core/driver.hpp"
-#include "core/vtkhdf.hpp"
-#include "core/wave_impl.hpp"
+#include "app/driver.hpp"
+#include "app/registry.hpp"
+#include "io/vtkhdf.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // Every implementation of the build against the CPU reference, point by point (padded fields,
 // ghosts included) on cubic, non-cubic and thin grids, in uneven chunks. Compiled twice: for
 // the host implementations, and (AWAVE_TEST_ON_DEVICE=1, label gpu) for the accelerator ones.
+#include "app/registry.hpp"
 #include "core/approx_equal.hpp"
-#include "core/wave_impl.hpp"
 
 #include <gtest/gtest.h>
 

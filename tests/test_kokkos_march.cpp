@@ -3,8 +3,8 @@
 // with the interior segment march (each work item walks i over a segment with the i-neighbours
 // in registers; what OpenMPTarget runs), here marching 3 points (3 divides none of these
 // interiors). Host backends run k columns by default (tested in test_equivalence.cpp).
+#include "app/registry.hpp"
 #include "core/approx_equal.hpp"
-#include "core/wave_impl.hpp"
 #include "kokkos/kokkos_backends.hpp"
 #include "kokkos/wave_kokkos.hpp"
 

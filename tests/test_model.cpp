@@ -1,9 +1,9 @@
 // The model pieces of SPEC.md, against values computed by hand.
+#include "app/driver.hpp"
+#include "app/memory_estimate.hpp"
+#include "app/registry.hpp"
 #include "core/approx_equal.hpp"
-#include "core/driver.hpp"
-#include "core/memory_estimate.hpp"
 #include "core/time_ring.hpp"
-#include "core/wave_impl.hpp"
 #include "core/wave_params.hpp"
 #include "core/wave_problem.hpp"
 #include "core/wave_update.hpp"

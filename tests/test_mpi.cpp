@@ -1,9 +1,9 @@
 // The distributed checker, under mpirun -np 3: each process compares the planes it owns, the
 // counts are summed. A fault planted in one process's slab is counted once, by all; the
 // point count is the single-process one.
-#include "core/distributed.hpp"
-#include "core/driver.hpp"
-#include "core/wave_impl.hpp"
+#include "app/driver.hpp"
+#include "app/registry.hpp"
+#include "parallel/process_group.hpp"
 
 #include <gtest/gtest.h>
 

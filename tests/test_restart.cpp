@@ -1,10 +1,10 @@
 // Crash safety, restart and write errors, with the awave executable as a user runs it: kill -9
 // at several moments, restart from complete and from killed files, bad restart files, and a
 // file system that fills up mid-run. Files are compared bitwise, snapshot by snapshot.
+#include "app/registry.hpp"
 #include "awave_process.hpp"
-#include "core/restart.hpp"
-#include "core/vtkhdf.hpp"
-#include "core/wave_impl.hpp"
+#include "io/restart.hpp"
+#include "io/vtkhdf.hpp"
 
 #include <gtest/gtest.h>
 #include <hdf5.h>

@@ -1,5 +1,5 @@
 // VTKHDF structure (what VTK's reader needs) and the write/read round trip.
-#include "core/vtkhdf.hpp"
+#include "io/vtkhdf.hpp"
 
 #include <gtest/gtest.h>
 

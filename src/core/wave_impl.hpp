@@ -1,5 +1,6 @@
 // The one interface every awave implementation sits behind (CPU reference, hand-written CUDA,
-// hand-written OpenMP offload, Kokkos on each backend), and the registry that creates them.
+// hand-written OpenMP offload, Kokkos on each backend), and the entry each registers itself
+// with (the registry that lists this build's entries is app/registry.hpp).
 #pragma once
 
 #include "wave_problem.hpp"
@@ -37,15 +38,15 @@ class WaveImpl {
   // Copy the padded `now` and `prev` fields (geometry().size() values each) to the host.
   virtual void copy_u_to_host(double* h_now, double* h_prev) = 0;
 
-  // Runs over MPI (core/halo_exchange.hpp): one plane of constant padded i of the `now` field,
+  // Runs over MPI (parallel/halo_exchange.hpp): one plane of constant padded i of the `now` field,
   // geometry().stride_i() values, contiguous (i is the slowest index), to or from the host.
-  // All a backend adds for the exchange; the core owns the rest.
+  // All a backend adds for the exchange; the parallel layer owns the rest.
   virtual void copy_now_plane_to_host(int pi, double* host) = 0;
   virtual void copy_host_to_now_plane(int pi, const double* host) = 0;
   // Over MPI, a step in two parts, so that the halo exchange overlaps the first: `bulk` (the
   // planes [nbl, nx - nbl), which read no ghost plane) and `edges` (the x layers, which do).
   // Both are queued without waiting where the device allows; finish_step() waits and
-  // advances the time counter. Without it (can_split_step() false) the core exchanges
+  // advances the time counter. Without it (can_split_step() false) the parallel layer exchanges
   // before whole steps.
   enum class StepPart { bulk, edges };
   virtual bool can_split_step() const { return false; }
@@ -78,22 +79,5 @@ struct ImplEntry {
   bool uses_kokkos = false;  // needs the Kokkos runtime initialised
   std::function<std::unique_ptr<WaveImpl>(const WaveProblem&)> make;
 };
-
-// The implementations compiled into this build, in the order the driver runs them; the
-// CPU reference ("cpu") is always first.
-const std::vector<ImplEntry>& implementations();
-const ImplEntry* find_implementation(const std::string& id);
-
-// Why this build's accelerator cannot be used (no GPU, no driver), or nothing when it can
-// or the build has none. Checked before any device implementation or Kokkos starts, so a
-// GPU build never quietly runs on the host.
-std::optional<std::string> accelerator_problem();
-// The accelerator in words ("NVIDIA H100 80GB HBM3, 79.1 GiB"), or "none".
-std::string accelerator_description();
-// Over MPI, gives each process of a node its own GPU (local_rank modulo the GPUs), before any
-// device code or Kokkos starts; returns the GPU's id, or nothing where nothing was chosen.
-std::optional<std::string> select_accelerator(int local_rank, int local_size);
-// Memory of the accelerator, where the build can ask (CUDA); nothing otherwise.
-std::optional<std::size_t> accelerator_memory_bytes();
 
 }  // namespace awave

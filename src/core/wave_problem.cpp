@@ -1,7 +1,5 @@
 #include "wave_problem.hpp"
 
-#include "vtkhdf.hpp"
-
 #include <algorithm>
 #include <array>
 #include <iterator>
@@ -95,8 +93,7 @@ void WaveProblem::fill_start_state(double* now, double* prev) const {
   // The slab's planes and its ghost planes (the neighbours' planes; at the grid's x faces the
   // ghosts keep the initial condition's zeros).
   const int first = std::max(slab_.offset - 1, 0), last = std::min(slab_.offset + slab_.nx + 1, global_params_.nx());
-  read_vtkhdf_state(start_->file, start_->slot, global_params_, first, last - first, geometry(),
-                    first - slab_.offset + 1, now, prev);
+  start_->read_planes(*start_, global_params_, first, last - first, geometry(), first - slab_.offset + 1, now, prev);
 }
 
 }  // namespace awave

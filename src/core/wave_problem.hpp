@@ -4,11 +4,12 @@
 // which is all they depend on; the CPU reference expands them to full (nx, ny, nz) fields.
 #pragma once
 
-#include "distributed.hpp"
+#include "slab.hpp"
 #include "wave_params.hpp"
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,11 +35,16 @@ struct PaddedGeometry {
   }
 };
 
-// Where a restarted run's state comes from: a time slot of an awave output file (restart.hpp
-// finds and validates it).
+// Where a restarted run's state comes from: a time slot of an awave output file. The I/O layer
+// finds and validates it and supplies the reader (io/restart.hpp), so the model needs no I/O.
 struct StartSnapshot {
   std::string file;
   int64_t slot = 0;
+  // Reads the file's global interior planes [gi0, gi0 + ni) of u and u_prev into the padded
+  // planes pi0.. of two padded fields of `geometry` (ghost points untouched).
+  std::function<void(const StartSnapshot&, const WaveParams& global, int gi0, int ni, const PaddedGeometry& geometry,
+                     int pi0, double* now, double* prev)>
+      read_planes;
 };
 
 class WaveProblem {

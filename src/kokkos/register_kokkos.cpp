@@ -29,14 +29,6 @@ KokkosRuntime::~KokkosRuntime() {
   Kokkos::finalize();
 }
 
-std::string kokkos_configuration() {
-  std::string backends;
-  for_each_kokkos_backend(
-      [&backends](auto tag, const char*) { backends += " " + std::string(decltype(tag)::type::name()); });
-  return "Kokkos " + std::to_string(KOKKOS_VERSION / 10000) + "." + std::to_string(KOKKOS_VERSION / 100 % 100) + "." +
-         std::to_string(KOKKOS_VERSION % 100) + ":" + backends;
-}
-
 void add_kokkos_implementations(std::vector<ImplEntry>& impls) {
   for_each_kokkos_backend(
       [&impls](auto tag, const char* id) { impls.push_back(kokkos_entry<typename decltype(tag)::type>(id)); });

@@ -21,7 +21,4 @@ class KokkosRuntime {
   KokkosRuntime& operator=(const KokkosRuntime&) = delete;
 };
 
-// "Kokkos 3.4.1: Serial Cuda": the version and backends this build was compiled against.
-std::string kokkos_configuration();
-
 }  // namespace awave

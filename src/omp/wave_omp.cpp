@@ -101,8 +101,8 @@ class WaveOmp final : public WaveImpl {
     }  // each target region ends synchronously: the steps are complete here
   }
 
-  // Over MPI: the target regions are synchronous, so the core waits for MPI on another thread
-  // while the bulk runs (core/halo_exchange.cpp).
+  // Over MPI: the target regions are synchronous, so the parallel layer waits for MPI on another thread
+  // while the bulk runs (parallel/halo_exchange.cpp).
   bool can_split_step() const override { return !fused_step(problem_.params()); }
   void queue_step_part(StepPart part) override { step(part == StepPart::bulk ? Part::bulk : Part::edges); }
   void finish_step() override { ring_.rotate(); }

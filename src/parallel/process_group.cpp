@@ -1,4 +1,4 @@
-#include "distributed.hpp"
+#include "parallel/process_group.hpp"
 
 #include <fmt/format.h>
 
@@ -11,17 +11,6 @@
 #endif
 
 namespace awave {
-
-Slab slab_of(int global_nx, int rank, int size) {
-  const int base = global_nx / size, extra = global_nx % size;
-  Slab s;
-  s.rank = rank;
-  s.size = size;
-  s.global_nx = global_nx;
-  s.nx = base + (rank < extra ? 1 : 0);
-  s.offset = rank * base + std::min(rank, extra);
-  return s;
-}
 
 namespace {
 ProcessGroup world_group;

@@ -1,7 +1,7 @@
-#include "memory_estimate.hpp"
+#include "app/memory_estimate.hpp"
 
-#include "wave_impl.hpp"
-#include "wave_problem.hpp"
+#include "app/registry.hpp"
+#include "core/wave_problem.hpp"
 
 #include <fmt/format.h>
 

@@ -2,8 +2,7 @@
 // parameters, checked before anything is allocated or written.
 #pragma once
 
-#include "cli.hpp"
-#include "wave_problem.hpp"
+#include "core/wave_problem.hpp"
 
 #include <optional>
 #include <string>
@@ -22,10 +21,5 @@ struct RestartPoint {
 // Steps array agree on (a run killed inside a snapshot's final flush may leave them one
 // apart). Throws std::invalid_argument with a one-line message otherwise.
 RestartPoint read_restart_point(const std::string& path);
-
-// With options.restart_file set: takes the run's parameters from the file, refusing flags
-// that contradict it, sets the start step and snapshot, and makes -nsteps count the steps
-// still to run (default: up to the file's end step). A one-line error when it cannot.
-std::optional<std::string> apply_restart(Options& options);
 
 }  // namespace awave

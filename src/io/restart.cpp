@@ -1,6 +1,6 @@
-#include "restart.hpp"
+#include "io/restart.hpp"
 
-#include "vtkhdf.hpp"
+#include "io/vtkhdf.hpp"
 
 #include <fmt/format.h>
 #include <hdf5.h>
@@ -51,42 +51,11 @@ RestartPoint read_restart_point(const std::string& path) {
   p.start_step = time;
   p.nsteps = 1;  // placeholder, to validate the rest; apply_restart sets it
   if (auto problem = validate(p)) throw refuse(fmt::format("has invalid parameters: {}", *problem));
-  return RestartPoint{p, long(c.params.nsteps), c.complete, StartSnapshot{path, slot}};
-}
-
-std::optional<std::string> apply_restart(Options& o) {
-  if (o.restart_file.empty()) return std::nullopt;
-  RestartPoint r;
-  try {
-    r = read_restart_point(o.restart_file);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  const WaveParams& f = r.params;
-  const WaveParams& given = o.params;
-  auto contradiction = [&](const char* flag, const std::string& asked, const std::string& file) {
-    return fmt::format("-{} {} contradicts the restart file '{}' ({} there)", flag, asked, o.restart_file, file);
-  };
-  if (o.given.shape && given.shape != f.shape)
-    return contradiction("shape", fmt::format("{},{},{}", given.nx(), given.ny(), given.nz()),
-                         fmt::format("{},{},{}", f.nx(), f.ny(), f.nz()));
-  if (o.given.dx && given.dx != f.dx) return contradiction("dx", fmt::format("{}", given.dx), fmt::format("{}", f.dx));
-  if (o.given.dt && given.dt != f.dt) return contradiction("dt", fmt::format("{}", given.dt), fmt::format("{}", f.dt));
-  if (o.given.out_period && given.out_period != f.out_period)
-    return contradiction("out_period", fmt::format("{}", given.out_period), fmt::format("{}", f.out_period));
-  WaveParams p = f;
-  if (o.given.nsteps) {
-    p.nsteps = given.nsteps;
-  } else {
-    if (r.file_end_step <= f.start_step)
-      return fmt::format("the run in '{}' is complete (step {}); give -nsteps N to run N more steps", o.restart_file,
-                         f.start_step);
-    p.nsteps = int(r.file_end_step - f.start_step);
-  }
-  if (auto problem = validate(p)) return *problem;
-  o.params = p;
-  o.start = r.snapshot;
-  return std::nullopt;
+  StartSnapshot snapshot{
+      path, slot,
+      [](const StartSnapshot& s, const WaveParams& global, int gi0, int ni, const PaddedGeometry& geometry, int pi0,
+         double* now, double* prev) { read_vtkhdf_state(s.file, s.slot, global, gi0, ni, geometry, pi0, now, prev); }};
+  return RestartPoint{p, long(c.params.nsteps), c.complete, std::move(snapshot)};
 }
 
 }  // namespace awave

@@ -4,8 +4,8 @@
 // pinned where the implementation can pin them; the implementation only copies planes.
 #pragma once
 
-#include "distributed.hpp"
-#include "wave_impl.hpp"
+#include "core/wave_impl.hpp"
+#include "parallel/process_group.hpp"
 
 #include <memory>
 

@@ -1,4 +1,4 @@
-#include "halo_exchange.hpp"
+#include "parallel/halo_exchange.hpp"
 
 #include <chrono>
 #include <exception>

@@ -2,7 +2,7 @@
 // is refused with numbers instead of ending in std::bad_alloc halfway through.
 #pragma once
 
-#include "cli.hpp"
+#include "app/cli.hpp"
 
 #include <cstddef>
 #include <optional>

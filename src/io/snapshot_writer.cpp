@@ -1,6 +1,6 @@
-#include "snapshot_writer.hpp"
+#include "io/snapshot_writer.hpp"
 
-#include "distributed.hpp"
+#include "parallel/process_group.hpp"
 
 #include <fmt/format.h>
 

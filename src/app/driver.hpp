@@ -4,7 +4,7 @@
 // check each final `now` field against the reference point by point, and report.
 #pragma once
 
-#include "cli.hpp"
+#include "app/cli.hpp"
 
 #include <array>
 #include <cstddef>

@@ -5,7 +5,7 @@
 // /wave_params. Arrays hold interior points only, x fastest.
 #pragma once
 
-#include "wave_problem.hpp"
+#include "core/wave_problem.hpp"
 
 #include <array>
 #include <cstdint>

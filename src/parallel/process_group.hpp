@@ -1,27 +1,15 @@
-// Running over MPI: the slab of x-planes a process owns, and the process group. A build
-// without MPI (AWAVE_MPI off) gets a group of one, and every call below is trivial.
+// Running over MPI: the process group (rank, size, node-local rank, reductions, the two-sided
+// halo exchange). A build without MPI (AWAVE_MPI off) gets a group of one, and every call
+// below is trivial. Which planes a process owns is core geometry (core/slab.hpp).
 #pragma once
+
+#include "core/slab.hpp"
 
 #include <cstddef>
 #include <string>
 #include <vector>
 
 namespace awave {
-
-// Global planes [offset, offset + nx) of a grid of global_nx planes, owned by `rank` of `size`.
-// i is the slowest index of a padded field, so a plane is contiguous: a halo is one memcpy.
-struct Slab {
-  int offset = 0, nx = 0, global_nx = 0;
-  int rank = 0, size = 1;
-  bool first() const { return rank == 0; }
-  bool last() const { return rank == size - 1; }
-};
-// As even as possible: the first global_nx % size ranks own one plane more.
-Slab slab_of(int global_nx, int rank, int size);
-// The whole grid, for a single process.
-inline Slab whole_grid(int global_nx) {
-  return slab_of(global_nx, 0, 1);
-}
 
 class ProcessGroup {
  public:

@@ -2,7 +2,7 @@
 // hand-written GPU version where the build has its toolchain (AWAVE_HAVE_CUDA,
 // AWAVE_HAVE_OMP_OFFLOAD), and one Kokkos version per enabled Kokkos backend. This is the only
 // place that knows which exist.
-#include "core/wave_impl.hpp"
+#include "app/registry.hpp"
 
 #include <cstdlib>
 #include <filesystem>

@@ -1,8 +1,8 @@
 // The awave command line: the original single-dash interface plus selection, JSON and help.
 #pragma once
 
-#include "wave_params.hpp"
-#include "wave_problem.hpp"
+#include "core/wave_params.hpp"
+#include "core/wave_problem.hpp"
 
 #include <optional>
 #include <string>
@@ -21,7 +21,7 @@ struct Options {
   bool help = false;
   bool list = false;
   std::string restart_file;            // -restart: continue the run saved in this file
-  std::optional<StartSnapshot> start;  // set from restart_file by apply_restart (restart.hpp)
+  std::optional<StartSnapshot> start;  // set from restart_file by apply_restart
   struct {
     bool shape = false, dx = false, dt = false, nsteps = false, out_period = false;
   } given;  // flags on the command line, which a restart file must not contradict
@@ -47,5 +47,10 @@ std::string output_stem(const std::string& output_base);
 std::string output_path(const std::string& output_base, const std::string& impl_id);
 // Checks that output files can be created where asked, without creating anything.
 std::optional<std::string> check_output_locations(const Options& options, const std::vector<std::string>& impl_ids);
+
+// With options.restart_file set: takes the run's parameters from the file (io/restart.hpp),
+// refusing flags that contradict it, sets the start step and snapshot, and makes -nsteps count
+// the steps still to run (default: up to the file's end step). A one-line error when it cannot.
+std::optional<std::string> apply_restart(Options& options);
 
 }  // namespace awave

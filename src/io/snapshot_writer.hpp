@@ -6,8 +6,8 @@
 // leaves the .partial holding every snapshot written, which -restart continues.
 #pragma once
 
-#include "vtkhdf.hpp"
-#include "wave_impl.hpp"
+#include "core/wave_impl.hpp"
+#include "io/vtkhdf.hpp"
 
 #include <condition_variable>
 #include <cstdint>

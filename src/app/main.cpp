@@ -1,13 +1,13 @@
 // awave: 3D acoustic wave solver, CPU reference vs the parallel implementations in this build.
 // Exit status: 0 all checks pass, 1 bad input, 2 an implementation differs from the reference
 // or produced a NaN/Inf, 3 a run-time failure (I/O, device).
-#include "core/cli.hpp"
-#include "core/distributed.hpp"
-#include "core/driver.hpp"
-#include "core/memory_estimate.hpp"
-#include "core/restart.hpp"
-#include "core/wave_impl.hpp"
+#include "app/cli.hpp"
+#include "app/driver.hpp"
+#include "app/memory_estimate.hpp"
+#include "app/registry.hpp"
+#include "io/restart.hpp"
 #include "kokkos/register_kokkos.hpp"
+#include "parallel/process_group.hpp"
 
 #include <fmt/format.h>
 

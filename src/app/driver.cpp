@@ -1,12 +1,11 @@
-#include "driver.hpp"
+#include "app/driver.hpp"
 
-#include "approx_equal.hpp"
+#include "app/registry.hpp"
 #include "build_info.hpp"
+#include "core/approx_equal.hpp"
 #include "git_commit.hpp"
-#include "halo_exchange.hpp"
-#include "kokkos/register_kokkos.hpp"
-#include "snapshot_writer.hpp"
-#include "wave_impl.hpp"
+#include "io/snapshot_writer.hpp"
+#include "parallel/halo_exchange.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -271,7 +270,7 @@ void write_json(const RunReport& report, const std::string& path) {
                 {"kokkos_version", kKokkosVersion},
                 {"git_commit", kGitCommit},
                 {"build_type", kBuildType},
-                {"kokkos", kokkos_configuration()},
+                {"kokkos", kKokkosConfiguration},
                 {"accelerator", accelerator_description()}};
   j["params"] = {{"shape", {p.nx(), p.ny(), p.nz()}},
                  {"dx", p.dx},

@@ -1,9 +1,9 @@
-#include "vtkhdf.hpp"
+#include "io/vtkhdf.hpp"
 
 #include <fmt/format.h>
 #include <hdf5.h>
 
-#include "distributed.hpp"
+#include "parallel/process_group.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -1,0 +1,32 @@
+// The registry of this build's implementations and its accelerator: which implementations
+// exist (app/registry.cpp is the only place that knows), and the GPU checks made before any of
+// them starts.
+#pragma once
+
+#include "core/wave_impl.hpp"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace awave {
+
+// The implementations compiled into this build, in the order the driver runs them; the
+// CPU reference ("cpu") is always first.
+const std::vector<ImplEntry>& implementations();
+const ImplEntry* find_implementation(const std::string& id);
+
+// Why this build's accelerator cannot be used (no GPU, no driver), or nothing when it can
+// or the build has none. Checked before any device implementation or Kokkos starts, so a
+// GPU build never quietly runs on the host.
+std::optional<std::string> accelerator_problem();
+// The accelerator in words ("NVIDIA H100 80GB HBM3, 79.1 GiB"), or "none".
+std::string accelerator_description();
+// Over MPI, gives each process of a node its own GPU (local_rank modulo the GPUs), before any
+// device code or Kokkos starts; returns the GPU's id, or nothing where nothing was chosen.
+std::optional<std::string> select_accelerator(int local_rank, int local_size);
+// Memory of the accelerator, where the build can ask (CUDA); nothing otherwise.
+std::optional<std::size_t> accelerator_memory_bytes();
+
+}  // namespace awave
