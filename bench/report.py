@@ -15,6 +15,7 @@ import glob
 import json
 import math
 import os
+import statistics
 import sys
 
 try:
@@ -32,6 +33,8 @@ DEFAULT_RESULTS = [os.path.join(HERE, "results", d) for d in
 # Output overlapping compute (io-overlap.sh) and the row-alignment lever (row-alignment.sh).
 DEFAULT_IO = [os.path.join(HERE, "results", "h100-2026-11-22", "io")]
 DEFAULT_ALIGN = [os.path.join(HERE, "results", "h100-2026-11-22", "alignment")]
+DEFAULT_BITWISE = sorted(glob.glob(os.path.join(HERE, "results", "*", "bitwise")))
+DEFAULT_FP_COST = sorted(glob.glob(os.path.join(HERE, "results", "*", "fp-cost")))
 DEFAULT_MPI = [os.path.join(HERE, "results", d, "mpi") for d in ("h200x4-2026-11-22", "h200x2-2026-11-22")]
 # Builds against another Kokkos: build directory -> the preset build it is compared with.
 KOKKOS_VARIANTS = {"cuda-k46": "cuda", "openmptarget-k46": "openmptarget"}
@@ -200,6 +203,8 @@ def cell(run, impl_id, fn):
     if r is None:
         return "not run"
     mark = "" if r["checked"] or r.get("is_reference") else "†"
+    if r["checked"] and r.get("bitwise") is False:
+        mark = "‡"
     if r["checked"] and r.get("differences", 0) != 0:
         mark = f" **FAIL ({r['differences']} differences)**"
     return fn(r) + mark
@@ -585,6 +590,76 @@ def mpi_section(w, mpi_dirs):
       "lent again, so OpenMP offload was measured on up to 2 GPUs only.\n")
 
 
+def load_runs(d, prefix):
+    """The awave-run JSON files NAME.json of a directory whose names start with prefix."""
+    runs = {}
+    for path in sorted(glob.glob(os.path.join(d, prefix + "*.json"))):
+        with open(path) as f:
+            runs[os.path.basename(path)[:-5]] = json.load(f)
+    return runs
+
+
+def bitwise_section(w, bitwise_dirs, cost_dirs):
+    """Section 15: the bitwise promise on long runs, and what exact floating point costs."""
+    present = [d for d in bitwise_dirs if glob.glob(os.path.join(d, "*.json"))]
+    costs = [d for d in cost_dirs if glob.glob(os.path.join(d, "*.json"))]
+    if not present and not costs:
+        return
+    w("## 15. Bitwise: the reference's bits on every GPU, any run length\n")
+    w("Every implementation computes the reference's operations in the reference's order; the builds "
+      "forbid floating-point contraction (FMA) on every compiler (`cmake/AwaveExactFP.cmake`: nvcc and "
+      "nvcc_wrapper `--fmad=false`, gcc and clang `-ffp-contract=off`, fast-math flags refused at "
+      "configure). The `-contract` builds (`-DAWAVE_EXACT_FP=OFF`, the compilers' defaults) show what "
+      "that prevents. Runs by `bench/device/bitwise-checks.sh`, every GPU implementation against the "
+      "threaded CPU reference.\n")
+    for d in present:
+        runs = load_runs(d, "long_")
+        gpu = next((r["build"]["accelerator"] for r in runs.values()), "?")
+        w(f"### {gpu} (`{os.path.relpath(d, HERE)}`)\n")
+        w("| run | build | exact FP | implementation | bitwise | points differing | largest relative difference | spec's check |")
+        w("|---|---|---|---|---|---|---|---|")
+        for name, r in runs.items():
+            sh = "x".join(str(x) for x in r["params"]["shape"])
+            plan = " (three-kernel step)" if "three-kernel" in name else ""
+            for i in r["implementations"]:
+                if not i.get("checked"):
+                    continue
+                rel = i.get("max_relative_difference")
+                w(f"| {sh} x {r['params']['nsteps']} steps{plan} | {r['build']['name']} | "
+                  f"{'yes' if r['build'].get('exact_fp') else '**no**'} | {i['id']} | "
+                  f"{'yes' if i.get('bitwise') else '**no**'} | {i.get('bitwise_differences', '?')} | "
+                  f"{'-' if not rel else f'{rel:.2g}'} | "
+                  f"{'PASS' if i.get('differences', 1) == 0 else '**FAIL** (' + str(i['differences']) + ')'} |")
+        w("")
+        summary = os.path.join(d, "summary.txt")
+        if os.path.exists(summary):
+            with open(summary) as f:
+                lines = [line.strip() for line in f if line.startswith(("ctest", "kill"))]
+            for line in lines:
+                w(f"- {line}")
+            w("")
+    for d in costs:
+        runs = load_runs(d, "cost_")
+        gpu = next((r["build"]["accelerator"] for r in runs.values()), "?")
+        w(f"### What exact floating point costs: {gpu} (`{os.path.relpath(d, HERE)}`)\n")
+        w("Median SU/s of each run's chunks (50 steps in chunks of 10), rounds interleaved (exact, "
+          "contracting, exact, ...); `bench/device/fp-cost.sh`. Ratio > 1: the exact build is faster.\n")
+        table = {}  # (impl, n) -> {"exact": [...], "contract": [...]}
+        for name, r in runs.items():
+            n = r["params"]["shape"][0]
+            kind = "exact" if r["build"].get("exact_fp") else "contract"
+            for i in r["implementations"]:
+                table.setdefault((i["id"], n), {"exact": [], "contract": []})[kind].append(i["median_su_per_s"])
+        w("| implementation | size | exact (each round) | contracting (each round) | exact / contracting (medians) |")
+        w("|---|---|---|---|---|")
+        for (impl, n), v in sorted(table.items()):
+            ratio = (statistics.median(v["exact"]) / statistics.median(v["contract"])
+                     if v["exact"] and v["contract"] else None)
+            w(f"| {impl} | {n}^3 | {', '.join(fmt_su(x) for x in v['exact'])} | "
+              f"{', '.join(fmt_su(x) for x in v['contract'])} | {'-' if ratio is None else f'{ratio:.3f}'} |")
+        w("")
+
+
 def mpi_machine(w, d):
     runs = {}
     for path in sorted(glob.glob(os.path.join(d, "*.json"))):
@@ -649,7 +724,9 @@ def mpi_machine(w, d):
               f"{sum(impl['chunk_steps'])} steps, unchecked (`{k}.json`).\n")
 
 
-def generate(dirs, out_dir, io_dirs=None, align_dirs=None, mpi_dirs=None):
+def generate(dirs, out_dir, io_dirs=None, align_dirs=None, mpi_dirs=None, bitwise_dirs=None, cost_dirs=None):
+    bitwise_dirs = DEFAULT_BITWISE if bitwise_dirs is None else bitwise_dirs
+    cost_dirs = DEFAULT_FP_COST if cost_dirs is None else cost_dirs
     io_dirs = DEFAULT_IO if io_dirs is None else io_dirs
     mpi_dirs = DEFAULT_MPI if mpi_dirs is None else mpi_dirs
     align_dirs = DEFAULT_ALIGN if align_dirs is None else align_dirs
@@ -678,7 +755,8 @@ def generate(dirs, out_dir, io_dirs=None, align_dirs=None, mpi_dirs=None):
         w("")
     w("Reading the tables: SU/s is the best chunk of the run (site updates per second); † marks runs "
       "not checked against the CPU reference (the sweeps check every run: GPU runs against the threaded "
-      "CPU reference, host runs against the serial one); "
+      "CPU reference, host runs against the serial one); ‡ marks checked runs whose fields are not the "
+      "reference's bits (within the spec's tolerance, but not bitwise: section 15); "
       "`failed` and `missing` are runs that were planned in a sweep manifest and produced no valid result.\n")
 
     # (a) estimate
@@ -893,6 +971,7 @@ def generate(dirs, out_dir, io_dirs=None, align_dirs=None, mpi_dirs=None):
     io_section(w, io_dirs)
     align_section(w, align_dirs)
     mpi_section(w, mpi_dirs)
+    bitwise_section(w, bitwise_dirs, cost_dirs)
     with open(os.path.join(out_dir, "report.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     return os.path.join(out_dir, "report.md")

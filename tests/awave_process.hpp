@@ -43,9 +43,12 @@ class AwaveProcessTest : public ::testing::Test {
 
   // Runs awave in work(); stdout and stderr are kept outside it so that the work directory
   // shows exactly the files awave created.
-  Outcome run(const std::string& args) const {
-    const std::string cmd = "cd '" + work().string() + "' && OMP_NUM_THREADS=2 OMP_PROC_BIND=false '" AWAVE_EXE "' " +
-                            args + " >'" + (dir_ / "out").string() + "' 2>'" + (dir_ / "err").string() + "'";
+  Outcome run(const std::string& args) const { return run_with_env("", args); }
+  // The same with extra environment variables ("A=1 B=2") and a launcher before the executable.
+  Outcome run_with_env(const std::string& env, const std::string& args, const std::string& launcher = "") const {
+    const std::string cmd = "cd '" + work().string() + "' && " + env + " OMP_NUM_THREADS=2 OMP_PROC_BIND=false " +
+                            launcher + " '" AWAVE_EXE "' " + args + " >'" + (dir_ / "out").string() + "' 2>'" +
+                            (dir_ / "err").string() + "'";
     const int raw = std::system(cmd.c_str());
     return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir_ / "out"), slurp(dir_ / "err")};
   }

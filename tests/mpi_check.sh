@@ -5,6 +5,7 @@
 # every attribute, exactly); a restart with another P must equal the single-process restart;
 # an nx too small for P is refused; and the comparison itself catches a planted difference.
 #   mpi_check.sh AWAVE_EXE WORK_DIR
+# SHAPES and NPS override the shapes and process counts (the GPU runs, bench/device/).
 set -uo pipefail
 exe=${1:?usage: mpi_check.sh AWAVE_EXE WORK_DIR}
 work=${2:?usage: mpi_check.sh AWAVE_EXE WORK_DIR}
@@ -22,12 +23,12 @@ impls=$("$exe" -list | awk '$1 != "cpu" {printf "%s%s", sep, $1; sep=","}')
 # grids are small enough for fused steps; AWAVE_FUSED_STEP_POINTS=0 makes slabs of 8 planes
 # or more take the split step (bulk while the halos travel, then the x layers) instead.
 for plan in fused split; do
-for shape in 10,12,7 21,13,9 40,12,9; do
+for shape in ${SHAPES:-10,12,7 21,13,9 40,12,9}; do
   tag=${shape//,/x}_$plan
   if [ $plan = split ]; then export AWAVE_FUSED_STEP_POINTS=0; else unset AWAVE_FUSED_STEP_POINTS; fi
   "$exe" -shape "$shape" -nsteps 7 -out_period 3 -impl "$impls" "p1_$tag" > "p1_$tag.txt" 2>&1 ||
     fail "single process, $shape: $(tail -1 "p1_$tag.txt")"
-  for np in 2 3 4; do
+  for np in ${NPS:-2 3 4}; do
     mpi "$np" "$exe" -shape "$shape" -nsteps 7 -out_period 3 -impl "$impls" "p${np}_$tag" > "p${np}_$tag.txt" 2>&1 ||
       fail "$np processes, $shape: $(tail -1 "p${np}_$tag.txt")"
     grep -q "^PASS" "p${np}_$tag.txt" || fail "$np processes, $shape: the distributed check did not pass"

@@ -23,6 +23,9 @@ const ImplEntry& host_kokkos_impl() {
   throw std::logic_error("this build has no host Kokkos implementation");
 }
 
+// Value for PlantedFault meaning "the true value moved by one ulp" (what one FMA does).
+constexpr double kUlpFault = -1234.5;
+
 // Wraps a real implementation and damages one point of the field it hands back.
 class PlantedFault final : public WaveImpl {
  public:
@@ -33,7 +36,7 @@ class PlantedFault final : public WaveImpl {
   long time_step() const override { return inner_->time_step(); }
   void copy_u_to_host(double* h_now, double* h_prev) override {
     inner_->copy_u_to_host(h_now, h_prev);
-    h_now[point_] = value_;
+    h_now[point_] = value_ == kUlpFault ? std::nextafter(h_now[point_], INFINITY) : value_;
   }
   void copy_now_plane_to_host(int pi, double* host) override { inner_->copy_now_plane_to_host(pi, host); }
   void copy_host_to_now_plane(int pi, const double* host) override { inner_->copy_host_to_now_plane(pi, host); }
@@ -70,7 +73,27 @@ TEST(Checker, PassesAnUndamagedImplementation) {
   ASSERT_EQ(r.results.size(), 2u);
   EXPECT_TRUE(r.results[1].checked);
   EXPECT_EQ(r.results[1].differences, 0u);
+  EXPECT_TRUE(r.results[1].bitwise());
   EXPECT_TRUE(r.all_passed());
+  std::ostringstream summary;
+  print_summary(r, summary);
+  EXPECT_NE(summary.str().find("bitwise identical to the reference"), std::string::npos) << summary.str();
+}
+
+TEST(Checker, CallsOutALastBitDifferenceThatStillPasses) {
+  // One ulp at one point: within the spec's tolerance (PASS), but not the reference's bits.
+  const Options o = small_options({12, 10, 6});
+  const PaddedGeometry g{12, 10, 6};
+  const RunReport r = run_with_fault(o, g.index(6, 5, 3), kUlpFault);
+  EXPECT_EQ(r.results[1].differences, 0u);
+  EXPECT_EQ(r.results[1].bitwise_differences, 1u);
+  EXPECT_FALSE(r.results[1].bitwise());
+  EXPECT_GT(r.results[1].max_relative_difference, 0.0);
+  EXPECT_TRUE(r.all_passed());
+  std::ostringstream summary;
+  print_summary(r, summary);
+  EXPECT_NE(summary.str().find("NOT BITWISE: 1 of"), std::string::npos) << summary.str();
+  EXPECT_NE(summary.str().find("PASS"), std::string::npos) << summary.str();
 }
 
 TEST(Checker, CatchesAPlantedDifferenceAtTheLastPointOfANonCubicGrid) {
@@ -83,7 +106,7 @@ TEST(Checker, CatchesAPlantedDifferenceAtTheLastPointOfANonCubicGrid) {
   EXPECT_FALSE(r.all_passed());
   std::ostringstream summary;
   print_summary(r, summary);
-  EXPECT_NE(summary.str().find("1 differences in"), std::string::npos);
+  EXPECT_NE(summary.str().find("1 differences beyond the spec's tolerance"), std::string::npos) << summary.str();
   EXPECT_NE(summary.str().find("FAIL"), std::string::npos);
 }
 

@@ -177,6 +177,37 @@ TEST(ApproxEqual, CountsPlantedDifferences) {
   EXPECT_EQ(count_differences(a.data(), b.data(), a.size()), 3u);
 }
 
+TEST(FieldComparison, SeesOneUlpThatTheSpecsToleranceForgives) {
+  std::vector<double> a(1000), b;
+  std::iota(a.begin(), a.end(), 1.0);
+  b = a;
+  FieldComparison same = compare_fields(a.data(), b.data(), a.size());
+  EXPECT_TRUE(same.bitwise());
+  EXPECT_EQ(same.points, 1000u);
+  EXPECT_EQ(same.max_relative_difference, 0.0);
+  b[10] = std::nextafter(b[10], 0.0);  // what one FMA does to a point: the last bit
+  b[20] = -0.0 * 0;                    // +0 -> -0 where a[20] = 21: a real difference
+  a[30] = 0.0;
+  b[30] = -0.0;  // signed zeros differ in their bits
+  const FieldComparison c = compare_fields(a.data(), b.data(), a.size());
+  EXPECT_FALSE(c.bitwise());
+  EXPECT_EQ(c.bitwise_differences, 3u);
+  EXPECT_EQ(c.differences, 1u) << "the ulp and the signed zero pass the spec's rule; 21 vs 0 does not";
+  EXPECT_EQ(c.max_relative_difference, 1.0);
+  FieldComparison ulp_only = compare_fields(a.data() + 5, b.data() + 5, 10);
+  EXPECT_EQ(ulp_only.bitwise_differences, 1u);
+  EXPECT_EQ(ulp_only.differences, 0u);
+  EXPECT_GT(ulp_only.max_relative_difference, 0.0);
+  EXPECT_LT(ulp_only.max_relative_difference, 1e-15);
+  b[40] = std::nan("");
+  EXPECT_TRUE(std::isinf(compare_fields(a.data(), b.data(), a.size()).max_relative_difference));
+  FieldComparison sum = ulp_only;
+  sum += c;
+  EXPECT_EQ(sum.points, 1010u);
+  EXPECT_EQ(sum.bitwise_differences, 4u);
+  EXPECT_EQ(sum.max_relative_difference, 1.0);
+}
+
 TEST(Stability, CourantLimit) {
   EXPECT_NEAR(courant_number(10.0, 0.002), 1541.0 * 0.002 * std::sqrt(3.0) / 10.0, 1e-15);
   WaveParams p;

@@ -18,6 +18,7 @@ if [ -f "$top/.device/mpi-root.tar" ]; then
 fi
 rt=$top/.device/rt/lib
 export LD_LIBRARY_PATH=/usr/local/nvidia/lib64:$rt${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export PATH=$top/.device/bin:$PATH  # h5diff, h5dump
 if [ ! -e /work/main ]; then mkdir -p /work && ln -s "$top" /work/main; fi
 cd "$top"
 "$@"

@@ -9,6 +9,8 @@
 # plugins, PMIx and the help and configuration files, at their Debian paths (on-device.sh
 # adds them to the machine without replacing anything it has), and the libraries they load.
 # AWAVE_STAGE_TESTS=0 leaves the test executables out (to fit two builds in 64 MiB).
+# HDF5's h5diff and h5dump come along (in .device/bin, on PATH there): the device scripts
+# compare files exactly with them.
 set -euo pipefail
 out=${1:?usage: stage.sh OUT_DIR [BUILD_DIR ...]}
 shift
@@ -25,6 +27,9 @@ for b in "${builds[@]}"; do
   pattern=(-name 'awave*' -o -name 'test_*'); [ "${AWAVE_STAGE_TESTS:-1}" = 0 ] && pattern=(-name 'awave')
   while IFS= read -r f; do binaries+=("$f"); done < <(find "$b" -type f -perm -u+x \( "${pattern[@]}" \) ! -name '*.cmake')
 done
+tools=()
+for t in h5diff h5dump; do command -v "$t" > /dev/null && tools+=("$(command -v "$t")"); done
+binaries+=("${tools[@]}")
 mpi_files=()
 if ldd "${binaries[@]}" 2>/dev/null | grep -c 'libmpi\.so' > /dev/null; then  # (not grep -q: SIGPIPE under pipefail)
   while IFS= read -r f; do [ -f "$f" ] && mpi_files+=("$f"); done < <(
@@ -46,5 +51,9 @@ if [ ${#mpi_files[@]} -gt 0 ]; then
   tar -C "$work" -rf "$work/builds.tar" --transform 's,^,.device/,' mpi-root.tar
 fi
 tar -C "$work" -rf "$work/builds.tar" --transform 's,^lib,.device/rt/lib,' lib
+if [ ${#tools[@]} -gt 0 ]; then
+  mkdir -p "$work/bin" && cp "${tools[@]}" "$work/bin/"
+  tar -C "$work" -rf "$work/builds.tar" --transform 's,^bin,.device/bin,' bin
+fi
 xz -T2 -6 -c "$work/builds.tar" > "$out/awave-device.tar.xz"
 echo "stage: $(du -h "$out/awave-device.tar.xz" | cut -f1) in $out/awave-device.tar.xz ($(ls "$work/lib" | wc -l) libraries)"

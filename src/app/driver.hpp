@@ -25,9 +25,12 @@ struct ImplResult {
   std::vector<int> chunk_steps;
   std::vector<double> chunk_seconds;
   bool is_reference = false;
-  bool checked = false;         // compared with the CPU reference
-  std::size_t differences = 0;  // points failing approx_equal, when checked
+  bool checked = false;                 // compared with the CPU reference
+  std::size_t differences = 0;          // points failing approx_equal, when checked (PASS/FAIL)
+  std::size_t bitwise_differences = 0;  // points whose bits differ from the reference's
+  double max_relative_difference = 0;   // over the points that differ (core/approx_equal.hpp)
   std::size_t points_compared = 0;
+  bool bitwise() const { return checked && bitwise_differences == 0; }
   std::string output_file;     // empty when no output was written
   std::string non_finite;      // the first NaN/Inf seen in u on the host (output, check), if any
   struct {                     // with output: where the run's time went

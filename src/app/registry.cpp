@@ -88,8 +88,10 @@ std::optional<std::string> select_accelerator(int local_rank, int local_size) {
 std::optional<std::size_t> accelerator_memory_bytes() {
 #if defined(AWAVE_HAVE_CUDA)
   return cuda_device_problem() ? std::nullopt : cuda_memory_bytes();
+#elif defined(AWAVE_HAVE_OMP_OFFLOAD)
+  return omp_device_problem() ? std::nullopt : omp_device_memory_bytes();
 #else
-  return std::nullopt;  // OpenMP offload has no portable query; a failed allocation is reported instead
+  return std::nullopt;
 #endif
 }
 

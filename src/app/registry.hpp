@@ -26,7 +26,8 @@ std::string accelerator_description();
 // Over MPI, gives each process of a node its own GPU (local_rank modulo the GPUs), before any
 // device code or Kokkos starts; returns the GPU's id, or nothing where nothing was chosen.
 std::optional<std::string> select_accelerator(int local_rank, int local_size);
-// Memory of the accelerator, where the build can ask (CUDA); nothing otherwise.
+// Total memory of the accelerator, where the build can ask (CUDA; OpenMP offload on an NVIDIA
+// GPU); nothing otherwise.
 std::optional<std::size_t> accelerator_memory_bytes();
 
 }  // namespace awave

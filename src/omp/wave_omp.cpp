@@ -9,6 +9,8 @@
 // the length for a tuning sweep; 1 is the plain one-point-per-thread loop).
 #include "omp/wave_omp.hpp"
 
+#include <dlfcn.h>
+
 #include "core/step_plan.hpp"
 #include "core/time_ring.hpp"
 #include "core/wave_update.hpp"
@@ -211,6 +213,31 @@ std::optional<std::string> omp_device_problem() {
 void omp_select_device(int local_rank) {
   const int devices = omp_get_num_devices();
   if (devices > 1) omp_set_default_device(local_rank % devices);
+}
+
+std::optional<std::size_t> omp_device_memory_bytes() {
+  // OpenMP has no portable query. libomptarget's NVPTX plugin runs on the CUDA driver, which
+  // numbers the devices as the plugin does; its total memory needs no context (the run's own
+  // allocations come later, through libomptarget).
+  void* cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!cuda) return std::nullopt;
+  using Init = int (*)(unsigned);
+  using Count = int (*)(int*);
+  using Get = int (*)(int*, int);
+  using TotalMem = int (*)(std::size_t*, int);
+  const auto init = reinterpret_cast<Init>(dlsym(cuda, "cuInit"));
+  const auto count = reinterpret_cast<Count>(dlsym(cuda, "cuDeviceGetCount"));
+  const auto get = reinterpret_cast<Get>(dlsym(cuda, "cuDeviceGet"));
+  const auto total_mem = reinterpret_cast<TotalMem>(dlsym(cuda, "cuDeviceTotalMem_v2"));
+  std::optional<std::size_t> bytes;
+  int n = 0, device = 0;
+  std::size_t total = 0;
+  if (init && count && get && total_mem && init(0) == 0 && count(&n) == 0 && n > 0) {
+    const int ordinal = omp_get_default_device() < n ? omp_get_default_device() : 0;
+    if (get(&device, ordinal) == 0 && total_mem(&total, device) == 0) bytes = total;
+  }
+  dlclose(cuda);
+  return bytes;
 }
 
 void add_omp_implementations(std::vector<ImplEntry>& impls) {

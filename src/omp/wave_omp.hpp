@@ -2,6 +2,7 @@
 
 #include "core/wave_impl.hpp"
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +14,10 @@ std::optional<std::string> omp_device_problem();
 // Makes GPU `local_rank` modulo the offload devices the default device (hand-written OpenMP and
 // Kokkos' OpenMPTarget both offload to the default device).
 void omp_select_device(int local_rank);
+
+// Total memory of the default offload device where it is an NVIDIA GPU (asked of the CUDA driver,
+// loaded at run time: the build links no CUDA library); nothing where that cannot be asked.
+std::optional<std::size_t> omp_device_memory_bytes();
 
 void add_omp_implementations(std::vector<ImplEntry>& impls);
 

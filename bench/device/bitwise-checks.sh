@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The bitwise promise checked where the hardware is (through on-device.sh, one GPU): every GPU
+# implementation of the exact builds (build/cuda, build/openmptarget) ends with the CPU
+# reference's bits on long runs, fused and three-kernel steps; a kill -9 of a 256^3 GPU run,
+# continued by an implementation of the other build, equals the uninterrupted run; and the
+# same long runs with the contracting builds (build/cuda-contract, build/openmptarget-contract:
+# -DAWAVE_EXACT_FP=OFF), to show what the exact flags prevent. JSON and logs to OUT_DIR.
+#   bench/device/bitwise-checks.sh OUT_DIR
+set -uo pipefail
+out=${1:?usage: bitwise-checks.sh OUT_DIR}
+mkdir -p "$out"
+export OMP_TARGET_OFFLOAD=MANDATORY OMP_PROC_BIND=spread
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
+status=0
+summary() {  # summary NAME: one line per run, from its printed checks
+  echo "$1 rc=$2 $(grep -E '^(PASS|FAIL)' "$out/$1.txt") $(grep -c 'bitwise identical' "$out/$1.txt") bitwise," \
+       "$(grep -c 'NOT BITWISE' "$out/$1.txt") not:$(grep -o 'NOT BITWISE: [0-9]* of [0-9]* points differ, largest relative difference [^;]*' "$out/$1.txt" | cut -d' ' -f3,10- | tr '\n' ' ')"
+}
+long_run() {  # long_run BUILD NAME ARGS...: the build's GPU implementations against cpu-openmp
+  local b=$1 name=$2; shift 2
+  timeout 240 env ${ENVS:-} "build/$b/src/awave" "$@" -reference cpu-openmp -no_output -json "$out/$name.json" \
+    > "$out/$name.txt" 2>&1
+  local rc=$?
+  summary "$name" $rc | tee -a "$out/summary.txt"
+  case $b in *-contract) ;; *) [ $rc -eq 0 ] && grep -q "bit for bit" "$out/$name.txt" || status=1 ;; esac
+}
+
+# 1. The gpu-labelled tests of the exact builds (equivalence on 5 shapes, fused and
+#    three-kernel steps; restart; the 97x61x33 x 5000-step run, fused and three-kernel).
+for b in cuda openmptarget; do
+  (cd "build/$b" && timeout 400 ctest -L gpu --output-on-failure -j4) > "$out/ctest-gpu-$b.log" 2>&1 || status=1
+  echo "ctest -L gpu, $b: $(grep -E 'tests passed|tests failed' "$out/ctest-gpu-$b.log")" | tee -a "$out/summary.txt"
+done
+
+# 2. Long runs: 256^3 x 2000 steps and 97x61x33 x 5000 steps (fused and three-kernel), every
+#    GPU implementation of each build, exact and contracting.
+for b in cuda openmptarget cuda-contract openmptarget-contract; do
+  [ -x "build/$b/src/awave" ] || continue
+  long_run "$b" "long_${b}_256x256x256_2000" -shape 256,256,256 -nsteps 2000 -out_period 500
+  long_run "$b" "long_${b}_97x61x33_5000" -shape 97,61,33 -nsteps 5000 -out_period 1000
+  ENVS=AWAVE_FUSED_STEP_POINTS=0 long_run "$b" "long_${b}_97x61x33_5000_three-kernel" -shape 97,61,33 -nsteps 5000 -out_period 1000
+done
+
+# 3. kill -9 of a 256^3 cuda run while it writes; hand OpenMP offload (the other build)
+#    continues it to step 2000; its last snapshot must equal the uninterrupted cuda run's.
+k=$out/../kill-work; rm -rf "$k"; mkdir -p "$k"
+export HDF5_USE_FILE_LOCKING=FALSE
+shape="-shape 256,256,256 -out_period 250 -nsteps 2000"
+build/cuda/src/awave $shape -impl cuda -no_check "$k/full" > "$out/kill_full.txt" 2>&1 || status=1
+setsid build/cuda/src/awave $shape -impl cuda -no_check "$k/killed" > "$out/kill_killed.txt" 2>&1 &
+pid=$!
+for _ in $(seq 600); do
+  n=$(h5dump -a /VTKHDF/Steps/NSteps "$k/killed.cuda.vtkhdf.partial" 2>/dev/null | awk '/\(0\)/ {print $2}')
+  [ "${n:-0}" -ge 4 ] && break
+  sleep 0.05
+done
+kill -9 $pid; wait $pid 2>/dev/null
+n=$(h5dump -a /VTKHDF/Steps/NSteps "$k/killed.cuda.vtkhdf.partial" | awk '/\(0\)/ {print $2}')
+build/openmptarget/src/awave -restart "$k/killed.cuda.vtkhdf.partial" -impl omp -reference cpu-openmp "$k/resumed" \
+  > "$out/kill_resumed.txt" 2>&1 || status=1
+python3 - "$k/full.cuda.vtkhdf" "$k/resumed.omp.vtkhdf" "$n" <<'PY' | tee -a "$out/summary.txt" || status=1
+import sys, h5py, numpy as np
+full, resumed, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+with h5py.File(full, "r") as a, h5py.File(resumed, "r") as b:
+    sa, sb = a["VTKHDF/Steps/Values"][:], b["VTKHDF/Steps/Values"][:]
+    assert sa[-1] == sb[-1] == 2000, (sa, sb)
+    ok = True
+    for t in range(len(sb)):  # every snapshot of the continued run against the uninterrupted one's
+        ta = list(sa).index(sb[t])
+        for name in ("u", "u_prev"):
+            x, y = a["VTKHDF/PointData/" + name][ta], b["VTKHDF/PointData/" + name][t]
+            same = np.array_equal(x.view(np.uint64), y.view(np.uint64))
+            ok &= same
+    print(f"kill -9 of cuda 256^3 after {n} snapshots (step {sb[0]}), continued by omp to step 2000: "
+          f"{'every snapshot bitwise equal to the uninterrupted run' if ok else 'DIFFERS'} ({len(sb)} snapshots)")
+    sys.exit(0 if ok else 1)
+PY
+rm -rf "$k"
+echo "status $status" | tee -a "$out/summary.txt"
+exit $status
