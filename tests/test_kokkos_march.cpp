@@ -2,7 +2,10 @@
 // reference without a GPU: the rank-3 MDRange with one point per work item (what CUDA runs) and
 // with the interior segment march (each work item walks i over a segment with the i-neighbours
 // in registers; what OpenMPTarget runs), here marching 3 points (3 divides none of these
-// interiors). Host backends run k columns by default (tested in test_equivalence.cpp).
+// interiors), and the one flat kernel per step marching every plane with the sponge inside
+// (what OpenMPTarget runs now). Host backends run k columns by default (test_equivalence.cpp).
+// Each also as the split step of an MPI run (bulk, then x layers). ctest runs these twice: as
+// they are (small grids take the fused step) and with AWAVE_FUSED_STEP_POINTS=0.
 #include "app/registry.hpp"
 #include "core/approx_equal.hpp"
 #include "kokkos/kokkos_backends.hpp"
@@ -25,6 +28,13 @@ struct MDRangeMarchThree : KokkosIteration<ExecSpace> {
   static constexpr int interior_segment = 3;
 };
 
+template <class ExecSpace>
+struct OneRegionMarchThree : KokkosIteration<ExecSpace> {
+  static constexpr bool k_columns = false;
+  static constexpr bool one_region_march = true;
+  static constexpr int interior_segment = 3;
+};
+
 template <class ExecSpace, class Iteration>
 void expect_matches_reference(const std::string& id) {
   for (const auto shape : {std::array<int, 3>{8, 8, 1}, {33, 17, 9}, {40, 24, 64}, {9, 30, 2}}) {
@@ -38,6 +48,13 @@ void expect_matches_reference(const std::string& id) {
       cpu->run(len);
       marching.run(len);
     }
+    if (marching.can_split_step())  // two steps split as over MPI (one process: no halo to wait for)
+      for (int n = 0; n < 2; ++n) {
+        cpu->run(1);
+        marching.queue_step_part(WaveImpl::StepPart::bulk);
+        marching.queue_step_part(WaveImpl::StepPart::edges);
+        marching.finish_step();
+      }
     const std::size_t n = problem.geometry().size();
     std::vector<double> ref_now(n), ref_prev(n), now(n), prev(n);
     cpu->copy_u_to_host(ref_now.data(), ref_prev.data());
@@ -56,6 +73,7 @@ TEST(KokkosGpuCodePaths, MatchCpuReferenceOnEveryHostBackend) {
       using Space = typename Backend::type;
       expect_matches_reference<Space, MDRangeOnePoint<Space>>(std::string(id) + "-mdrange");
       expect_matches_reference<Space, MDRangeMarchThree<Space>>(std::string(id) + "-mdrange-march3");
+      expect_matches_reference<Space, OneRegionMarchThree<Space>>(std::string(id) + "-one-region-march3");
       ++backends;
     }
   });

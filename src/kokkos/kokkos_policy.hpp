@@ -30,6 +30,10 @@ struct KokkosIteration {
   // loop (vectorisable), instead of a rank-3 MDRange (whose tile loop cost Kokkos-Serial
   // 20-50% against the CPU reference on the 2-core build machine).
   static constexpr bool k_columns = true;
+  // GPU backends: a whole step as one flat RangePolicy (32-bit index) whose work items march i
+  // over segments with the sponge handled inside (wave_kokkos.hpp, kokkos_regions::Marched),
+  // instead of three MDRange kernels.
+  static constexpr bool one_region_march = false;
   // The MDRange choices below apply where k_columns is false (the GPU backends).
   static constexpr bool k_first = false;  // policy axes (i, j, k)
   static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Right;
@@ -44,6 +48,10 @@ struct KokkosIteration {
 template <>
 struct KokkosIteration<Kokkos::Experimental::OpenMPTarget> {
   static constexpr bool k_columns = false;
+  // Kokkos 3.4's OpenMPTarget MDRange is one collapse(3) loop whose 64-bit index arithmetic
+  // and three synchronous target regions per step cost (the hand-written offload's shapes,
+  // bench/omp_stencil_shapes.cpp): one flat 32-bit RangePolicy per step instead.
+  static constexpr bool one_region_march = true;
   static constexpr bool k_first = false;  // policy axes (i segment, j, k), k fastest
   static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Right;
   static constexpr std::array<int, 3> tile{0, 0, 0};  // ignored by this backend
@@ -58,6 +66,7 @@ struct KokkosIteration<Kokkos::Experimental::OpenMPTarget> {
 template <>
 struct KokkosIteration<Kokkos::Cuda> {
   static constexpr bool k_columns = false;
+  static constexpr bool one_region_march = false;
   static constexpr bool k_first = true;  // policy axes (k, j, i), k on threadIdx.x
   static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Left;
   // H100, 512^3, 30 steps (bench/device/gpu-checks.sh): tiles (k, j, i) of 32x8x1, 64x4x1,

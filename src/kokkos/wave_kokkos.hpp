@@ -21,7 +21,9 @@
 #include <omp.h>
 #endif
 
+#include <limits>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 
@@ -32,6 +34,10 @@ struct Interior {};  // i in [nbl, nx-nbl) in segments, j in [nbl, ny-nbl): damp
 struct XLayers {};   // the 2*nbl x layers, every j (corners included)
 struct YLayers {};   // the 2*nbl y layers, bulk i only
 struct Fused {};     // every point, small grids (core/step_plan.hpp): one kernel per step
+// Flat work items marching i over planes [march_begin, march_end), sponge inside: a whole step
+// (or an MPI step's bulk) in one kernel (Iteration::one_region_march).
+struct Marched {};
+struct MarchedXLayers {};  // the two x layers, one march of nbl planes per work item
 }  // namespace kokkos_regions
 
 // Iteration: the per-backend choices of kokkos_policy.hpp (a test substitutes its own).
@@ -47,7 +53,8 @@ struct WaveStepKernel {
   Kokkos::View<const double**, Kokkos::LayoutRight, MemSpace> damp_ij;
   double f, dt;
   int nx, ny, nz;
-  int segment;  // interior i points per work item
+  int segment;                         // interior i points per work item
+  int march_begin = 0, march_end = 0;  // the planes of a Marched kernel
 
   // Policy axes (a0, a1, a2) -> region coordinates (x, y, k).
   KOKKOS_INLINE_FUNCTION static void unpermute(int a0, int a1, int a2, int& x, int& y, int& k) {
@@ -115,6 +122,42 @@ struct WaveStepKernel {
     unpermute(a0, a1, a2, i, j, k);
     if (in_sponge(i, j, nx, ny)) return damped_update(i, j, k);
     u_next(i + 1, j + 1, k + 1) = undamped_next(stencil(i, j, k), u_prev(i + 1, j + 1, k + 1), cs2_k(k), f);
+  }
+
+  // March i over [i_begin, i_end) at (j, k) with `now` at i-1, i, i+1 in registers; damped
+  // where (i, j) is in a sponge layer, undamped elsewhere: the reference's arithmetic.
+  KOKKOS_INLINE_FUNCTION void march(int i_begin, int i_end, int j, int k) const {
+    const int pj = j + 1, pk = k + 1;
+    const bool y_sponge = j < kBoundaryLayers || j >= ny - kBoundaryLayers;
+    const double cs2 = cs2_k(k);
+    double xm = u_now(i_begin, pj, pk), centre = u_now(i_begin + 1, pj, pk);
+    for (int i = i_begin; i < i_end; ++i) {
+      const int pi = i + 1;
+      const double xp = u_now(pi + 1, pj, pk);
+      const Stencil7 st{
+          centre, xm, xp, u_now(pi, pj - 1, pk), u_now(pi, pj + 1, pk), u_now(pi, pj, pk - 1), u_now(pi, pj, pk + 1)};
+      if (y_sponge || i < kBoundaryLayers || i >= nx - kBoundaryLayers)
+        u_next(pi, pj, pk) = next_value(st, u_prev(pi, pj, pk), cs2, damp_ij(i, j), f, dt);
+      else
+        u_next(pi, pj, pk) = undamped_next(st, u_prev(pi, pj, pk), cs2, f);
+      xm = centre;
+      centre = xp;
+    }
+  }
+
+  // One flat 32-bit work index, k fastest (consecutive GPU threads read consecutive k).
+  KOKKOS_INLINE_FUNCTION void operator()(kokkos_regions::Marched, int t) const {
+    const int k = t % nz, rest = t / nz, j = rest % ny, s = rest / ny;
+    const int i0 = march_begin + s * segment;
+    march(i0, i0 + segment < march_end ? i0 + segment : march_end, j, k);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(kokkos_regions::MarchedXLayers, int t) const {
+    const int k = t % nz, rest = t / nz, j = rest % ny;
+    if (rest / ny == 0)
+      march(0, kBoundaryLayers, j, k);
+    else
+      march(nx - kBoundaryLayers, nx, j, k);
   }
 
   // Column work items (Iteration::k_columns, host backends): one (i, j) column per work item,
@@ -259,6 +302,24 @@ class WaveKokkos final : public WaveImpl {
                              Kokkos::RangePolicy<ExecSpace, kokkos_regions::Fused>(exec_, 0, nx * ny), kernel);
       else
         Kokkos::parallel_for("wave::fused_step", policy<kokkos_regions::Fused>({0, 0, 0}, {nx, ny, nz}), kernel);
+      return;
+    }
+    if constexpr (Iteration::one_region_march) {  // one flat kernel per step (or per MPI part)
+      using Int = Kokkos::IndexType<int>;
+      if (part == Part::edges) {
+        Kokkos::parallel_for("wave::x_layers",
+                             Kokkos::RangePolicy<ExecSpace, kokkos_regions::MarchedXLayers, Int>(exec_, 0, 2 * ny * nz),
+                             kernel);
+        return;
+      }
+      Kernel marched = kernel;
+      marched.march_begin = part == Part::all ? 0 : nbl;
+      marched.march_end = part == Part::all ? nx : nx - nbl;
+      const long items = long((marched.march_end - marched.march_begin + segment - 1) / segment) * ny * nz;
+      if (items > std::numeric_limits<int>::max())
+        throw std::runtime_error("Kokkos: grid too large for 32-bit work indices (raise AWAVE_KOKKOS_SEGMENT)");
+      Kokkos::parallel_for(part == Part::all ? "wave::step" : "wave::bulk",
+                           Kokkos::RangePolicy<ExecSpace, kokkos_regions::Marched, Int>(exec_, 0, int(items)), marched);
       return;
     }
     if constexpr (Iteration::k_columns) {

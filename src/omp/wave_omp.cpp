@@ -1,12 +1,12 @@
 // awave in hand-written OpenMP target offload (clang, NVPTX). The same decomposition and data
 // residency as the CUDA version: fields allocated on the device with omp_target_alloc and
-// copied in once at set-up, out only by copy_u_to_host; cs2 per depth, damp per column; a
-// step is three target regions (interior without damp or branch, x layers, y layers), or one
-// over every point for small grids (core/step_plan.hpp), at 128 threads per team; the time
-// levels rotate by pointer swap. Loops collapse with k innermost, so consecutive GPU
-// threads take consecutive k: coalesced loads. In the interior each thread marches along i
-// over a short segment keeping `now` at i-1, i, i+1 in registers (AWAVE_OMP_SEGMENT overrides
-// the length for a tuning sweep; 1 is the plain one-point-per-thread loop).
+// copied in once at set-up, out only by copy_u_to_host; cs2 per depth, damp per column. A step
+// is one target region over every plane: one flat 32-bit work index (k fastest, so consecutive
+// GPU threads take consecutive k: coalesced loads), each work item marching i over a segment
+// with `now` at i-1, i, i+1 in registers and the sponge handled inside (damped where its
+// column is in a layer). Small grids take one collapsed region over every point
+// (core/step_plan.hpp). The time levels rotate by pointer swap. AWAVE_OMP_SEGMENT and
+// AWAVE_OMP_THREADS override the segment length and team size for a tuning sweep.
 #include "omp/wave_omp.hpp"
 
 #include <dlfcn.h>
@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <stdexcept>
 
 namespace awave {
@@ -57,19 +58,31 @@ struct OmpStep {
     const long c = at(i, j, k);
     next[c] = undamped_next(stencil(c), prev[c], cs2_k[k], f);
   }
-  // Interior segment seg: march i with `now` at i-1, i, i+1 in registers.
-  void interior_segment(int seg, int j, int k) const {
-    const int i_begin = kBoundaryLayers + seg * segment, i_end = std::min(i_begin + segment, nx - kBoundaryLayers);
+  // March i over [i_begin, i_end) at (j, k), keeping `now` at i-1, i, i+1 in registers: each
+  // value of `now` is loaded once per work item. Damped where (i, j) is in a sponge layer,
+  // undamped (no damp read) elsewhere: the reference's arithmetic at every point.
+  void march(int i_begin, int i_end, int j, int k) const {
     const double cs2 = cs2_k[k];
+    const bool y_sponge = j < kBoundaryLayers || j >= ny - kBoundaryLayers;
     long c = at(i_begin, j, k);
     double xm = now[c - si], centre = now[c];
     for (int i = i_begin; i < i_end; ++i, c += si) {
       const double xp = now[c + si];
       const Stencil7 s{centre, xm, xp, now[c - sj], now[c + sj], now[c - 1], now[c + 1]};
-      next[c] = undamped_next(s, prev[c], cs2, f);
+      if (y_sponge || i < kBoundaryLayers || i >= nx - kBoundaryLayers)
+        next[c] = next_value(s, prev[c], cs2, damp_ij[long(i) * ny + j], f, dt);
+      else
+        next[c] = undamped_next(s, prev[c], cs2, f);
       xm = centre;
       centre = xp;
     }
+  }
+  // Work item t of a region over planes [i_begin, i_end) cut into segments: one flat 32-bit
+  // index, k fastest (consecutive GPU threads read consecutive k), i, j, k by hand.
+  void march_item(int t, int i_begin, int i_end) const {
+    const int k = t % nz, rest = t / nz, j = rest % ny, seg = rest / ny;
+    const int i0 = i_begin + seg * segment;
+    march(i0, i0 + segment < i_end ? i0 + segment : i_end, j, k);
   }
 };
 
@@ -146,12 +159,14 @@ class WaveOmp final : public WaveImpl {
   }
 
   // Threads per team of every target region; AWAVE_OMP_THREADS overrides it for a tuning sweep.
-  // H100, 512^3 (bench/results/h100-2026-11-22/tuning): 128 gave 7.24e10 SU/s, 256 6.92e10,
-  // 512 5.78e10 (clang's default team size gave 6.8e10 before this setting existed).
+  // With collapse(3) loops 128 was best (H100 512^3, bench/results/h100-2026-11-22/tuning:
+  // 128 7.24e10 SU/s, 256 6.92e10); with the flat-index march, 256 (TOOLCHAIN.md's probe: H100
+  // 512^3 9.3e10 against 8.8e10 at 128; H200 1000^3 1.18e11 against 1.09e11, 512^3 8.4e10
+  // against 9.8e10). bench/omp_stencil_shapes.cpp measures both per shape and size.
   static int team_threads() {
     static const int threads = [] {
       const char* env = std::getenv("AWAVE_OMP_THREADS");
-      return env && std::atoi(env) > 0 ? std::atoi(env) : 128;
+      return env && std::atoi(env) > 0 ? std::atoi(env) : 256;
     }();
     return threads;
   }
@@ -159,13 +174,14 @@ class WaveOmp final : public WaveImpl {
   // One step's target regions, each synchronous. (Queued with nowait and ordered by a
   // dependence they were 5-20% faster on small grids but gave wrong results with clang 19's
   // offload runtime: 745 of 7315 points differed at 33x17x9, every run. Not kept.)
+  // A whole step is one region over every plane, sponge inside (bench/omp_stencil_shapes.cpp
+  // measured the shapes); over MPI, `bulk` is the planes [nbl, nx - nbl) and `edges` the x
+  // layers, one region each.
   enum class Part { all, bulk, edges };
   void step(Part part = Part::all) {
-    const bool bulk = part != Part::edges, edges = part != Part::bulk;
     const PaddedGeometry g = problem_.geometry();
     const int nbl = kBoundaryLayers, nx = g.nx, ny = g.ny, nz = g.nz;
     const int segment = interior_segment();
-    const int segments = (nx - 2 * nbl + segment - 1) / segment;
     const OmpStep st{ring_.next(),         ring_.now(), ring_.prev(), d_cs2_k_, d_damp_ij_, problem_.f(),
                      problem_.params().dt, nx,          ny,           nz,       segment,    long(g.stride_i()),
                      long(g.stride_j())};
@@ -177,22 +193,22 @@ class WaveOmp final : public WaveImpl {
           for (int k = 0; k < nz; ++k) st.any_point(i, j, k);
       return;
     }
-    if (bulk) {  // the interior segments, then the y layers (bulk i only)
-#pragma omp target teams distribute parallel for collapse(3) device(device_) thread_limit(threads) firstprivate(st)
-      for (int seg = 0; seg < segments; ++seg)
-        for (int j = nbl; j < ny - nbl; ++j)
-          for (int k = 0; k < nz; ++k) st.interior_segment(seg, j, k);
-#pragma omp target teams distribute parallel for collapse(3) device(device_) thread_limit(threads) firstprivate(st)
-      for (int i = nbl; i < nx - nbl; ++i)
-        for (int r = 0; r < 2 * nbl; ++r)
-          for (int k = 0; k < nz; ++k) st.damped(i, r < nbl ? r : ny - 2 * nbl + r, k);
+    if (part == Part::edges) {  // the two x layers: one segment of nbl planes each
+      const int items = 2 * ny * nz;
+#pragma omp target teams distribute parallel for device(device_) thread_limit(threads) firstprivate(st)
+      for (int t = 0; t < items; ++t) {
+        const int k = t % nz, rest = t / nz, j = rest % ny, low = rest / ny == 0;
+        st.march(low ? 0 : nx - nbl, low ? nbl : nx, j, k);
+      }
+      return;
     }
-    if (edges) {  // x layers (r: layer number, low face first), every j: corners included
-#pragma omp target teams distribute parallel for collapse(3) device(device_) thread_limit(threads) firstprivate(st)
-      for (int r = 0; r < 2 * nbl; ++r)
-        for (int j = 0; j < ny; ++j)
-          for (int k = 0; k < nz; ++k) st.damped(r < nbl ? r : nx - 2 * nbl + r, j, k);
-    }
+    const int i_begin = part == Part::all ? 0 : nbl, i_end = part == Part::all ? nx : nx - nbl;
+    const long items = long((i_end - i_begin + segment - 1) / segment) * ny * nz;
+    if (items > std::numeric_limits<int>::max())
+      throw std::runtime_error("OpenMP offload: grid too large for 32-bit work indices (raise AWAVE_OMP_SEGMENT)");
+    const int n = int(items);
+#pragma omp target teams distribute parallel for device(device_) thread_limit(threads) firstprivate(st)
+    for (int t = 0; t < n; ++t) st.march_item(t, i_begin, i_end);
   }
 
   int device_, host_;

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The OpenMP-offload kernel shapes (bench/omp_stencil_shapes.cpp, built as awave-omp-shapes in
+# the openmptarget build) at 256^3, 384^3, 512^3 and 1000^3 on this GPU; one JSON object per
+# line per shape, team size and segment, into OUT_DIR/omp-shapes.jsonl. Through on-device.sh.
+#   bench/device/omp-shapes.sh OUT_DIR
+set -uo pipefail
+out=${1:?usage: omp-shapes.sh OUT_DIR}
+mkdir -p "$out"
+export OMP_TARGET_OFFLOAD=MANDATORY
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$out/omp-shapes-gpu.txt"
+for n in 256 384 512 1000; do
+  timeout 120 build/openmptarget/bench/awave-omp-shapes $((n + 2)) 30 | tee -a "$out/omp-shapes.jsonl"
+done

@@ -1,0 +1,190 @@
+// awave-omp-shapes (openmptarget build): the OpenMP-offload kernel shapes of a whole awave step
+// (interior, y layers, x layers), timed on the GPU with the project's offload flags, each
+// checked bitwise against the first. Explores what the hand-written offload code should be:
+//   three-region  the layout before: collapse(3) loops (64-bit index), interior marching i over
+//                 segments, then the y and x sponge layers as two more target regions;
+//   flat          the same three regions over one flat 32-bit index (i, j, k by hand);
+//   one-region    one target region per step: flat 32-bit index over (i segment, j, k) across
+//                 the whole x extent, the sponge handled inside (damped where a column is in one).
+// Each at team sizes 128 and 256 and segments 8, 16, 32. Prints one JSON object per line.
+//   awave-omp-shapes N [STEPS]   (padded N^3 grid of N-2 interior points a side)
+#include "core/step_plan.hpp"
+#include "core/wave_problem.hpp"
+#include "core/wave_update.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+using namespace awave;
+
+namespace {
+
+struct Grid {
+  double *next, *now, *prev;
+  const double *cs2_k, *damp_ij;
+  double f, dt;
+  int nx, ny, nz;
+  long si, sj;
+  long at(int i, int j, int k) const { return (long(i + 1) * (ny + 2) + (j + 1)) * long(nz + 2) + (k + 1); }
+  void damped(int i, int j, int k) const {
+    const long c = at(i, j, k);
+    const Stencil7 s{now[c], now[c - si], now[c + si], now[c - sj], now[c + sj], now[c - 1], now[c + 1]};
+    next[c] = next_value(s, prev[c], cs2_k[k], damp_ij[long(i) * ny + j], f, dt);
+  }
+  // March i over [i_begin, i_end) at (j, k) with `now` at i-1, i, i+1 in registers; damped
+  // where (i, j) is in a sponge layer.
+  void march(int i_begin, int i_end, int j, int k) const {
+    const double cs2 = cs2_k[k];
+    const bool y_sponge = j < kBoundaryLayers || j >= ny - kBoundaryLayers;
+    long c = at(i_begin, j, k);
+    double xm = now[c - si], centre = now[c];
+    for (int i = i_begin; i < i_end; ++i, c += si) {
+      const double xp = now[c + si];
+      const Stencil7 s{centre, xm, xp, now[c - sj], now[c + sj], now[c - 1], now[c + 1]};
+      if (y_sponge || i < kBoundaryLayers || i >= nx - kBoundaryLayers)
+        next[c] = next_value(s, prev[c], cs2, damp_ij[long(i) * ny + j], f, dt);
+      else
+        next[c] = undamped_next(s, prev[c], cs2, f);
+      xm = centre;
+      centre = xp;
+    }
+  }
+};
+
+enum class Shape { three_region, flat, one_region };
+const char* name(Shape s) {
+  return s == Shape::three_region ? "three-region" : s == Shape::flat ? "flat" : "one-region";
+}
+
+void step(Shape shape, const Grid& g, int threads, int seg) {
+  const int nbl = kBoundaryLayers, nx = g.nx, ny = g.ny, nz = g.nz;
+  if (shape == Shape::three_region) {
+    const int segs = (nx - 2 * nbl + seg - 1) / seg;
+#pragma omp target teams distribute parallel for collapse(3) thread_limit(threads) firstprivate(g)
+    for (int s = 0; s < segs; ++s)
+      for (int j = nbl; j < ny - nbl; ++j)
+        for (int k = 0; k < nz; ++k) {
+          const int i0 = nbl + s * seg;
+          g.march(i0, i0 + seg < nx - nbl ? i0 + seg : nx - nbl, j, k);
+        }
+#pragma omp target teams distribute parallel for collapse(3) thread_limit(threads) firstprivate(g)
+    for (int i = nbl; i < nx - nbl; ++i)
+      for (int r = 0; r < 2 * nbl; ++r)
+        for (int k = 0; k < nz; ++k) g.damped(i, r < nbl ? r : ny - 2 * nbl + r, k);
+#pragma omp target teams distribute parallel for collapse(3) thread_limit(threads) firstprivate(g)
+    for (int r = 0; r < 2 * nbl; ++r)
+      for (int j = 0; j < ny; ++j)
+        for (int k = 0; k < nz; ++k) g.damped(r < nbl ? r : nx - 2 * nbl + r, j, k);
+  } else if (shape == Shape::flat) {
+    const int segs = (nx - 2 * nbl + seg - 1) / seg, bj = ny - 2 * nbl;
+    const int n_interior = segs * bj * nz, n_y = (nx - 2 * nbl) * 2 * nbl * nz, n_x = 2 * nbl * ny * nz;
+#pragma omp target teams distribute parallel for thread_limit(threads) firstprivate(g)
+    for (int t = 0; t < n_interior; ++t) {
+      const int k = t % nz, rest = t / nz, j = nbl + rest % bj, s = rest / bj;
+      const int i0 = nbl + s * seg;
+      g.march(i0, i0 + seg < nx - nbl ? i0 + seg : nx - nbl, j, k);
+    }
+#pragma omp target teams distribute parallel for thread_limit(threads) firstprivate(g)
+    for (int t = 0; t < n_y; ++t) {
+      const int k = t % nz, rest = t / nz, r = rest % (2 * nbl), i = nbl + rest / (2 * nbl);
+      g.damped(i, r < nbl ? r : ny - 2 * nbl + r, k);
+    }
+#pragma omp target teams distribute parallel for thread_limit(threads) firstprivate(g)
+    for (int t = 0; t < n_x; ++t) {
+      const int k = t % nz, rest = t / nz, j = rest % ny, r = rest / ny;
+      g.damped(r < nbl ? r : nx - 2 * nbl + r, j, k);
+    }
+  } else {
+    const int segs = (nx + seg - 1) / seg, n = segs * ny * nz;
+#pragma omp target teams distribute parallel for thread_limit(threads) firstprivate(g)
+    for (int t = 0; t < n; ++t) {
+      const int k = t % nz, rest = t / nz, j = rest % ny, s = rest / ny;
+      const int i0 = s * seg;
+      g.march(i0, i0 + seg < nx ? i0 + seg : nx, j, k);
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int n = argc > 1 ? std::atoi(argv[1]) : 514;
+  const int steps = argc > 2 ? std::atoi(argv[2]) : 30;
+  if (omp_get_num_devices() < 1) {
+    std::fprintf(stderr, "awave-omp-shapes: no OpenMP offload device\n");
+    return 1;
+  }
+  WaveParams p;
+  p.shape = {n - 2, n - 2, n - 2};
+  const WaveProblem problem(p);
+  const PaddedGeometry geo = problem.geometry();
+  if (long(geo.size()) > INT_MAX) std::fprintf(stderr, "awave-omp-shapes: grid too large for 32-bit work indices\n");
+  const int dev = omp_get_default_device(), host = omp_get_initial_device();
+  std::vector<double> h_now(geo.size()), h_prev(geo.size()), reference(geo.size()), result(geo.size());
+  problem.fill_start_state(h_now.data(), h_prev.data());
+  auto upload = [&](const double* h, std::size_t count) {
+    auto* d = static_cast<double*>(omp_target_alloc(count * sizeof(double), dev));
+    omp_target_memcpy(d, h, count * sizeof(double), 0, 0, dev, host);
+    return d;
+  };
+  double* d_u[3] = {upload(h_prev.data(), geo.size()), upload(h_now.data(), geo.size()),
+                    upload(h_now.data(), geo.size())};
+  const double* d_cs2 = upload(problem.cs2_k().data(), problem.cs2_k().size());
+  const double* d_damp = upload(problem.damp_ij().data(), problem.damp_ij().size());
+  auto reset = [&] {
+    omp_target_memcpy(d_u[0], h_prev.data(), geo.size() * sizeof(double), 0, 0, dev, host);
+    omp_target_memcpy(d_u[1], h_now.data(), geo.size() * sizeof(double), 0, 0, dev, host);
+    omp_target_memcpy(d_u[2], h_now.data(), geo.size() * sizeof(double), 0, 0, dev, host);
+  };
+  // Runs `count` steps of a shape from the start state; returns seconds, leaves `now` in out.
+  auto run = [&](Shape shape, int threads, int seg, int count, std::vector<double>* out) {
+    reset();
+    double *prev = d_u[0], *now = d_u[1], *next = d_u[2];
+    const double t0 = omp_get_wtime();
+    for (int s = 0; s < count; ++s) {
+      const Grid g{next,
+                   now,
+                   prev,
+                   d_cs2,
+                   d_damp,
+                   problem.f(),
+                   p.dt,
+                   geo.nx,
+                   geo.ny,
+                   geo.nz,
+                   long(geo.stride_i()),
+                   long(geo.stride_j())};
+      step(shape, g, threads, seg);
+      double* old_prev = prev;
+      prev = now;
+      now = next;
+      next = old_prev;
+    }
+    const double t = omp_get_wtime() - t0;  // every target region above is synchronous
+    if (out) omp_target_memcpy(out->data(), now, geo.size() * sizeof(double), 0, 0, host, dev);
+    return t;
+  };
+  run(Shape::three_region, 128, 16, steps, &reference);
+  for (Shape shape : {Shape::three_region, Shape::flat, Shape::one_region})
+    for (int threads : {128, 256})
+      for (int seg : {8, 16, 32}) {
+        run(shape, threads, seg, 3, nullptr);  // warm-up
+        double best = 1e30;
+        for (int rep = 0; rep < 3; ++rep) best = std::min(best, run(shape, threads, seg, steps, &result));
+        const bool bitwise = std::memcmp(result.data(), reference.data(), result.size() * sizeof(double)) == 0;
+        std::printf(
+            "{\"shape\": \"%s\", \"threads\": %d, \"segment\": %d, \"n\": %d, \"steps\": %d, \"su_per_s\": %.4e, "
+            "\"bitwise_with_three_region\": %s}\n",
+            name(shape), threads, seg, n - 2, steps, double(geo.nx) * geo.ny * geo.nz * steps / best,
+            bitwise ? "true" : "false");
+        std::fflush(stdout);
+      }
+  for (double* d : d_u) omp_target_free(d, dev);
+  return 0;
+}
