@@ -4,14 +4,14 @@
 # at 256^3, 512^3 and 1000^3, in interleaved rounds (exact, contracting, exact, ...), so that
 # drift of the machine falls on both alike. Unchecked (the checks are bitwise-checks.sh);
 # JSON per run in OUT_DIR. Run through on-device.sh.
-#   bench/device/fp-cost.sh OUT_DIR [ROUNDS]   (default 2)
+#   bench/device/fp-cost.sh OUT_DIR [ROUNDS]   (default 2; SIZES="512 1000" for fewer sizes)
 set -uo pipefail
 out=${1:?usage: fp-cost.sh OUT_DIR [ROUNDS]}
 rounds=${2:-2}
 mkdir -p "$out"
 export OMP_TARGET_OFFLOAD=MANDATORY OMP_PROC_BIND=spread
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
-for n in 256 512 1000; do
+for n in ${SIZES:-256 512 1000}; do
   for r in $(seq "$rounds"); do
     for b in cuda cuda-contract openmptarget openmptarget-contract; do
       name=cost_${b}_${n}_r$r
