@@ -31,7 +31,8 @@ for shape in ${SHAPES:-10,12,7 21,13,9 40,12,9}; do
   for np in ${NPS:-2 3 4}; do
     mpi "$np" "$exe" -shape "$shape" -nsteps 7 -out_period 3 -impl "$impls" "p${np}_$tag" > "p${np}_$tag.txt" 2>&1 ||
       fail "$np processes, $shape: $(tail -1 "p${np}_$tag.txt")"
-    grep -q "^PASS" "p${np}_$tag.txt" || fail "$np processes, $shape: the distributed check did not pass"
+    grep -q "^PASS: every implementation matches the CPU reference, bit for bit" "p${np}_$tag.txt" ||
+      fail "$np processes, $shape: the distributed check did not pass bit for bit"
     for id in cpu ${impls//,/ }; do same "p1_$tag.$id.vtkhdf" "p${np}_$tag.$id.vtkhdf" && echo "ok: $shape $plan, $np processes, $id"; done
   done
 done

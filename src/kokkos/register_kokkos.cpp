@@ -11,8 +11,10 @@ namespace {
 template <class ExecSpace>
 ImplEntry kokkos_entry(const std::string& id) {
   const bool on_device = !KokkosBackend<ExecSpace>::on_host;
-  const char* kernels =
-      KokkosIteration<ExecSpace>::k_columns ? "RangePolicy k-column kernels" : "MDRangePolicy kernels";
+  using Iteration = KokkosIteration<ExecSpace>;
+  const char* kernels = Iteration::k_columns          ? "RangePolicy k-column kernels"
+                        : Iteration::one_region_march ? "one RangePolicy kernel per step, marching i"
+                                                      : "MDRangePolicy kernels";
   return {id, "Kokkos " + std::string(ExecSpace::name()) + " backend (" + kernels + ")", on_device, true,
           [id](const WaveProblem& problem) { return std::make_unique<WaveKokkos<ExecSpace>>(problem, id); }};
 }

@@ -257,7 +257,7 @@ std::optional<std::size_t> omp_device_memory_bytes() {
 }
 
 void add_omp_implementations(std::vector<ImplEntry>& impls) {
-  impls.push_back({"omp", "hand-written OpenMP target offload (interior + boundary-layer target regions)", true, false,
+  impls.push_back({"omp", "hand-written OpenMP target offload (one target region per step, marching i)", true, false,
                    [](const WaveProblem& problem) { return std::make_unique<WaveOmp>(problem); }});
 }
 
