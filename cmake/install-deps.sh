@@ -9,7 +9,7 @@ what=${1:-host}
 case $what in host|cuda|openmptarget|all) ;; *) echo "install-deps: unknown target '$what'" >&2; exit 1 ;; esac
 
 sudo=(); [ "$(id -u)" -eq 0 ] || sudo=(sudo)
-packages=(cmake ninja-build g++ patch xz-utils libhdf5-dev libfmt-dev nlohmann-json3-dev libgtest-dev
+packages=(cmake ninja-build g++ patch xz-utils libhdf5-dev zlib1g-dev libfmt-dev nlohmann-json3-dev libgtest-dev
           debootstrap python3 python3-matplotlib
           openmpi-bin libopenmpi-dev libhdf5-openmpi-dev hdf5-tools)  # the *-mpi presets
 if [ "$what" = openmptarget ] || [ "$what" = all ]; then

@@ -48,7 +48,7 @@ std::vector<std::string> split_commas(const std::string& text) {
 std::string usage() {
   return "usage: awave [-shape nx,ny,nz] [-dx float] [-dt float] [-nsteps int] [-out_period int]\n"
          "             [-impl id,id,...] [-reference cpu|cpu-openmp] [-json FILE] [-no_output] [-no_check]\n"
-         "             [-restart FILE] [-list] [-h] [output_base]\n"
+         "             [-restart FILE [-restart_strict]] [-verify FILE] [-list] [-h] [output_base]\n"
          "  -shape nx,ny,nz   interior grid points (default 32,32,32; nx, ny >= 8, nz >= 1)\n"
          "  -dx float         grid spacing in metres (default 10.0)\n"
          "  -dt float         time step in seconds (default 0.002; Courant number must be <= 1)\n"
@@ -62,8 +62,11 @@ std::string usage() {
          "  -no_output        write no .vtkhdf files\n"
          "  -no_check         skip the CPU reference and the point-by-point check (benchmarks)\n"
          "  -restart FILE     continue the run saved in FILE (an awave .vtkhdf, complete or from an\n"
-         "                    interrupted run's .partial) from its last snapshot; parameters come from the\n"
-         "                    file, -nsteps counts the steps still to run (default: to the file's end)\n"
+         "                    interrupted run's .partial) from its newest snapshot whose checksums verify\n"
+         "                    (saying so when that is not the last); parameters come from the file,\n"
+         "                    -nsteps counts the steps still to run (default: to the file's end)\n"
+         "  -restart_strict   refuse the restart where the file's last snapshot is damaged\n"
+         "  -verify FILE      check every snapshot's checksums in FILE and exit: 0 intact, 1 damaged\n"
          "  -list             list the implementations in this build and exit\n"
          "  -h, --help        this help\n"
          "  output_base       files are <stem>.<impl>.vtkhdf (default: test)\n"
@@ -99,9 +102,13 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
       o.check = false;
       continue;
     }
+    if (flag == "-restart_strict") {
+      o.restart_strict = true;
+      continue;
+    }
     const bool takes_value = flag == "-shape" || flag == "-dx" || flag == "-dt" || flag == "-nsteps" ||
                              flag == "-out_period" || flag == "-impl" || flag == "-json" || flag == "-reference" ||
-                             flag == "-restart";
+                             flag == "-restart" || flag == "-verify";
     if (takes_value) {
       if (a + 1 >= argc) return error(fmt::format("{} needs a value", arg));
       const std::string value = argv[++a];
@@ -135,6 +142,9 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
       } else if (flag == "-restart") {
         if (value.empty()) return error("-restart needs a file name");
         o.restart_file = value;
+      } else if (flag == "-verify") {
+        if (value.empty()) return error("-verify needs a file name");
+        o.verify_file = value;
       } else {
         if (value.empty()) return error("-json needs a file name");
         o.json_path = value;
@@ -148,7 +158,8 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
     o.output_base = arg;
     have_output_base = true;
   }
-  if (o.help || o.list) return result;
+  if (o.restart_strict && o.restart_file.empty()) return error("-restart_strict needs -restart FILE");
+  if (o.help || o.list || !o.verify_file.empty()) return result;
   if (auto problem = validate(o.params)) return error(*problem);
   return result;
 }
@@ -208,6 +219,8 @@ std::optional<std::string> apply_restart(Options& o) {
   } catch (const std::invalid_argument& e) {
     return e.what();
   }
+  if (r.skipped_damaged && o.restart_strict) return r.notice + " (refused: -restart_strict)";
+  o.restart_notice = r.notice;
   const WaveParams& f = r.params;
   const WaveParams& given = o.params;
   auto contradiction = [&](const char* flag, const std::string& asked, const std::string& file) {

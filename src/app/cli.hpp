@@ -21,6 +21,9 @@ struct Options {
   bool help = false;
   bool list = false;
   std::string restart_file;            // -restart: continue the run saved in this file
+  bool restart_strict = false;         // -restart_strict: refuse where the last snapshot is damaged
+  std::string restart_notice;          // set by apply_restart: one line to show (damage skipped, unverifiable)
+  std::string verify_file;             // -verify: check this file's checksums and exit
   std::optional<StartSnapshot> start;  // set from restart_file by apply_restart
   struct {
     bool shape = false, dx = false, dt = false, nsteps = false, out_period = false;

@@ -1,5 +1,6 @@
 #include "io/restart.hpp"
 
+#include "io/integrity.hpp"
 #include "io/vtkhdf.hpp"
 
 #include <fmt/format.h>
@@ -40,12 +41,40 @@ RestartPoint read_restart_point(const std::string& path) {
   n = std::min<int64_t>(n, int64_t(c.step_values.size()));
   for (const auto& [name, offsets] : c.offsets) n = std::min<int64_t>(n, int64_t(offsets.size()));
   if (n < 1) throw refuse("holds no complete snapshot (the run ended before its first output)");
-  const int64_t slot = c.offsets.at("u")[n - 1];
-  if (slot != c.offsets.at("u_prev")[n - 1] || slot < 0 || slot >= u_dims[0])
-    throw refuse(fmt::format("is corrupt: snapshot {} points at slot {} of {}", n - 1, slot, u_dims[0]));
-  for (int64_t s = 1; s < n; ++s)
-    if (c.step_values[s] <= c.step_values[s - 1]) throw refuse("is corrupt: its time values do not increase");
-  const long time = long(c.step_values[n - 1]);
+  // The newest snapshot that verifies.
+  IntegrityReport integrity;
+  try {
+    integrity = check_integrity(path, true);
+  } catch (const std::exception& e) {
+    throw refuse(fmt::format("cannot be verified: {}", e.what()));
+  }
+  int64_t start = n - 1;
+  std::string notice;
+  bool skipped = false;
+  if (!integrity.has_checksums) {  // only what the file's structure shows can be checked
+    for (int64_t s = 1; s < n; ++s)
+      if (c.step_values[s] <= c.step_values[s - 1]) throw refuse("is corrupt: its time values do not increase");
+    notice = fmt::format("restart file '{}' was written before awave kept checksums: its snapshots cannot be verified",
+                         path);
+  } else {
+    const std::optional<int64_t> intact = integrity.newest_intact();
+    if (!intact)
+      throw refuse(fmt::format("holds no intact snapshot (snapshot {} at step {}: {})", n - 1, c.step_values[n - 1],
+                               *integrity.damage[std::size_t(n - 1)]));
+    if (*intact != n - 1) {
+      skipped = true;
+      notice = fmt::format(
+          "restart file '{}': snapshot {} (step {}) is damaged ({}); continuing from snapshot {} (step {}), which "
+          "loses {} steps",
+          path, n - 1, c.step_values[n - 1], *integrity.damage[std::size_t(n - 1)], *intact,
+          c.step_values[std::size_t(*intact)], c.step_values[n - 1] - c.step_values[std::size_t(*intact)]);
+    }
+    start = *intact;
+  }
+  const int64_t slot = c.offsets.at("u")[std::size_t(start)];
+  if (slot != c.offsets.at("u_prev")[std::size_t(start)] || slot < 0 || slot >= u_dims[0])
+    throw refuse(fmt::format("is corrupt: snapshot {} points at slot {} of {}", start, slot, u_dims[0]));
+  const long time = long(c.step_values[std::size_t(start)]);
   if (time < 0) throw refuse("is corrupt: a negative time counter");
 
   p.start_step = time;
@@ -55,7 +84,7 @@ RestartPoint read_restart_point(const std::string& path) {
       path, slot,
       [](const StartSnapshot& s, const WaveParams& global, int gi0, int ni, const PaddedGeometry& geometry, int pi0,
          double* now, double* prev) { read_vtkhdf_state(s.file, s.slot, global, gi0, ni, geometry, pi0, now, prev); }};
-  return RestartPoint{p, long(c.params.nsteps), c.complete, std::move(snapshot)};
+  return RestartPoint{p, long(c.params.nsteps), c.complete, std::move(snapshot), notice, skipped};
 }
 
 }  // namespace awave

@@ -13,13 +13,18 @@ struct RestartPoint {
   WaveParams params;       // shape, dx, dt, out_period from /wave_params; start_step: the snapshot's time
   long file_end_step = 0;  // the time counter the file's run was to end at (/wave_params nsteps)
   bool file_complete = false;
-  StartSnapshot snapshot;  // the last snapshot the file holds completely
+  StartSnapshot snapshot;  // the newest snapshot the file holds completely and verifies
+  // One line for the user where the start is not the file's last snapshot, or where the file
+  // carries no checksums (written before them); empty otherwise.
+  std::string notice;
+  bool skipped_damaged = false;  // the last snapshot(s) did not verify: an earlier one is the start
 };
 
 // Reads and checks `path`: an HDF5 file written by awave, with at least one complete
 // snapshot whose arrays match its /wave_params. The last snapshot is the one NSteps and every
 // Steps array agree on (a run killed inside a snapshot's final flush may leave them one
-// apart). Throws std::invalid_argument with a one-line message otherwise.
+// apart). The start is the newest snapshot whose checksums all verify (io/integrity.hpp).
+// Throws std::invalid_argument with a one-line message otherwise (no intact snapshot included).
 RestartPoint read_restart_point(const std::string& path);
 
 }  // namespace awave

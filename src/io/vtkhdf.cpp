@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <hdf5.h>
 
+#include "io/integrity.hpp"
 #include "parallel/process_group.hpp"
 
 #include <algorithm>
@@ -85,6 +86,7 @@ template <>
 hid_t native_type<int>() {
   return H5T_NATIVE_INT;
 }
+
 
 template <class T>
 void write_attribute(hid_t obj, const char* name, const std::vector<T>& values) {
@@ -259,6 +261,45 @@ void write_static_array(hid_t point_data, const char* name, const WaveParams& gl
   });
 }
 
+// Writes this process's x-planes of checksums row `row` of a [..][2][nx] uint32 dataset:
+// start = {row, field, i0} (a 3-D dataset) or {field, i0} (2-D).
+void write_checksums(hid_t ds, std::vector<hsize_t> start, const std::vector<std::uint32_t>& sums, const Part& part) {
+  Handle space(H5Dget_space(ds), H5Sclose, "get dataspace");
+  std::vector<hsize_t> count(start.size(), 1);
+  count.back() = part.ni;
+  check(H5Sselect_hyperslab(space, H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr), "select");
+  Handle mem = make_space({part.ni});
+  check(H5Dwrite(ds, H5T_NATIVE_UINT32, mem, space, part.dxpl, sums.data()), "write checksums");
+}
+
+// One uint32 at index n of a 1-D dataset, written by the root process (collectively).
+void write_record(hid_t ds, hsize_t n, std::uint32_t value, const Part& part) {
+  Handle space(H5Dget_space(ds), H5Sclose, "get dataspace");
+  Handle mem = make_space({1});
+  const hsize_t one = 1;
+  if (part.root) {
+    check(H5Sselect_hyperslab(space, H5S_SELECT_SET, &n, nullptr, &one, nullptr), "select");
+  } else {
+    check(H5Sselect_none(space), "select");
+    check(H5Sselect_none(mem), "select");
+  }
+  check(H5Dwrite(ds, H5T_NATIVE_UINT32, mem, space, part.dxpl, &value), "write a snapshot record");
+}
+
+// The checksums of a static array's planes: value_at(i, j, k), i local.
+template <class ValueAt>
+std::vector<std::uint32_t> static_plane_checksums(const Part& part, int ny, int nz, ValueAt value_at) {
+  std::vector<std::uint32_t> sums(part.ni);
+  const PaddedGeometry one{1, ny, nz};
+  std::vector<double> plane(one.size());
+  for (hsize_t i = 0; i < part.ni; ++i) {
+    for (int j = 0; j < ny; ++j)
+      for (int k = 0; k < nz; ++k) plane[one.index(1, j + 1, k + 1)] = value_at(int(i), j, k);
+    sums[i] = plane_checksum(plane.data(), one, 1);
+  }
+  return sums;
+}
+
 const char* const kStaticArrays[] = {"sos", "damp"};
 const char* const kTimeArrays[] = {"u", "u_prev"};
 const char* const kAllArrays[] = {"sos", "damp", "u", "u_prev"};  // the order of VtkHdfWriter::offsets_
@@ -317,6 +358,37 @@ VtkHdfWriter::VtkHdfWriter(const std::string& path, const WaveProblem& problem, 
                    "PointDataOffsets");
     for (int a = 0; a < 4; ++a) offsets_[a] = create_steps_array(offsets, kAllArrays[a], hsize_t(slots));
 
+    // /awave_integrity (io/integrity.hpp): plane checksums and snapshot records, preallocated
+    // like the arrays they cover; the static arrays' checksums now.
+    Handle integrity(H5Gcreate2(file_, "/awave_integrity", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
+                     "/awave_integrity");
+    write_string_attribute(integrity, "scheme",
+                           "crc32 (zlib) of each x-plane's interior values (j rows, k fastest, float64 LE); "
+                           "records: crc32 of time, slots and /wave_params");
+    {
+      const hsize_t nx = hsize_t(p.nx()), chunk[3] = {1, 2, nx};
+      Handle space = make_space({hsize_t(slots), 2, nx}, {H5S_UNLIMITED, 2, nx});
+      Handle create(preallocated_dataset_plist(3, chunk), H5Pclose, "dataset creation");
+      Handle access(uncached_access_plist(), H5Pclose, "dataset access");
+      plane_sums_ = check(H5Dcreate2(integrity, "planes", H5T_NATIVE_UINT32, space, H5P_DEFAULT, create, access),
+                          "planes");
+      const hsize_t record_chunk = hsize_t(slots);
+      Handle rspace = make_space({hsize_t(slots)}, {H5S_UNLIMITED});
+      Handle rcreate(preallocated_dataset_plist(1, &record_chunk), H5Pclose, "dataset creation");
+      records_ = check(H5Dcreate2(integrity, "records", H5T_NATIVE_UINT32, rspace, H5P_DEFAULT, rcreate, access),
+                       "records");
+      Handle sspace = make_space({2, nx});
+      Handle statics(H5Dcreate2(integrity, "static_planes", H5T_NATIVE_UINT32, sspace, H5P_DEFAULT, H5P_DEFAULT,
+                                H5P_DEFAULT),
+                     H5Dclose, "static_planes");
+      const int ny = p.ny(), nz = p.nz();
+      write_checksums(statics, {0, part.i0},
+                      static_plane_checksums(part, ny, nz, [&](int, int, int k) { return problem.sos_k()[k]; }), part);
+      write_checksums(
+          statics, {1, part.i0},
+          static_plane_checksums(part, ny, nz, [&](int i, int j, int) { return problem.damp(i, j); }), part);
+    }
+
     wave_params_ = check(H5Gcreate2(file_, "/wave_params", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "/wave_params");
     write_scalar_attribute(wave_params_, "dt", p.dt);
     write_scalar_attribute(wave_params_, "dx", p.dx);
@@ -340,7 +412,8 @@ VtkHdfWriter::~VtkHdfWriter() {
 
 // Closes every handle, reporting nothing (a destructor, or a writer giving up after an error).
 void VtkHdfWriter::release() noexcept {
-  for (long* ds : {&u_[0], &u_[1], &values_, &offsets_[0], &offsets_[1], &offsets_[2], &offsets_[3]})
+  for (long* ds : {&u_[0], &u_[1], &values_, &offsets_[0], &offsets_[1], &offsets_[2], &offsets_[3], &plane_sums_,
+                   &records_})
     if (*ds >= 0) H5Dclose(std::exchange(*ds, -1));
   if (steps_group_ >= 0) H5Gclose(std::exchange(steps_group_, -1));
   if (wave_params_ >= 0) H5Gclose(std::exchange(wave_params_, -1));
@@ -364,7 +437,8 @@ void VtkHdfWriter::close(bool complete) {
 }
 
 void VtkHdfWriter::release_checked() {
-  for (long* ds : {&u_[0], &u_[1], &values_, &offsets_[0], &offsets_[1], &offsets_[2], &offsets_[3]})
+  for (long* ds : {&u_[0], &u_[1], &values_, &offsets_[0], &offsets_[1], &offsets_[2], &offsets_[3], &plane_sums_,
+                   &records_})
     check(H5Dclose(std::exchange(*ds, -1)), "close a dataset");
   check(H5Gclose(std::exchange(steps_group_, -1)), "close a group");
   check(H5Gclose(std::exchange(wave_params_, -1)), "close a group");
@@ -385,6 +459,10 @@ void VtkHdfWriter::append_u(long time, const double* padded_now, const double* p
   const Part part{hsize_t(i0_), hsize_t(ni_), dxpl_, root_};
   write_padded_slot(u_[0], params_, part, geometry_, t, padded_now);
   write_padded_slot(u_[1], params_, part, geometry_, t, padded_prev);
+  // The checksums before the commit flush: a snapshot the file shows is one it can verify.
+  write_checksums(plane_sums_, {t, 0, part.i0}, plane_checksums(padded_now, geometry_, 1, ni_), part);
+  write_checksums(plane_sums_, {t, 1, part.i0}, plane_checksums(padded_prev, geometry_, 1, ni_), part);
+  write_record(records_, t, snapshot_record(time, int64_t(t), int64_t(t), params_, kBoundaryLayers), part);
   extend_steps_array(values_, t, time, part);
   for (int a = 0; a < 4; ++a)  // sos, damp, u, u_prev
     extend_steps_array(offsets_[a], t, a < 2 ? 0 : int64_t(t), part);
@@ -498,6 +576,45 @@ std::vector<double> read_vtkhdf_array(const std::string& path, const std::string
   Handle mem = make_space({1, d[1], d[2], d[3]});
   check(H5Dread(ds, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, values.data()), ds_path.c_str());
   return values;
+}
+
+std::vector<double> read_vtkhdf_planes(const std::string& path, const std::string& name, int64_t t, int gi0, int ni) {
+  Handle file = open_file(path);
+  const std::string ds_path = "/VTKHDF/PointData/" + name;
+  Handle ds(H5Dopen2(file, ds_path.c_str(), H5P_DEFAULT), H5Dclose, ds_path.c_str());
+  Handle space(H5Dget_space(ds), H5Sclose, name.c_str());
+  hsize_t d[4];
+  if (H5Sget_simple_extent_ndims(space) != 4) fail(ds_path + " is not 4-D");
+  H5Sget_simple_extent_dims(space, d, nullptr);
+  if (t < 0 || hsize_t(t) >= d[0] || gi0 < 0 || ni < 0 || hsize_t(gi0 + ni) > d[3])
+    fail(fmt::format("{} has no slot {} with planes {}..{}", ds_path, t, gi0, gi0 + ni));
+  const hsize_t nz = d[1], ny = d[2];
+  const hsize_t start[4] = {hsize_t(t), 0, 0, hsize_t(gi0)}, count[4] = {1, nz, ny, hsize_t(ni)};
+  check(H5Sselect_hyperslab(space, H5S_SELECT_SET, start, nullptr, count, nullptr), "select");
+  std::vector<double> file_order(nz * ny * hsize_t(ni)), planes(file_order.size());
+  Handle mem = make_space({1, nz, ny, hsize_t(ni)});
+  check(H5Dread(ds, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, file_order.data()), ds_path.c_str());
+  for (hsize_t k = 0; k < nz; ++k)
+    for (hsize_t j = 0; j < ny; ++j)
+      for (hsize_t i = 0; i < hsize_t(ni); ++i) planes[(i * ny + j) * nz + k] = file_order[(k * ny + j) * ni + i];
+  return planes;
+}
+
+std::optional<VtkHdfChecksums> read_vtkhdf_checksums(const std::string& path) {
+  Handle file = open_file(path);
+  if (H5Lexists(file, "/awave_integrity", H5P_DEFAULT) <= 0) return std::nullopt;
+  auto read_all = [&file](const char* ds_path) {
+    Handle ds(H5Dopen2(file, ds_path, H5P_DEFAULT), H5Dclose, ds_path);
+    Handle space(H5Dget_space(ds), H5Sclose, ds_path);
+    std::vector<std::uint32_t> values(std::size_t(H5Sget_simple_extent_npoints(space)));
+    check(H5Dread(ds, H5T_NATIVE_UINT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), ds_path);
+    return values;
+  };
+  VtkHdfChecksums c;
+  c.planes = read_all("/awave_integrity/planes");
+  c.records = read_all("/awave_integrity/records");
+  c.static_planes = read_all("/awave_integrity/static_planes");
+  return c;
 }
 
 void read_vtkhdf_state(const std::string& path, int64_t slot, const WaveParams& global, int gi0, int ni,

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,7 @@ class VtkHdfWriter {
   int64_t slots_;
   long file_ = -1, steps_group_ = -1, wave_params_ = -1;
   long u_[2] = {-1, -1}, values_ = -1, offsets_[4] = {-1, -1, -1, -1};
+  long plane_sums_ = -1, records_ = -1;  // /awave_integrity (io/integrity.hpp)
   long steps_ = 0;
   double flush_seconds_ = 0.0, longest_flush_seconds_ = 0.0;
 };
@@ -86,6 +88,18 @@ struct VtkHdfContents {
 };
 
 VtkHdfContents read_vtkhdf_contents(const std::string& path);
+
+// Global x-planes [gi0, gi0 + ni) of PointData array `name` at time slot t, as [ni][ny][nz]
+// values (k fastest: the order in which io/integrity.hpp checksums a plane).
+std::vector<double> read_vtkhdf_planes(const std::string& path, const std::string& name, int64_t t, int gi0, int ni);
+
+// The checksums a file carries (io/integrity.hpp), or nothing for a file written before them.
+struct VtkHdfChecksums {
+  std::vector<std::uint32_t> planes;         // [slot][2: u, u_prev][nx]
+  std::vector<std::uint32_t> records;        // [slot]
+  std::vector<std::uint32_t> static_planes;  // [2: sos, damp][nx]
+};
+std::optional<VtkHdfChecksums> read_vtkhdf_checksums(const std::string& path);
 // PointData array `name` at time slot t, as nz*ny*nx values, x fastest.
 std::vector<double> read_vtkhdf_array(const std::string& path, const std::string& name, int64_t t);
 
