@@ -79,6 +79,23 @@ else
 fi
 unset HDF5_USE_FILE_LOCKING
 
+# Integrity over MPI: a file written by 3 processes, its last snapshot damaged, continued by 2
+# processes from the newest intact snapshot (saying so) = continued by 1; -verify names it.
+if [ -n "${AWAVE_DAMAGE_TOOL:-}" ]; then
+  mpi 3 "$exe" -shape 40,12,9 -nsteps 13 -out_period 5 -impl cpu dmg > dmg.txt 2>&1 || fail "integrity source"
+  "$AWAVE_DAMAGE_TOOL" dmg.cpu.vtkhdf u 3 || fail "damage_tool"
+  "$exe" -verify dmg.cpu.vtkhdf > verify.txt 2>&1 && fail "-verify missed the damage"
+  grep -q "snapshot 3 of 4 is DAMAGED" verify.txt || fail "-verify did not name the snapshot: $(cat verify.txt)"
+  mpi 2 "$exe" -impl cpu -restart dmg.cpu.vtkhdf d2 > d2.txt 2> d2.err || fail "restart of the damaged file: $(tail -1 d2.err)"
+  grep -q "snapshot 3 (step 13) is damaged .*continuing from snapshot 2 (step 10), which loses 3 steps" d2.err ||
+    fail "no one-line notice: $(head -3 d2.err)"
+  "$exe" -impl cpu -restart dmg.cpu.vtkhdf d1 > d1.txt 2>&1 || fail "restart of the damaged file, 1 process"
+  same d1.cpu.vtkhdf d2.cpu.vtkhdf &&
+    echo "ok: a 3-process file with a damaged last snapshot, continued by 2 processes from the intact one = by 1"
+  mpi 2 "$exe" -impl cpu -restart dmg.cpu.vtkhdf -restart_strict d3 > d3.txt 2>&1 && fail "-restart_strict took a damaged file"
+  [ -e d3.cpu.vtkhdf.partial ] && fail "-restart_strict wrote a file"
+fi
+
 # Too few planes for the processes: one line, exit 1, nothing written.
 mkdir -p small && (cd small && mpi 9 "$exe" -shape 8,8,8 -impl cpu run > out.txt 2> err.txt); rc=$?
 [ $rc -ne 0 ] || fail "8 planes over 9 processes was not refused"

@@ -27,8 +27,8 @@ std::vector<std::uint32_t> plane_checksums(const double* padded, const PaddedGeo
 std::uint32_t snapshot_record(int64_t time, int64_t slot_u, int64_t slot_u_prev, const WaveParams& p,
                               int boundary_layers) {
   // Fixed-size fields in a fixed order; the values as the file stores them.
-  const int64_t ints[] = {time, slot_u, slot_u_prev, p.nx(), p.ny(), p.nz(), int64_t(p.end_step()), p.out_period,
-                          boundary_layers};
+  const int64_t ints[] = {time,         slot_u,         slot_u_prev, p.nx(), p.ny(), p.nz(), int64_t(p.end_step()),
+                          p.out_period, boundary_layers};
   const double reals[] = {p.dx, p.dt};
   uLong crc = crc32(0L, Z_NULL, 0);
   crc = crc32(crc, reinterpret_cast<const Bytef*>(ints), sizeof ints);

@@ -30,8 +30,8 @@ std::uint32_t snapshot_record(int64_t time, int64_t slot_u, int64_t slot_u_prev,
 
 // How a file stands, snapshot by snapshot.
 struct IntegrityReport {
-  bool has_checksums = false;  // false: written before checksums (nothing can be verified)
-  int64_t snapshots = 0;       // what the Steps arrays agree on
+  bool has_checksums = false;                      // false: written before checksums (nothing can be verified)
+  int64_t snapshots = 0;                           // what the Steps arrays agree on
   std::vector<std::optional<std::string>> damage;  // per snapshot: why it does not verify, or nothing
   std::optional<std::string> static_damage;        // sos / damp
   std::optional<int64_t> newest_intact() const;

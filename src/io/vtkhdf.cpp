@@ -87,7 +87,6 @@ hid_t native_type<int>() {
   return H5T_NATIVE_INT;
 }
 
-
 template <class T>
 void write_attribute(hid_t obj, const char* name, const std::vector<T>& values) {
   Handle space = make_space({values.size()});
@@ -370,23 +369,23 @@ VtkHdfWriter::VtkHdfWriter(const std::string& path, const WaveProblem& problem, 
       Handle space = make_space({hsize_t(slots), 2, nx}, {H5S_UNLIMITED, 2, nx});
       Handle create(preallocated_dataset_plist(3, chunk), H5Pclose, "dataset creation");
       Handle access(uncached_access_plist(), H5Pclose, "dataset access");
-      plane_sums_ = check(H5Dcreate2(integrity, "planes", H5T_NATIVE_UINT32, space, H5P_DEFAULT, create, access),
-                          "planes");
+      plane_sums_ =
+          check(H5Dcreate2(integrity, "planes", H5T_NATIVE_UINT32, space, H5P_DEFAULT, create, access), "planes");
       const hsize_t record_chunk = hsize_t(slots);
       Handle rspace = make_space({hsize_t(slots)}, {H5S_UNLIMITED});
       Handle rcreate(preallocated_dataset_plist(1, &record_chunk), H5Pclose, "dataset creation");
-      records_ = check(H5Dcreate2(integrity, "records", H5T_NATIVE_UINT32, rspace, H5P_DEFAULT, rcreate, access),
-                       "records");
+      records_ =
+          check(H5Dcreate2(integrity, "records", H5T_NATIVE_UINT32, rspace, H5P_DEFAULT, rcreate, access), "records");
       Handle sspace = make_space({2, nx});
-      Handle statics(H5Dcreate2(integrity, "static_planes", H5T_NATIVE_UINT32, sspace, H5P_DEFAULT, H5P_DEFAULT,
-                                H5P_DEFAULT),
-                     H5Dclose, "static_planes");
+      Handle statics(
+          H5Dcreate2(integrity, "static_planes", H5T_NATIVE_UINT32, sspace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+          H5Dclose, "static_planes");
       const int ny = p.ny(), nz = p.nz();
       write_checksums(statics, {0, part.i0},
                       static_plane_checksums(part, ny, nz, [&](int, int, int k) { return problem.sos_k()[k]; }), part);
-      write_checksums(
-          statics, {1, part.i0},
-          static_plane_checksums(part, ny, nz, [&](int i, int j, int) { return problem.damp(i, j); }), part);
+      write_checksums(statics, {1, part.i0},
+                      static_plane_checksums(part, ny, nz, [&](int i, int j, int) { return problem.damp(i, j); }),
+                      part);
     }
 
     wave_params_ = check(H5Gcreate2(file_, "/wave_params", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "/wave_params");
@@ -399,6 +398,9 @@ VtkHdfWriter::VtkHdfWriter(const std::string& path, const WaveProblem& problem, 
     write_scalar_attribute<int>(wave_params_, "out_period", p.out_period);
     write_attribute<int>(wave_params_, "shape", {p.nx(), p.ny(), p.nz()});
     write_scalar_attribute<int>(wave_params_, "complete", 0);
+    // Says that /awave_integrity exists: a file whose checksums were lost to damage is then
+    // refused rather than taken for one written before checksums.
+    write_scalar_attribute<int>(wave_params_, "checksums", 1);
     check(H5Fflush(file_, H5F_SCOPE_GLOBAL), "flush");
   } catch (...) {
     release();
@@ -412,8 +414,8 @@ VtkHdfWriter::~VtkHdfWriter() {
 
 // Closes every handle, reporting nothing (a destructor, or a writer giving up after an error).
 void VtkHdfWriter::release() noexcept {
-  for (long* ds : {&u_[0], &u_[1], &values_, &offsets_[0], &offsets_[1], &offsets_[2], &offsets_[3], &plane_sums_,
-                   &records_})
+  for (long* ds :
+       {&u_[0], &u_[1], &values_, &offsets_[0], &offsets_[1], &offsets_[2], &offsets_[3], &plane_sums_, &records_})
     if (*ds >= 0) H5Dclose(std::exchange(*ds, -1));
   if (steps_group_ >= 0) H5Gclose(std::exchange(steps_group_, -1));
   if (wave_params_ >= 0) H5Gclose(std::exchange(wave_params_, -1));
@@ -437,8 +439,8 @@ void VtkHdfWriter::close(bool complete) {
 }
 
 void VtkHdfWriter::release_checked() {
-  for (long* ds : {&u_[0], &u_[1], &values_, &offsets_[0], &offsets_[1], &offsets_[2], &offsets_[3], &plane_sums_,
-                   &records_})
+  for (long* ds :
+       {&u_[0], &u_[1], &values_, &offsets_[0], &offsets_[1], &offsets_[2], &offsets_[3], &plane_sums_, &records_})
     check(H5Dclose(std::exchange(*ds, -1)), "close a dataset");
   check(H5Gclose(std::exchange(steps_group_, -1)), "close a group");
   check(H5Gclose(std::exchange(wave_params_, -1)), "close a group");
@@ -602,7 +604,11 @@ std::vector<double> read_vtkhdf_planes(const std::string& path, const std::strin
 
 std::optional<VtkHdfChecksums> read_vtkhdf_checksums(const std::string& path) {
   Handle file = open_file(path);
-  if (H5Lexists(file, "/awave_integrity", H5P_DEFAULT) <= 0) return std::nullopt;
+  if (H5Lexists(file, "/awave_integrity", H5P_DEFAULT) <= 0) {
+    Handle wave(H5Gopen2(file, "/wave_params", H5P_DEFAULT), H5Gclose, "/wave_params");
+    if (H5Aexists(wave, "checksums") > 0) fail("/wave_params says it has checksums, but /awave_integrity is missing");
+    return std::nullopt;
+  }
   auto read_all = [&file](const char* ds_path) {
     Handle ds(H5Dopen2(file, ds_path, H5P_DEFAULT), H5Dclose, ds_path);
     Handle space(H5Dget_space(ds), H5Sclose, ds_path);

@@ -1,0 +1,99 @@
+// Damaging awave files the way disks and copies do, for the integrity tests: bytes of a
+// snapshot's raw data overwritten in place (found through HDF5's chunk index), a step entry or
+// a parameter changed, random runs of bytes anywhere.
+#pragma once
+
+#include <hdf5.h>
+
+#include <cstdint>
+#include <fstream>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace awave_test {
+
+// Overwrites `bytes` at `offset` of the file.
+inline void overwrite(const std::string& path, std::uint64_t offset, const std::vector<char>& bytes) {
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  if (!f) throw std::runtime_error("cannot open " + path);
+  f.seekp(std::streamoff(offset));
+  f.write(bytes.data(), std::streamsize(bytes.size()));
+}
+
+inline std::uint64_t file_size(const std::string& path) {
+  std::ifstream f(path, std::ios::binary | std::ios::ate);
+  return std::uint64_t(f.tellg());
+}
+
+// The file address of the chunk holding element (slot, 0, 0, 0) of a PointData array.
+inline std::uint64_t slot_address(const std::string& path, const std::string& array, std::int64_t slot) {
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t ds = H5Dopen2(file, ("/VTKHDF/PointData/" + array).c_str(), H5P_DEFAULT);
+  const hsize_t coord[4] = {hsize_t(slot), 0, 0, 0};
+  unsigned mask = 0;
+  haddr_t addr = HADDR_UNDEF;
+  hsize_t size = 0;
+  const herr_t status = H5Dget_chunk_info_by_coord(ds, coord, &mask, &addr, &size);
+  H5Dclose(ds);
+  H5Fclose(file);
+  if (status < 0 || addr == HADDR_UNDEF) throw std::runtime_error("no chunk for slot " + std::to_string(slot));
+  return std::uint64_t(addr);
+}
+
+// Flips every bit of `n` bytes of a snapshot's raw data, `into` bytes into its chunk.
+inline void damage_slot(const std::string& path, const std::string& array, std::int64_t slot, std::uint64_t into,
+                        std::size_t n) {
+  std::ifstream in(path, std::ios::binary);
+  const std::uint64_t at = slot_address(path, array, slot) + into;
+  in.seekg(std::streamoff(at));
+  std::vector<char> bytes(n);
+  in.read(bytes.data(), std::streamsize(n));
+  for (char& b : bytes) b = char(~b);
+  in.close();
+  overwrite(path, at, bytes);
+}
+
+// Sets entry n of a Steps array (e.g. "Values" or "PointDataOffsets/u") through HDF5.
+inline void set_steps_entry(const std::string& path, const std::string& array, hsize_t n, std::int64_t value) {
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  const hid_t ds = H5Dopen2(file, ("/VTKHDF/Steps/" + array).c_str(), H5P_DEFAULT);
+  const hid_t space = H5Dget_space(ds);
+  const hsize_t one = 1;
+  H5Sselect_hyperslab(space, H5S_SELECT_SET, &n, nullptr, &one, nullptr);
+  const hid_t mem = H5Screate_simple(1, &one, nullptr);
+  H5Dwrite(ds, H5T_NATIVE_INT64, mem, space, H5P_DEFAULT, &value);
+  H5Sclose(mem);
+  H5Sclose(space);
+  H5Dclose(ds);
+  H5Fclose(file);
+}
+
+// Sets the /wave_params dt attribute (a parameter a restart takes from the file).
+inline void set_dt(const std::string& path, double dt) {
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  const hid_t group = H5Gopen2(file, "/wave_params", H5P_DEFAULT);
+  const hid_t attr = H5Aopen(group, "dt", H5P_DEFAULT);
+  H5Awrite(attr, H5T_NATIVE_DOUBLE, &dt);
+  H5Aclose(attr);
+  H5Gclose(group);
+  H5Fclose(file);
+}
+
+// One random damage of the kinds a flaky copy makes: 1, 4 or 32 random bytes overwritten, a
+// run of 8-4096 bytes zeroed, or a run of 8-512 bytes of noise, at a random offset.
+inline std::string random_damage(const std::string& path, std::mt19937_64& rng) {
+  const std::uint64_t size = file_size(path);
+  const int kind = int(rng() % 5);
+  std::size_t n = kind == 0 ? 1 : kind == 1 ? 4 : kind == 2 ? 32 : kind == 3 ? 8 + rng() % 4089 : 8 + rng() % 505;
+  n = std::size_t(std::min<std::uint64_t>(n, size));
+  const std::uint64_t at = rng() % (size - n + 1);
+  std::vector<char> bytes(n, 0);
+  if (kind != 3)
+    for (char& b : bytes) b = char(rng());
+  overwrite(path, at, bytes);
+  return std::to_string(n) + (kind == 3 ? " zero bytes at " : " random bytes at ") + std::to_string(at);
+}
+
+}  // namespace awave_test

@@ -1,0 +1,195 @@
+// Snapshots that prove their integrity (io/integrity.hpp), with the executable: files damaged
+// the way disks and copies damage them (raw bytes of u and u_prev, a step entry, a parameter,
+// random runs of bytes anywhere) are named by -verify, and a restart either continues from the
+// newest intact snapshot, saying so in one line, or refuses in one line: never exit 0 with a
+// different field.
+#include "awave_process.hpp"
+#include "damage.hpp"
+#include "io/integrity.hpp"
+#include "io/vtkhdf.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <regex>
+
+namespace fs = std::filesystem;
+using awave_test::Outcome;
+
+namespace {
+
+// A complete run of 23 steps, snapshots at 0, 5, 10, 15, 20, 23 (slots 0..5).
+constexpr const char* kRun = "-shape 20,16,12 -nsteps 23 -out_period 5 -impl cpu run";
+constexpr std::int64_t kLast = 5;
+
+std::vector<double> last_u(const fs::path& file) {
+  const awave::VtkHdfContents c = awave::read_vtkhdf_contents(file.string());
+  return awave::read_vtkhdf_array(file.string(), "u", c.offsets.at("u").at(std::size_t(c.nsteps - 1)));
+}
+
+bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+class Integrity : public awave_test::AwaveProcessTest {
+ protected:
+  void SetUp() override {
+    AwaveProcessTest::SetUp();
+    const Outcome o = run(kRun);
+    ASSERT_EQ(o.status, 0) << o.out << o.err;
+  }
+  fs::path original() const { return work() / "run.cpu.vtkhdf"; }
+  // A copy of the run's file under `name`, to damage.
+  std::string copy(const std::string& name) const {
+    const fs::path p = work() / name;
+    fs::copy_file(original(), p, fs::copy_options::overwrite_existing);
+    return p.string();
+  }
+};
+
+}  // namespace
+
+TEST_F(Integrity, AnUndamagedFileVerifiesAndRestartsWithoutAWord) {
+  const Outcome v = run("-verify run.cpu.vtkhdf");
+  EXPECT_EQ(v.status, 0) << v.err;
+  EXPECT_NE(v.out.find("6 snapshots, every checksum verifies"), std::string::npos) << v.out;
+  const Outcome r = run("-restart run.cpu.vtkhdf -impl cpu -nsteps 2 next");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(Integrity, VerifyNamesTheFirstDamagedSnapshot) {
+  struct Case {
+    const char* what;
+    std::function<void(const std::string&)> damage;
+    const char* expected;
+  };
+  const std::vector<Case> cases = {
+      {"u, last", [](const std::string& f) { awave_test::damage_slot(f, "u", kLast, 800, 16); },
+       "snapshot 5 of 6 is DAMAGED: u x-plane"},
+      {"u_prev, last", [](const std::string& f) { awave_test::damage_slot(f, "u_prev", kLast, 8, 1); },
+       "snapshot 5 of 6 is DAMAGED: u_prev x-plane"},
+      {"u, middle", [](const std::string& f) { awave_test::damage_slot(f, "u", 2, 4000, 4); },
+       "snapshot 2 of 6 is DAMAGED: u x-plane"},
+      {"time value", [](const std::string& f) { awave_test::set_steps_entry(f, "Values", kLast, 24); },
+       "snapshot 5 of 6 is DAMAGED: its record (time 24"},
+      {"slot offset", [](const std::string& f) { awave_test::set_steps_entry(f, "PointDataOffsets/u", 3, 2); },
+       "snapshot 3 of 6 is DAMAGED: its record"},
+      {"parameter", [](const std::string& f) { awave_test::set_dt(f, 0.0021); }, "snapshot 0 of 6 is DAMAGED"},
+  };
+  for (const Case& c : cases) {
+    const std::string f = copy("damaged.vtkhdf");
+    c.damage(f);
+    const Outcome v = run("-verify damaged.vtkhdf");
+    EXPECT_EQ(v.status, 1) << c.what;
+    EXPECT_NE(v.err.find(c.expected), std::string::npos) << c.what << ": " << v.err;
+    EXPECT_EQ(std::count(v.err.begin(), v.err.end(), '\n'), 1) << c.what << ": one line: " << v.err;
+  }
+}
+
+TEST_F(Integrity, ARestartSkipsADamagedLastSnapshotSaysSoAndComputesTheSameField) {
+  const std::vector<double> expected = last_u(original());  // step 23
+  for (const char* array : {"u", "u_prev", "values"}) {
+    SCOPED_TRACE(array);
+    const std::string f = copy("damaged.vtkhdf");
+    if (std::string(array) == "values")
+      awave_test::set_steps_entry(f, "Values", kLast, 22);
+    else
+      awave_test::damage_slot(f, array, kLast, 800, 16);
+    fs::remove(work() / "next.cpu.vtkhdf");
+    const Outcome r = run("-restart damaged.vtkhdf -impl cpu next");  // to the file's end step, 23
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("awave: warning: restart file 'damaged.vtkhdf': snapshot 5 (step "), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("continuing from snapshot 4 (step 20), which loses"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
+    EXPECT_TRUE(same_bits(last_u(work() / "next.cpu.vtkhdf"), expected)) << "the field differs";
+    // -restart_strict refuses instead, in one line, writing nothing.
+    fs::remove(work() / "strict.cpu.vtkhdf");
+    const Outcome s = run("-restart damaged.vtkhdf -restart_strict -impl cpu strict");
+    EXPECT_EQ(s.status, 1);
+    EXPECT_NE(s.err.find("(refused: -restart_strict)"), std::string::npos) << s.err;
+    EXPECT_FALSE(fs::exists(work() / "strict.cpu.vtkhdf"));
+    EXPECT_FALSE(fs::exists(work() / "strict.cpu.vtkhdf.partial"));
+  }
+}
+
+TEST_F(Integrity, AFileWithNoIntactSnapshotIsRefused) {
+  const std::string f = copy("damaged.vtkhdf");
+  awave_test::set_dt(f, 0.0021);  // a parameter every snapshot's record covers
+  const Outcome r = run("-restart damaged.vtkhdf -impl cpu -nsteps 3 next");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err.rfind("awave: error: restart file 'damaged.vtkhdf' holds no intact snapshot", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(fs::exists(work() / "next.cpu.vtkhdf.partial"));
+}
+
+TEST_F(Integrity, ADamagedMiddleSnapshotDoesNotStopARestartFromTheLast) {
+  const std::string f = copy("damaged.vtkhdf");
+  awave_test::damage_slot(f, "u", 2, 800, 16);
+  const Outcome r = run("-restart damaged.vtkhdf -impl cpu -nsteps 2 next");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("at step 23"), std::string::npos) << r.out;
+}
+
+// Random damage anywhere in the file, as a flaky copy makes it: every restart either refuses in
+// one line or ends with the undamaged run's field at the same step (deterministic seeds).
+TEST_F(Integrity, RandomDamageNeverRestartsIntoADifferentField) {
+  ASSERT_EQ(run("-shape 20,16,12 -nsteps 30 -out_period 5 -impl cpu ref").status, 0);
+  const std::vector<double> at30 = last_u(work() / "ref.cpu.vtkhdf");
+  int refused = 0, continued = 0, fell_back = 0;
+  for (unsigned seed = 1; seed <= 60; ++seed) {
+    std::mt19937_64 rng(seed);
+    const std::string f = copy("damaged.vtkhdf");
+    const std::string what = awave_test::random_damage(f, rng);
+    SCOPED_TRACE("seed " + std::to_string(seed) + ": " + what);
+    // Where the restart would start (its first line says), then a run to step 30 from there.
+    fs::remove_all(work() / "probe");
+    const Outcome probe = run("-restart damaged.vtkhdf -impl cpu -nsteps 1 -no_output -no_check probe");
+    if (probe.status != 0) {
+      EXPECT_EQ(probe.status, 1) << probe.err;
+      EXPECT_EQ(std::count(probe.err.begin(), probe.err.end(), '\n'), 1) << probe.err;
+      ++refused;
+      continue;
+    }
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(probe.out, m, std::regex("at step ([0-9]+)"))) << probe.out;
+    const int start = std::stoi(m[1]);
+    fell_back += start != 23;
+    fs::remove(work() / "next.cpu.vtkhdf");
+    const Outcome r = run("-restart damaged.vtkhdf -impl cpu -nsteps " + std::to_string(30 - start) + " next");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(same_bits(last_u(work() / "next.cpu.vtkhdf"), at30)) << "exit 0 with a different field";
+    ++continued;
+  }
+  std::cout << refused << " refused, " << continued << " continued (" << fell_back << " from an earlier snapshot)\n";
+  EXPECT_GT(refused + fell_back, 0) << "no seed damaged anything that matters: the suite tests nothing";
+}
+
+TEST_F(Integrity, AFileWrittenBeforeChecksumsRestartsWithOneLine) {
+  // What such a file looks like: this one without its checksums and its marker.
+  const std::string f = copy("old.vtkhdf");
+  const hid_t file = H5Fopen(f.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  H5Ldelete(file, "/awave_integrity", H5P_DEFAULT);
+  const hid_t group = H5Gopen2(file, "/wave_params", H5P_DEFAULT);
+  H5Adelete(group, "checksums");
+  H5Gclose(group);
+  H5Fclose(file);
+  const Outcome r = run("-restart old.vtkhdf -impl cpu -nsteps 2 next");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("was written before awave kept checksums: its snapshots cannot be verified"), std::string::npos)
+      << r.err;
+  const Outcome v = run("-verify old.vtkhdf");
+  EXPECT_EQ(v.status, 1);
+  EXPECT_NE(v.err.find("cannot be verified"), std::string::npos) << v.err;
+  // The checksums lost to damage (the marker stays): refused, not taken for an old file.
+  const std::string g = copy("lost.vtkhdf");
+  const hid_t lost = H5Fopen(g.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  H5Ldelete(lost, "/awave_integrity", H5P_DEFAULT);
+  H5Fclose(lost);
+  const Outcome l = run("-restart lost.vtkhdf -impl cpu -nsteps 2 next2");
+  EXPECT_EQ(l.status, 1) << l.err;
+  EXPECT_NE(l.err.find("/awave_integrity is missing"), std::string::npos) << l.err;
+}
