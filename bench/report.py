@@ -39,6 +39,7 @@ DEFAULT_OMP_SHAPES = sorted(glob.glob(os.path.join(HERE, "results", "*", "omp-sh
                             glob.glob(os.path.join(HERE, "results", "*", "omp-shapes*", "*.jsonl")))
 DEFAULT_OMP_BEFORE_AFTER = [(os.path.join(HERE, "results", "h200-2026-11-23", "fp-cost", "cost_openmptarget_[0-9]*.json"),
                              os.path.join(HERE, "results", "h200-2026-11-23", "omp-new", "*.json"))]
+DEFAULT_CHECKSUM_COST = sorted(glob.glob(os.path.join(HERE, "results", "*", "checksum-cost")))
 DEFAULT_MPI = [os.path.join(HERE, "results", d, "mpi") for d in ("h200x4-2026-11-22", "h200x2-2026-11-22")]
 # Builds against another Kokkos: build directory -> the preset build it is compared with.
 KOKKOS_VARIANTS = {"cuda-k46": "cuda", "openmptarget-k46": "openmptarget"}
@@ -725,6 +726,41 @@ def omp_shapes_section(w, shape_files, before_after):
       "threads with segment 32 beat the product's 256 with 16 by 3%).\n")
 
 
+def checksum_section(w, dirs):
+    """Section 17: what the snapshot checksums cost, with and without, interleaved."""
+    present = [d for d in dirs if glob.glob(os.path.join(d, "*.json"))]
+    if not present:
+        return
+    w("## 17. Snapshots that prove their integrity: the cost\n")
+    w("Every snapshot carries a CRC-32 per x-plane of `u` and `u_prev` and a record of what locates it "
+      "(`src/io/integrity.hpp`); restart and `awave -verify` check them. A build without checksums (`old`) "
+      "and one with them (`new`), interleaved, 20 steps with a snapshot every 5 (`bench/checksum-cost.sh`). "
+      "Output overlaps compute, so the run's wall time (file created to file committed) is what a user "
+      "pays; the writer's busy time shows the checksums' own cost. Target: wall within 2%.\n")
+    for d in present:
+        runs = load_runs(d, "cost_")
+        first = next(iter(runs.values()))
+        w(f"{first['build']['accelerator'] if first['build']['accelerator'] != 'none' else 'host'} "
+          f"(`{os.path.relpath(d, HERE)}`; old `{next(r['build']['git_commit'] for k, r in runs.items() if '_old_' in k)}`, "
+          f"new `{next(r['build']['git_commit'] for k, r in runs.items() if '_new_' in k)}`):\n")
+        w("| size | implementation | wall old [s] | wall new [s] | new / old (medians) | writer busy old [s] | writer busy new [s] |")
+        w("|---|---|---|---|---|---|---|")
+        table = {}
+        for name, r in runs.items():
+            kind = "old" if "_old_" in name else "new"
+            for i in r["implementations"]:
+                if "io" in i:
+                    e = table.setdefault((r["params"]["shape"][0], i["id"]), {"old": [], "new": [], "wold": [], "wnew": []})
+                    e[kind].append(i["io"]["wall_seconds"])
+                    e["w" + kind].append(i["io"]["write_seconds"])
+        for (n, impl), e in sorted(table.items()):
+            ratio = statistics.median(e["new"]) / statistics.median(e["old"]) if e["old"] and e["new"] else None
+            w(f"| {n}^3 | {impl} | {', '.join(f'{x:.2f}' for x in e['old'])} | {', '.join(f'{x:.2f}' for x in e['new'])} | "
+              f"{'-' if ratio is None else f'{ratio:.3f}'} | {', '.join(f'{x:.2f}' for x in e['wold'])} | "
+              f"{', '.join(f'{x:.2f}' for x in e['wnew'])} |")
+        w("")
+
+
 def mpi_machine(w, d):
     runs = {}
     for path in sorted(glob.glob(os.path.join(d, "*.json"))):
@@ -1038,6 +1074,7 @@ def generate(dirs, out_dir, io_dirs=None, align_dirs=None, mpi_dirs=None, bitwis
     mpi_section(w, mpi_dirs)
     bitwise_section(w, bitwise_dirs, cost_dirs)
     omp_shapes_section(w, DEFAULT_OMP_SHAPES, DEFAULT_OMP_BEFORE_AFTER)
+    checksum_section(w, DEFAULT_CHECKSUM_COST)
     with open(os.path.join(out_dir, "report.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     return os.path.join(out_dir, "report.md")

@@ -10,7 +10,7 @@ case $what in host|cuda|openmptarget|all) ;; *) echo "install-deps: unknown targ
 
 sudo=(); [ "$(id -u)" -eq 0 ] || sudo=(sudo)
 packages=(cmake ninja-build g++ patch xz-utils libhdf5-dev zlib1g-dev libfmt-dev nlohmann-json3-dev libgtest-dev
-          debootstrap python3 python3-matplotlib
+          debootstrap python3 python3-matplotlib python3-h5py
           openmpi-bin libopenmpi-dev libhdf5-openmpi-dev hdf5-tools)  # the *-mpi presets
 if [ "$what" = openmptarget ] || [ "$what" = all ]; then
   packages+=(clang-19 libomp-19-dev clang-tools-19 llvm-19)

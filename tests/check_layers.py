@@ -23,6 +23,7 @@ ALLOWED = {
     "cuda": {"core", "cuda"},
     "omp": {"core", "omp"},
     "app": None,  # the top: anything
+    "view": set(),  # awave-view (Python): reads files, includes nothing
 }
 MAX_SHARE = 0.40
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)

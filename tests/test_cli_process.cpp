@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -150,6 +151,20 @@ TEST_F(AwaveProcess, AllImplementationsAreBitwiseAfterALongRun) {
     EXPECT_EQ(json.find("\"bitwise\": false"), std::string::npos) << json;
     EXPECT_NE(json.find("\"bitwise\": true"), std::string::npos) << json;
   }
+}
+
+TEST_F(AwaveProcess, ALongRunShowsItsProgressUnlessQuiet) {
+  // stderr is a file here (a batch log): a plain line once the first chunk ends, with the steps,
+  // the percentage, the rate and the time left.
+  const Outcome o = run("-shape 97,61,33 -nsteps 60 -out_period 10 -impl cpu -no_output");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(std::regex_search(
+      o.err, std::regex(R"(\[cpu\] [1-6]0/60 steps \([0-9]+%\), [0-9.e+]+ SU/s, ETA 0:00:[0-9][0-9]\n)")))
+      << o.err;
+  EXPECT_EQ(o.err.find('\r'), std::string::npos) << "no terminal control characters in a log";
+  const Outcome q = run("-shape 97,61,33 -nsteps 60 -out_period 10 -impl cpu -no_output -quiet");
+  ASSERT_EQ(q.status, 0) << q.err;
+  EXPECT_EQ(q.err, "");
 }
 
 TEST_F(AwaveProcess, HelpAndListExitZero) {

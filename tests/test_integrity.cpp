@@ -54,7 +54,7 @@ TEST_F(Integrity, AnUndamagedFileVerifiesAndRestartsWithoutAWord) {
   const Outcome v = run("-verify run.cpu.vtkhdf");
   EXPECT_EQ(v.status, 0) << v.err;
   EXPECT_NE(v.out.find("6 snapshots, every checksum verifies"), std::string::npos) << v.out;
-  const Outcome r = run("-restart run.cpu.vtkhdf -impl cpu -nsteps 2 next");
+  const Outcome r = run("-restart run.cpu.vtkhdf -impl cpu -nsteps 2 -quiet next");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "");
 }
@@ -98,7 +98,7 @@ TEST_F(Integrity, ARestartSkipsADamagedLastSnapshotSaysSoAndComputesTheSameField
     else
       awave_test::damage_slot(f, array, kLast, 800, 16);
     fs::remove(work() / "next.cpu.vtkhdf");
-    const Outcome r = run("-restart damaged.vtkhdf -impl cpu next");  // to the file's end step, 23
+    const Outcome r = run("-restart damaged.vtkhdf -impl cpu -quiet next");  // to the file's end step, 23
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.err.find("awave: warning: restart file 'damaged.vtkhdf': snapshot 5 (step "), std::string::npos)
         << r.err;
@@ -128,7 +128,7 @@ TEST_F(Integrity, AFileWithNoIntactSnapshotIsRefused) {
 TEST_F(Integrity, ADamagedMiddleSnapshotDoesNotStopARestartFromTheLast) {
   const std::string f = copy("damaged.vtkhdf");
   awave_test::damage_slot(f, "u", 2, 800, 16);
-  const Outcome r = run("-restart damaged.vtkhdf -impl cpu -nsteps 2 next");
+  const Outcome r = run("-restart damaged.vtkhdf -impl cpu -nsteps 2 -quiet next");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "");
   EXPECT_NE(r.out.find("at step 23"), std::string::npos) << r.out;
@@ -177,7 +177,7 @@ TEST_F(Integrity, AFileWrittenBeforeChecksumsRestartsWithOneLine) {
   H5Adelete(group, "checksums");
   H5Gclose(group);
   H5Fclose(file);
-  const Outcome r = run("-restart old.vtkhdf -impl cpu -nsteps 2 next");
+  const Outcome r = run("-restart old.vtkhdf -impl cpu -nsteps 2 -quiet next");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.err.find("was written before awave kept checksums: its snapshots cannot be verified"), std::string::npos)
       << r.err;

@@ -256,7 +256,7 @@ TEST_F(Restart, AFullDiskStopsTheRunWithTheLastSnapshotsReadable) {
   const fs::path tmpfs = dir_ / "tmpfs", script = dir_ / "full-disk.sh";
   std::ofstream(script) << "set -u\nmkdir -p '" << tmpfs.string() << "'\nmount -t tmpfs -o size=7m tmpfs '"
                         << tmpfs.string() << "' || exit 97\ncd '" << tmpfs.string() << "'\n'" AWAVE_EXE
-                        << "' -shape 64,64,32 -nsteps 400 -out_period 10 -impl cpu -no_check run >'"
+                        << "' -shape 64,64,32 -nsteps 400 -out_period 10 -impl cpu -no_check -quiet run >'"
                         << (dir_ / "out").string() << "' 2>'" << (dir_ / "err").string() << "'\nrc=$?\ncp -a . '"
                         << (dir_ / "kept").string() << "/'\nexit $rc\n";
   const int raw = std::system(("unshare -m --propagation private sh '" + script.string() + "'").c_str());

@@ -47,7 +47,7 @@ std::vector<std::string> split_commas(const std::string& text) {
 
 std::string usage() {
   return "usage: awave [-shape nx,ny,nz] [-dx float] [-dt float] [-nsteps int] [-out_period int]\n"
-         "             [-impl id,id,...] [-reference cpu|cpu-openmp] [-json FILE] [-no_output] [-no_check]\n"
+         "             [-impl id,id,...] [-reference cpu|cpu-openmp] [-json FILE] [-no_output] [-no_check] [-quiet]\n"
          "             [-restart FILE [-restart_strict]] [-verify FILE] [-list] [-h] [output_base]\n"
          "  -shape nx,ny,nz   interior grid points (default 32,32,32; nx, ny >= 8, nz >= 1)\n"
          "  -dx float         grid spacing in metres (default 10.0)\n"
@@ -61,6 +61,7 @@ std::string usage() {
          "  -json FILE        also write the results as JSON to FILE\n"
          "  -no_output        write no .vtkhdf files\n"
          "  -no_check         skip the CPU reference and the point-by-point check (benchmarks)\n"
+         "  -quiet            no progress lines on stderr (steps, %, SU/s so far, time left)\n"
          "  -restart FILE     continue the run saved in FILE (an awave .vtkhdf, complete or from an\n"
          "                    interrupted run's .partial) from its newest snapshot whose checksums verify\n"
          "                    (saying so when that is not the last); parameters come from the file,\n"
@@ -100,6 +101,10 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
     }
     if (flag == "-no_check") {
       o.check = false;
+      continue;
+    }
+    if (flag == "-quiet") {
+      o.progress = false;
       continue;
     }
     if (flag == "-restart_strict") {

@@ -18,6 +18,7 @@ struct Options {
   std::string json_path;             // machine-readable results, if set
   bool write_output = true;          // -no_output: skip VTKHDF files (benchmarks)
   bool check = true;                 // -no_check: skip the CPU reference and the comparison
+  bool progress = true;              // -quiet: no progress lines on stderr
   bool help = false;
   bool list = false;
   std::string restart_file;            // -restart: continue the run saved in this file

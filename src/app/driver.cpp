@@ -1,5 +1,6 @@
 #include "app/driver.hpp"
 
+#include "app/progress.hpp"
 #include "app/registry.hpp"
 #include "build_info.hpp"
 #include "core/approx_equal.hpp"
@@ -123,6 +124,11 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
     result.output_file = output_path(options.output_base, entry.id);
     out = std::make_unique<SnapshotWriter>(result.output_file, problem, int64_t(chunks.size()) + 1);
   }
+  // Live progress on stderr (the first process only; -quiet silences it).
+  ProgressReporter progress(entry.id, std::accumulate(chunks.begin(), chunks.end(), 0L), double(p.interior_points()),
+                            options.progress && group.rank() == 0);
+  long steps_done = 0;
+  double compute_done = 0;
   try {
     if (out) snapshot();
     for (const int len : chunks) {
@@ -131,6 +137,9 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
       const auto stop = clock::now();
       result.chunk_steps.push_back(len);
       result.chunk_seconds.push_back(std::chrono::duration<double>(stop - start).count());
+      steps_done += len;
+      compute_done += result.chunk_seconds.back();
+      progress.update(steps_done, compute_done);
       if (group.distributed())  // where each chunk's time went (the first includes MPI's warm-up)
         result.distributed.chunks.push_back({halo.step_seconds(), halo.copy_seconds(), halo.mpi_seconds()});
       if (out) snapshot();
