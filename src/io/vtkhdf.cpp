@@ -563,7 +563,12 @@ VtkHdfContents read_vtkhdf_contents(const std::string& path) {
   return c;
 }
 
-std::vector<double> read_vtkhdf_array(const std::string& path, const std::string& name, int64_t t) {
+namespace {
+
+// Global x-planes [gi0, gi0 + ni) of PointData array `name` at time slot t, in the file's
+// order ([nz][ny][ni], x fastest); ni < 0: every plane. Sets nz, ny.
+std::vector<double> read_slot_planes(const std::string& path, const std::string& name, int64_t t, int gi0, int& ni,
+                                     hsize_t& nz, hsize_t& ny) {
   Handle file = open_file(path);
   const std::string ds_path = "/VTKHDF/PointData/" + name;
   Handle ds(H5Dopen2(file, ds_path.c_str(), H5P_DEFAULT), H5Dclose, ds_path.c_str());
@@ -571,31 +576,31 @@ std::vector<double> read_vtkhdf_array(const std::string& path, const std::string
   hsize_t d[4];
   if (H5Sget_simple_extent_ndims(space) != 4) fail(ds_path + " is not 4-D");
   H5Sget_simple_extent_dims(space, d, nullptr);
-  if (t < 0 || hsize_t(t) >= d[0]) fail(fmt::format("{} has no time slot {}", ds_path, t));
-  const hsize_t start[4] = {hsize_t(t), 0, 0, 0}, count[4] = {1, d[1], d[2], d[3]};
+  if (ni < 0) ni = int(d[3]) - gi0;
+  if (t < 0 || hsize_t(t) >= d[0] || gi0 < 0 || ni < 0 || hsize_t(gi0 + ni) > d[3])
+    fail(fmt::format("{} has no slot {} with planes {}..{}", ds_path, t, gi0, gi0 + ni));
+  nz = d[1];
+  ny = d[2];
+  const hsize_t start[4] = {hsize_t(t), 0, 0, hsize_t(gi0)}, count[4] = {1, nz, ny, hsize_t(ni)};
   check(H5Sselect_hyperslab(space, H5S_SELECT_SET, start, nullptr, count, nullptr), "select");
-  std::vector<double> values(d[1] * d[2] * d[3]);
-  Handle mem = make_space({1, d[1], d[2], d[3]});
+  std::vector<double> values(nz * ny * hsize_t(ni));
+  Handle mem = make_space({1, nz, ny, hsize_t(ni)});
   check(H5Dread(ds, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, values.data()), ds_path.c_str());
   return values;
 }
 
+}  // namespace
+
+std::vector<double> read_vtkhdf_array(const std::string& path, const std::string& name, int64_t t) {
+  int ni = -1;
+  hsize_t nz = 0, ny = 0;
+  return read_slot_planes(path, name, t, 0, ni, nz, ny);
+}
+
 std::vector<double> read_vtkhdf_planes(const std::string& path, const std::string& name, int64_t t, int gi0, int ni) {
-  Handle file = open_file(path);
-  const std::string ds_path = "/VTKHDF/PointData/" + name;
-  Handle ds(H5Dopen2(file, ds_path.c_str(), H5P_DEFAULT), H5Dclose, ds_path.c_str());
-  Handle space(H5Dget_space(ds), H5Sclose, name.c_str());
-  hsize_t d[4];
-  if (H5Sget_simple_extent_ndims(space) != 4) fail(ds_path + " is not 4-D");
-  H5Sget_simple_extent_dims(space, d, nullptr);
-  if (t < 0 || hsize_t(t) >= d[0] || gi0 < 0 || ni < 0 || hsize_t(gi0 + ni) > d[3])
-    fail(fmt::format("{} has no slot {} with planes {}..{}", ds_path, t, gi0, gi0 + ni));
-  const hsize_t nz = d[1], ny = d[2];
-  const hsize_t start[4] = {hsize_t(t), 0, 0, hsize_t(gi0)}, count[4] = {1, nz, ny, hsize_t(ni)};
-  check(H5Sselect_hyperslab(space, H5S_SELECT_SET, start, nullptr, count, nullptr), "select");
-  std::vector<double> file_order(nz * ny * hsize_t(ni)), planes(file_order.size());
-  Handle mem = make_space({1, nz, ny, hsize_t(ni)});
-  check(H5Dread(ds, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, file_order.data()), ds_path.c_str());
+  hsize_t nz = 0, ny = 0;
+  const std::vector<double> file_order = read_slot_planes(path, name, t, gi0, ni, nz, ny);
+  std::vector<double> planes(file_order.size());
   for (hsize_t k = 0; k < nz; ++k)
     for (hsize_t j = 0; j < ny; ++j)
       for (hsize_t i = 0; i < hsize_t(ni); ++i) planes[(i * ny + j) * nz + k] = file_order[(k * ny + j) * ni + i];
