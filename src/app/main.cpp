@@ -61,12 +61,12 @@ int run(int argc, char* argv[]) {
   const ProcessGroup& group = ProcessGroup::world();
   std::ostream& out = group.rank() == 0 ? std::cout : null_stream;
   std::ostream& err = group.rank() == 0 ? std::cerr : null_stream;
-  if (const auto launch = ProcessGroup::launched_as_copies()) {  // before anything is read or written
-    if (launch->rank == 0)
-      std::cerr << fmt::format(
-          "awave: error: started as {} processes by an MPI launcher, but this build has no MPI (its copies would "
-          "race for the same files); build a *-mpi preset (host-mpi, cuda-mpi, openmptarget-mpi) to run over MPI\n",
-          launch->size);
+  if (const auto copies = ProcessGroup::launched_as_copies()) {  // before anything is read or written
+    // Every copy says it (one line each): a launcher may kill the others as soon as one exits.
+    std::cerr << fmt::format(
+        "awave: error: started as {} processes by an MPI launcher, but this build has no MPI (its copies would "
+        "race for the same files); build a *-mpi preset (host-mpi, cuda-mpi, openmptarget-mpi) to run over MPI\n",
+        *copies);
     return 1;
   }
   const ParsedCommandLine parsed = parse_command_line(argc, argv);

@@ -54,19 +54,13 @@ void ProcessGroup::init(int& argc, char**& argv) {
 #endif
 }
 
-std::optional<ProcessGroup::Launch> ProcessGroup::launched_as_copies() {
+std::optional<int> ProcessGroup::launched_as_copies() {
 #if defined(AWAVE_HAVE_MPI)
   return std::nullopt;
 #else
-  auto number = [](const char* name) {
-    const char* v = std::getenv(name);
-    return v && *v ? std::atoi(v) : -1;
-  };
-  // Each launcher's (size, rank) variables: OpenMPI, PMI (MPICH, Intel MPI, Slurm's pmi2), PMIx.
-  const std::pair<const char*, const char*> launchers[] = {
-      {"OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK"}, {"PMI_SIZE", "PMI_RANK"}, {"PMIX_SIZE", "PMIX_RANK"}};
-  for (const auto& [size, rank] : launchers)
-    if (number(size) > 1) return Launch{number(size), std::max(number(rank), 0)};
+  // Each launcher's process count: OpenMPI, PMI (MPICH, Intel MPI, Slurm's pmi2), PMIx.
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"})
+    if (const char* v = std::getenv(name); v && std::atoi(v) > 1) return std::atoi(v);
   return std::nullopt;
 #endif
 }

@@ -19,14 +19,11 @@ class ProcessGroup {
   static void init(int& argc, char**& argv);
   static void finalize();
   static ProcessGroup& world();
-  // In a build without MPI: the launcher's process count and this copy's rank when an MPI
-  // launcher (OpenMPI's mpirun, a PMI or PMIx one such as MPICH's or Slurm's) started several
-  // copies, which would race for the same files; nothing otherwise, and always nothing in a
-  // build with MPI (those copies form one group).
-  struct Launch {
-    int size, rank;
-  };
-  static std::optional<Launch> launched_as_copies();
+  // In a build without MPI: the launcher's process count when an MPI launcher (OpenMPI's
+  // mpirun, a PMI or PMIx one such as MPICH's or Slurm's) started several copies, which would
+  // race for the same files; nothing otherwise, and always nothing in a build with MPI (those
+  // copies form one group).
+  static std::optional<int> launched_as_copies();
 
   int rank() const { return rank_; }
   int size() const { return size_; }
