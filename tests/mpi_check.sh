@@ -5,13 +5,16 @@
 # every attribute, exactly); a restart with another P must equal the single-process restart;
 # an nx too small for P is refused; and the comparison itself catches a planted difference.
 #   mpi_check.sh AWAVE_EXE WORK_DIR
-# SHAPES and NPS override the shapes and process counts (the GPU runs, bench/device/).
+# SHAPES and NPS override the shapes and process counts (the GPU runs, bench/device/); HALO
+# (mpi or nccl) is passed as -halo to every run over several processes, and STALL_IMPL is the
+# implementation whose neighbours must time out when a process stops (default cpu).
 set -uo pipefail
 exe=${1:?usage: mpi_check.sh AWAVE_EXE WORK_DIR}
 work=${2:?usage: mpi_check.sh AWAVE_EXE WORK_DIR}
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 export OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-mpi() { local np=$1; shift; mpirun -np "$np" --oversubscribe "$@"; }
+halo_args=(); [ -n "${HALO:-}" ] && halo_args=(-halo "$HALO")
+mpi() { local np=$1; shift; mpirun -np "$np" --oversubscribe "$@" "${halo_args[@]}"; }
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 same() {  # same FILE_A FILE_B: h5diff finds no difference in any object
@@ -94,6 +97,37 @@ if [ -n "${AWAVE_DAMAGE_TOOL:-}" ]; then
     echo "ok: a 3-process file with a damaged last snapshot, continued by 2 processes from the intact one = by 1"
   mpi 2 "$exe" -impl cpu -restart dmg.cpu.vtkhdf -restart_strict d3 > d3.txt 2>&1 && fail "-restart_strict took a damaged file"
   [ -e d3.cpu.vtkhdf.partial ] && fail "-restart_strict wrote a file"
+fi
+
+# A process that stops: its neighbour gives up after -halo_timeout with one line (the
+# planted fault AWAVE_FAULT_STALL_HALO=1 stops process 1 before its second exchange), never hangs.
+mkdir -p stall && start=$SECONDS
+(cd stall && AWAVE_FAULT_STALL_HALO=1 timeout 300 mpirun -np 2 --oversubscribe -x AWAVE_FAULT_STALL_HALO "$exe" \
+   -shape 20,12,9 -nsteps 6 -out_period 3 -impl "${STALL_IMPL:-cpu}" -no_check -halo_timeout 3 "${halo_args[@]}" run \
+   > out.txt 2> err.txt); rc=$?
+took=$((SECONDS - start))
+if [ $rc -eq 0 ] || [ $rc -eq 124 ]; then
+  fail "a stopped process: rc=$rc after $took s (expected the time-out's error)"
+elif ! grep -q "no plane from the neighbours of process 0 within 3 s" stall/err.txt; then
+  fail "a stopped process: no time-out line: $(grep -m2 'error' stall/err.txt)"
+elif [ $took -ge 60 ]; then
+  fail "a stopped process: the time-out took $took s"
+else
+  echo "ok: a stopped process: its neighbour gave up after 3 s with one line (rc=$rc, $took s in all)"
+fi
+
+# -halo nccl where NCCL cannot carry the planes (no NCCL in the build, or processes sharing a
+# GPU): one line, exit 1, nothing written.
+if [ "${HALO:-}" != nccl ]; then
+  mkdir -p nonccl && (cd nonccl && mpirun -np 2 --oversubscribe "$exe" -shape 20,12,9 -nsteps 3 -halo nccl run \
+    > out.txt 2> err.txt); rc=$?
+  if [ $rc -ne 1 ] || ! grep -q "^awave: error: -halo nccl: " nonccl/err.txt; then
+    fail "-halo nccl without a way: rc=$rc, $(head -2 nonccl/err.txt)"
+  elif [ -n "$(ls nonccl | grep -v -e out.txt -e err.txt)" ]; then
+    fail "-halo nccl without a way wrote files"
+  else
+    echo "ok: -halo nccl refused in one line: $(grep -m1 -o 'nccl: .*' nonccl/err.txt)"
+  fi
 fi
 
 # Too few planes for the processes: one line, exit 1, nothing written.

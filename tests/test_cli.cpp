@@ -52,6 +52,19 @@ TEST(CommandLine, DoubleDashAndExtras) {
   EXPECT_FALSE(r.options.check);
 }
 
+TEST(CommandLine, HaloPathAndTimeOut) {
+  const ParsedCommandLine defaults = parse({});
+  ASSERT_FALSE(defaults.error) << *defaults.error;
+  EXPECT_EQ(defaults.options.halo.path, HaloPath::fastest);
+  EXPECT_EQ(defaults.options.halo.timeout_seconds, 120);
+  for (const auto& [word, path] : {std::pair{"mpi", HaloPath::mpi}, std::pair{"nccl", HaloPath::nccl}}) {
+    const ParsedCommandLine r = parse({"-halo", word, "-halo_timeout", "2.5"});
+    ASSERT_FALSE(r.error) << *r.error;
+    EXPECT_EQ(r.options.halo.path, path);
+    EXPECT_EQ(r.options.halo.timeout_seconds, 2.5);
+  }
+}
+
 TEST(CommandLine, BadInputsGiveOneLineErrors) {
   const std::vector<std::pair<std::vector<const char*>, std::string>> cases = {
       {{"-shape", "0,32,32"}, "at least 8"},
@@ -73,6 +86,11 @@ TEST(CommandLine, BadInputsGiveOneLineErrors) {
       {{"a", "b"}, "more than one output_base"},
       {{"-impl", "cpu,,x"}, "comma-separated"},
       {{"-reference", "cuda"}, "-reference is cpu (serial) or cpu-openmp"},
+      {{"-halo", "nvlink"}, "-halo is mpi or nccl"},
+      {{"-halo"}, "needs a value"},
+      {{"-halo_timeout", "0"}, "-halo_timeout needs seconds > 0"},
+      {{"-halo_timeout", "-3"}, "-halo_timeout needs seconds > 0"},
+      {{"-halo_timeout", "nan"}, "-halo_timeout needs seconds > 0"},
   };
   for (const auto& [args, expected] : cases) {
     std::vector<const char*> argv{"awave"};

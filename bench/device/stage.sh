@@ -36,8 +36,9 @@ if ldd "${binaries[@]}" 2>/dev/null | grep -c 'libmpi\.so' > /dev/null; then  # 
     dpkg -L openmpi-bin openmpi-common libopenmpi3 libpmix2 | grep -v -e /usr/share/doc -e /usr/share/man -e lintian)
   for f in "${mpi_files[@]}"; do [[ $f == *.so* || -x $f ]] && binaries+=("$f"); done  # their libraries too
 fi
-# The C runtime, libstdc++ and the GPU driver come from the GPU machine itself.
-skip='^(linux-vdso|ld-linux|libc\.so|libm\.so|libdl\.so|libpthread\.so|librt\.so|libresolv\.so|libstdc\+\+\.so|libgcc_s\.so|libcuda\.so)'
+# The C runtime, libstdc++ and the GPU driver come from the GPU machine itself; NCCL
+# (218 MB) too: the GPU machines have it installed (libnccl2, the same major version).
+skip='^(linux-vdso|ld-linux|libc\.so|libm\.so|libdl\.so|libpthread\.so|librt\.so|libresolv\.so|libstdc\+\+\.so|libgcc_s\.so|libcuda\.so|libnccl\.so)'
 for f in "${binaries[@]}"; do
   { ldd "$f" 2>/dev/null || true; } | awk '$3 ~ /^\// {print $1, $3}'
 done | sort -u | while read -r name path; do

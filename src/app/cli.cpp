@@ -48,7 +48,8 @@ std::vector<std::string> split_commas(const std::string& text) {
 std::string usage() {
   return "usage: awave [-shape nx,ny,nz] [-dx float] [-dt float] [-nsteps int] [-out_period int]\n"
          "             [-impl id,id,...] [-reference cpu|cpu-openmp] [-json FILE] [-no_output] [-no_check] [-quiet]\n"
-         "             [-restart FILE [-restart_strict]] [-verify FILE] [-list] [-h] [output_base]\n"
+         "             [-restart FILE [-restart_strict]] [-verify FILE] [-halo mpi|nccl] [-halo_timeout s]\n"
+         "             [-list] [-h] [output_base]\n"
          "  -shape nx,ny,nz   interior grid points (default 32,32,32; nx, ny >= 8, nz >= 1)\n"
          "  -dx float         grid spacing in metres (default 10.0)\n"
          "  -dt float         time step in seconds (default 0.002; Courant number must be <= 1)\n"
@@ -68,6 +69,11 @@ std::string usage() {
          "                    -nsteps counts the steps still to run (default: to the file's end)\n"
          "  -restart_strict   refuse the restart where the file's last snapshot is damaged\n"
          "  -verify FILE      check every snapshot's checksums in FILE and exit: 0 intact, 1 damaged\n"
+         "  -halo mpi|nccl    over MPI, how the GPU implementations' halo planes travel: nccl GPU to GPU\n"
+         "                    (NVLink), mpi through host memory; default nccl where the build has NCCL and\n"
+         "                    each process its own GPU, mpi otherwise (host implementations always use mpi)\n"
+         "  -halo_timeout s   over MPI, the longest wait for a neighbour's planes before the run stops with\n"
+         "                    an error (default 120)\n"
          "  -list             list the implementations in this build and exit\n"
          "  -h, --help        this help\n"
          "  output_base       files are <stem>.<impl>.vtkhdf (default: test)\n"
@@ -113,7 +119,7 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
     }
     const bool takes_value = flag == "-shape" || flag == "-dx" || flag == "-dt" || flag == "-nsteps" ||
                              flag == "-out_period" || flag == "-impl" || flag == "-json" || flag == "-reference" ||
-                             flag == "-restart" || flag == "-verify";
+                             flag == "-restart" || flag == "-verify" || flag == "-halo" || flag == "-halo_timeout";
     if (takes_value) {
       if (a + 1 >= argc) return error(fmt::format("{} needs a value", arg));
       const std::string value = argv[++a];
@@ -147,6 +153,14 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
       } else if (flag == "-restart") {
         if (value.empty()) return error("-restart needs a file name");
         o.restart_file = value;
+      } else if (flag == "-halo") {
+        if (value == "mpi") o.halo.path = HaloPath::mpi;
+        else if (value == "nccl") o.halo.path = HaloPath::nccl;
+        else return error(fmt::format("-halo is mpi or nccl, got '{}'", value));
+      } else if (flag == "-halo_timeout") {
+        const auto x = parse_real(value);
+        if (!x || !(*x > 0) || *x > 1e6) return error(fmt::format("-halo_timeout needs seconds > 0, got '{}'", value));
+        o.halo.timeout_seconds = *x;
       } else if (flag == "-verify") {
         if (value.empty()) return error("-verify needs a file name");
         o.verify_file = value;

@@ -3,6 +3,7 @@
 
 #include "core/wave_params.hpp"
 #include "core/wave_problem.hpp"
+#include "parallel/halo_exchange.hpp"
 
 #include <optional>
 #include <string>
@@ -19,6 +20,7 @@ struct Options {
   bool write_output = true;          // -no_output: skip VTKHDF files (benchmarks)
   bool check = true;                 // -no_check: skip the CPU reference and the comparison
   bool progress = true;              // -quiet: no progress lines on stderr
+  HaloSettings halo;                 // -halo, -halo_timeout: over MPI, how the planes travel
   bool help = false;
   bool list = false;
   std::string restart_file;            // -restart: continue the run saved in this file

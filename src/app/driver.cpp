@@ -108,7 +108,12 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
   log << fmt::format("[{}] {}: setting up\n", entry.id, entry.description) << std::flush;
   std::unique_ptr<WaveImpl> impl = entry.make(problem);
   ProcessGroup& group = ProcessGroup::world();
-  HaloExchange halo(*impl, problem, group);
+  HaloExchange halo(*impl, problem, group, options.halo);
+  if (group.distributed()) {
+    result.distributed.gpu_to_gpu = halo.gpu_to_gpu();
+    result.distributed.halo_path = halo.path_description();
+    log << fmt::format("[{}] halo exchange: {}\n", entry.id, halo.path_description()) << std::flush;
+  }
 
   const std::vector<int> chunks = chunk_lengths(p);
   std::unique_ptr<SnapshotWriter> out;
@@ -147,8 +152,12 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
     if (out) out->commit();
   } catch (const std::exception& e) {
     if (!out) throw;
-    throw std::runtime_error(
-        fmt::format("{} (-restart {} continues the run from its last snapshot)", e.what(), out->partial_path()));
+    const std::string line =
+        fmt::format("{} (-restart {} continues the run from its last snapshot)", e.what(), out->partial_path());
+    // Over MPI, stop every process now: unwinding would wait for the writer thread, which may be
+    // in a collective write with a process that stopped. The file keeps its committed snapshots.
+    if (group.distributed()) group.abort_with_error(line, 3);
+    throw std::runtime_error(line);
   }
   if (out) {  // over MPI: the slowest process's
     result.io.wall_seconds = group.max(std::chrono::duration<double>(clock::now() - wall_start).count());
@@ -328,6 +337,8 @@ void write_json(const RunReport& report, const std::string& path) {
     }
     if (r.distributed.processes > 1) {
       ji["mpi"] = {{"processes", r.distributed.processes},
+                   {"halo", r.distributed.gpu_to_gpu ? "nccl" : "mpi"},
+                   {"halo_path", r.distributed.halo_path},
                    {"step_seconds", r.distributed.step_seconds},
                    {"halo_copy_seconds", r.distributed.halo_copy_seconds},
                    {"mpi_seconds", r.distributed.mpi_seconds},

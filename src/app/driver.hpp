@@ -42,7 +42,9 @@ struct ImplResult {
   } io;
   struct {  // over MPI: where a step's time went (the slowest process's sums over the run)
     int processes = 1;
-    double step_seconds = 0, halo_copy_seconds = 0, mpi_seconds = 0;
+    bool gpu_to_gpu = false;  // the halo planes went through NCCL (-halo)
+    std::string halo_path;    // the path in words, as the log shows it
+    double step_seconds = 0, halo_copy_seconds = 0, mpi_seconds = 0;  // MPI: or NCCL, the wait for the planes
     std::vector<std::array<double, 3>> chunks;  // the same per chunk: step, halo copies, MPI
   } distributed;
 

@@ -8,6 +8,7 @@
 #include "io/integrity.hpp"
 #include "io/restart.hpp"
 #include "kokkos/register_kokkos.hpp"
+#include "parallel/nccl_link.hpp"
 #include "parallel/process_group.hpp"
 
 #include <fmt/format.h>
@@ -115,6 +116,15 @@ int run(int argc, char* argv[]) {
     return std::any_of(ids.begin(), ids.end(),
                        [flag](const std::string& id) { return find_implementation(id)->*flag; });
   };
+  // -halo nccl where it cannot carry the planes: refused before anything runs (a run of host
+  // implementations only, in a build with NCCL, sends through MPI as -h says).
+  if (options.halo.path == HaloPath::nccl && group.distributed() &&
+      (any(&ImplEntry::on_device) || !nccl_link::in_build())) {
+    if (auto why = nccl_link::unavailable(group)) {
+      err << "awave: error: -halo nccl: " << *why << " (-halo mpi sends the planes through host memory)\n";
+      return 1;
+    }
+  }
   if (any(&ImplEntry::on_device) || any(&ImplEntry::uses_kokkos)) {  // Kokkos of a GPU build needs the GPU
     select_accelerator(group.local_rank(), group.local_size());      // one GPU per process of a node
     if (auto problem = accelerator_problem()) {
@@ -165,10 +175,7 @@ int run(int argc, char* argv[]) {
     std::string what = e.what();
     std::replace(what.begin(), what.end(), '\n', ' ');
     while (!what.empty() && what.back() == ' ') what.pop_back();
-    if (group.distributed()) {  // the others may wait in a collective call: stop them all
-      std::cerr << fmt::format("awave: error: (process {} of {}) {}\n", group.rank(), group.size(), what);
-      group.abort(3);
-    }
+    if (group.distributed()) group.abort_with_error(what, 3);  // the others may wait in a collective call
     err << "awave: error: " << what << "\n";
     return 3;
   }

@@ -55,6 +55,13 @@ class WaveImpl {
   virtual void finish_step() {}
   // Host memory for halo planes, pinned where the backend can (DMA straight from it).
   virtual std::shared_ptr<double> halo_buffer(std::size_t n);
+  // The GPU-to-GPU exchange (NCCL): where padded plane `pi` of `now` is in CUDA device memory
+  // (geometry().stride_i() contiguous values), or null where the fields are elsewhere. All it
+  // needs besides: a step's queued work is complete when finish_step() or run() returns.
+  virtual double* now_plane_on_device(int pi) {
+    (void)pi;
+    return nullptr;
+  }
 
   // The padded `now` field on the host (copied back on each call), for the check.
   const std::vector<double>& now_on_host();

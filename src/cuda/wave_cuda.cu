@@ -235,6 +235,7 @@ class WaveCuda final : public WaveImpl {
     AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
+  double* now_plane_on_device(int pi) override { return ring_.now() + std::size_t(pi) * problem_.geometry().stride_i(); }
   std::shared_ptr<double> halo_buffer(std::size_t n) override {  // pinned: the copies are DMA
     double* p = nullptr;
     AWAVE_CUDA_CHECK(cudaMallocHost(&p, n * sizeof(double)));

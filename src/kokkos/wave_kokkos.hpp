@@ -14,6 +14,7 @@
 #include "core/time_ring.hpp"
 #include "core/wave_impl.hpp"
 #include "core/wave_update.hpp"
+#include "kokkos/kokkos_backends.hpp"
 #include "kokkos/kokkos_policy.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -256,6 +257,19 @@ class WaveKokkos final : public WaveImpl {
     HostPlane h(const_cast<double*>(host), now.extent(1), now.extent(2));
     Kokkos::deep_copy(exec_, Kokkos::subview(now, pi, Kokkos::ALL, Kokkos::ALL), h);
     exec_.fence();
+  }
+
+  double* now_plane_on_device(int pi) override {
+    // CudaSpace and OpenMPTargetSpace memory is CUDA device memory on an NVIDIA GPU (the NCCL
+    // exchange checks); LayoutRight keeps a plane of constant i contiguous.
+    if constexpr (KokkosBackend<ExecSpace>::on_host) {
+      (void)pi;
+      return nullptr;
+    } else {
+      const Field& now = ring_.now();
+      if (now.stride(0) != now.extent(1) * now.extent(2)) return nullptr;  // padded rows: not one block
+      return now.data() + std::size_t(pi) * now.stride(0);
+    }
   }
 
   std::shared_ptr<double> halo_buffer(std::size_t n) override {

@@ -122,6 +122,8 @@ class WaveOmp final : public WaveImpl {
   void queue_step_part(StepPart part) override { step(part == StepPart::bulk ? Part::bulk : Part::edges); }
   void finish_step() override { ring_.rotate(); }
 
+  // omp_target_alloc's memory on an NVIDIA GPU is CUDA device memory (the NCCL exchange checks).
+  double* now_plane_on_device(int pi) override { return ring_.now() + std::size_t(pi) * problem_.geometry().stride_i(); }
   std::shared_ptr<double> halo_buffer(std::size_t n) override {  // pinned through libomptarget: DMA copies
     void* p = omp_alloc(n * sizeof(double), llvm_omp_target_host_mem_alloc);
     if (!p) return WaveImpl::halo_buffer(n);

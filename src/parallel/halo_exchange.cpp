@@ -1,14 +1,38 @@
 #include "parallel/halo_exchange.hpp"
 
+#include "parallel/nccl_link.hpp"
+
+#include <fmt/format.h>
+
 #include <chrono>
+#include <cstdlib>
 #include <exception>
+#include <stdexcept>
 #include <thread>
 
 namespace awave {
 
-HaloExchange::HaloExchange(WaveImpl& impl, const WaveProblem& problem, ProcessGroup& group)
-    : impl_(impl), group_(group), slab_(problem.slab()), plane_(problem.geometry().stride_i()) {
+HaloExchange::HaloExchange(WaveImpl& impl, const WaveProblem& problem, ProcessGroup& group,
+                           const HaloSettings& settings)
+    : impl_(impl), group_(group), slab_(problem.slab()), plane_(problem.geometry().stride_i()), settings_(settings) {
   if (!group.distributed()) return;
+  description_ = "through host memory and MPI";
+  // Only implementations whose fields are in CUDA device memory can send GPU to GPU.
+  if (const double* fields = impl.now_plane_on_device(0); fields && settings.path != HaloPath::mpi) {
+    std::optional<std::string> why = nccl_link::unavailable(group);
+    if (!why) {
+      try {
+        nccl_link::open(group, fields, settings.timeout_seconds);
+        gpu_to_gpu_ = true;
+        description_ = "GPU to GPU through " + nccl_link::version();
+        return;
+      } catch (const std::exception& e) {  // the same words on every process
+        why = e.what();
+      }
+    }
+    if (settings.path == HaloPath::nccl) throw std::runtime_error("-halo nccl: " + *why);
+    description_ += " (NCCL: " + *why + ")";
+  }
   if (!slab_.first()) {
     send_lo_ = impl.halo_buffer(plane_);
     recv_lo_ = impl.halo_buffer(plane_);
@@ -52,12 +76,45 @@ void HaloExchange::run(int steps) {
   for (int s = 0; s < steps; ++s) step();
 }
 
+// A planted fault for the tests (AWAVE_FAULT_STALL_HALO=RANK): that process stops before its
+// second exchange, as a hung or stopped process would, and its neighbours must time out.
+void HaloExchange::planted_stall() {
+  static const char* stalled = std::getenv("AWAVE_FAULT_STALL_HALO");
+  if (stalled && std::atoi(stalled) == group_.rank() && exchanges_ == 1)
+    std::this_thread::sleep_for(std::chrono::duration<double>(10 * settings_.timeout_seconds + 10));
+}
+
+// The planes GPU to GPU: queued on NCCL's stream while the implementation's previous step is
+// complete (finish_step waited for it), so the planes sent are final; the bulk computes while
+// they travel; the edges are queued once they have arrived.
+void HaloExchange::step_gpu_to_gpu() {
+  const auto plane = [&](int pi) { return impl_.now_plane_on_device(pi); };
+  timed(mpi_seconds_, [&] {
+    nccl_link::start(slab_.first() ? nullptr : plane(1), slab_.last() ? nullptr : plane(slab_.nx),
+                     slab_.first() ? nullptr : plane(0), slab_.last() ? nullptr : plane(slab_.nx + 1), plane_);
+  });
+  if (!impl_.can_split_step()) {
+    timed(mpi_seconds_, [&] { nccl_link::finish(); });
+    timed(step_seconds_, [&] { impl_.run(1); });
+    return;
+  }
+  timed(step_seconds_, [&] { impl_.queue_step_part(WaveImpl::StepPart::bulk); });  // at once on a GPU stream
+  timed(mpi_seconds_, [&] { nccl_link::finish(); });  // what the exchange added beyond queueing the bulk
+  timed(step_seconds_, [&] {
+    impl_.queue_step_part(WaveImpl::StepPart::edges);
+    impl_.finish_step();
+  });
+}
+
 void HaloExchange::step() {
+  planted_stall();
+  ++exchanges_;
+  if (gpu_to_gpu_) return step_gpu_to_gpu();
   copy_out();
   timed(mpi_seconds_,
         [&] { group_.start_exchange(send_lo_.get(), send_hi_.get(), recv_lo_.get(), recv_hi_.get(), plane_); });
   if (!impl_.can_split_step()) {
-    timed(mpi_seconds_, [&] { group_.finish_exchange(); });
+    timed(mpi_seconds_, [&] { group_.finish_exchange(settings_.timeout_seconds); });
     copy_in();
     timed(step_seconds_, [&] { impl_.run(1); });
     return;
@@ -69,7 +126,7 @@ void HaloExchange::step() {
     std::exception_ptr failure;
     std::thread mpi([this, &failure] {
       try {
-        group_.finish_exchange();
+        group_.finish_exchange(settings_.timeout_seconds);
       } catch (...) {
         failure = std::current_exception();
       }
@@ -79,7 +136,7 @@ void HaloExchange::step() {
     if (failure) std::rethrow_exception(failure);
   } else {
     timed(step_seconds_, [&] { impl_.queue_step_part(WaveImpl::StepPart::bulk); });  // at once on a GPU
-    timed(mpi_seconds_, [&] { group_.finish_exchange(); });                          // while the bulk computes
+    timed(mpi_seconds_, [&] { group_.finish_exchange(settings_.timeout_seconds); });                          // while the bulk computes
   }
   timed(step_seconds_, [&] { impl_.wait_for_step_parts(); });  // the rest of the bulk: step, not copy
   copy_in();

@@ -1,10 +1,15 @@
 #include "parallel/process_group.hpp"
 
+#include "parallel/nccl_link.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
+#include <thread>
 #include <utility>
 
 #if defined(AWAVE_HAVE_MPI)
@@ -66,6 +71,7 @@ std::optional<int> ProcessGroup::launched_as_copies() {
 }
 
 void ProcessGroup::finalize() {
+  nccl_link::close();  // its communicator was bootstrapped over MPI
 #if defined(AWAVE_HAVE_MPI)
   if (mpi_started) {
     MPI_Comm_free(&hdf5_comm_handle);
@@ -109,6 +115,14 @@ void ProcessGroup::abort(int status) const {
   std::exit(status);
 }
 
+void ProcessGroup::abort_with_error(const std::string& line, int status) const {
+  std::string one = line;
+  std::replace(one.begin(), one.end(), '\n', ' ');
+  std::fputs(fmt::format("awave: error: (process {} of {}) {}\n", rank_, size_, one).c_str(), stderr);
+  std::fflush(stderr);
+  abort(status);
+}
+
 std::string ProcessGroup::broadcast(const std::string& text, int root) const {
 #if defined(AWAVE_HAVE_MPI)
   if (!distributed()) return text;
@@ -148,13 +162,26 @@ void ProcessGroup::start_exchange(const double* send_lo, const double* send_hi, 
 #endif
 }
 
-void ProcessGroup::finish_exchange() {
+void ProcessGroup::finish_exchange(double timeout_seconds) {
 #if defined(AWAVE_HAVE_MPI)
   if (requests_.empty()) return;
   auto* requests = reinterpret_cast<MPI_Request*>(requests_.data());
   const int count = int(requests_.size() / sizeof(MPI_Request));
-  check_mpi(MPI_Waitall(count, requests, MPI_STATUSES_IGNORE), "halo exchange");
+  // MPI_Waitall would wait forever for a process that stopped: test until the time-out.
+  const auto start = std::chrono::steady_clock::now();
+  for (int done = 0;;) {
+    check_mpi(MPI_Testall(count, requests, &done, MPI_STATUSES_IGNORE), "halo exchange");
+    if (done) break;
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > timeout_seconds)
+      throw std::runtime_error(fmt::format(
+          "halo exchange: no plane from the neighbours of process {} within {} s (a process stopped; "
+          "-halo_timeout sets the limit)",
+          rank_, timeout_seconds));
+    std::this_thread::yield();
+  }
   requests_.clear();
+#else
+  (void)timeout_seconds;
 #endif
 }
 

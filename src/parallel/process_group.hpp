@@ -37,13 +37,17 @@ class ProcessGroup {
   long min(long x) const;
   void barrier() const;
   [[noreturn]] void abort(int status) const;  // every process (MPI_Abort)
+  // "awave: error: (process r of n) <line>" on stderr, then abort(status): for a failure on one
+  // process, whose peers may wait for it in a collective call or an exchange.
+  [[noreturn]] void abort_with_error(const std::string& line, int status) const;
   // `text` as `root` has it, on every process.
   std::string broadcast(const std::string& text, int root) const;
   // One halo exchange, in two halves so that work can go on while the planes travel:
   // send_lo to rank - 1 and send_hi to rank + 1, receive recv_lo from rank - 1 and recv_hi
   // from rank + 1 (n doubles each; missing neighbours are skipped).
   void start_exchange(const double* send_lo, const double* send_hi, double* recv_lo, double* recv_hi, std::size_t n);
-  void finish_exchange();
+  // Waits for the planes at most timeout_seconds; then throws (one line): a neighbour stopped.
+  void finish_exchange(double timeout_seconds);
   // The MPI communicator (MPI_Comm) for parallel HDF5, as an opaque pointer; null without MPI.
   const void* hdf5_comm() const;
 

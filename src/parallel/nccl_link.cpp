@@ -1,0 +1,256 @@
+#include "parallel/nccl_link.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <stdexcept>
+#include <thread>
+
+#if defined(AWAVE_HAVE_NCCL)
+#include <cuda_runtime_api.h>
+#include <nccl.h>
+#endif
+
+namespace awave::nccl_link {
+
+#if defined(AWAVE_HAVE_NCCL)
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Link {
+  ncclComm_t comm = nullptr;
+  cudaStream_t stream = nullptr;
+  cudaEvent_t arrived = nullptr;  // recorded after the exchange's receives
+  int rank = 0, size = 1, device = 0;
+  double timeout_seconds = 0;
+  Clock::time_point started;
+};
+Link* link = nullptr;           // the run's, once opened
+std::string failure;            // why opening failed, once it has
+std::string library_version;
+
+[[noreturn]] void fail(const std::string& why) {
+  throw std::runtime_error(why);
+}
+void check_cuda(cudaError_t status, const char* what) {
+  if (status != cudaSuccess) fail(fmt::format("NCCL halo exchange: {} failed: {}", what, cudaGetErrorString(status)));
+}
+
+// Aborts the communicator (its kernels stop waiting for a peer) and forgets it.
+void abort_link() {
+  if (!link) return;
+  if (link->comm) ncclCommAbort(link->comm);
+  link->comm = nullptr;
+}
+
+// NCCL's word on the communicator: ncclSuccess, ncclInProgress (a non-blocking communicator
+// still connecting or queueing), or the error a call or a peer's failure left.
+ncclResult_t state_of(ncclComm_t comm) {
+  ncclResult_t state = ncclSuccess;
+  const ncclResult_t r = ncclCommGetAsyncError(comm, &state);
+  return r != ncclSuccess ? r : state;
+}
+
+void check_state(ncclComm_t comm, const char* what) {
+  const ncclResult_t state = state_of(comm);
+  if (state != ncclSuccess && state != ncclInProgress)
+    fail(fmt::format("NCCL halo exchange: {} failed: {} ({})", what, ncclGetErrorString(state), ncclGetLastError(comm)));
+}
+
+void check_time(Clock::time_point since, double timeout_seconds, const char* what) {
+  if (std::chrono::duration<double>(Clock::now() - since).count() > timeout_seconds)
+    fail(fmt::format("NCCL halo exchange: {} did not complete within {} s (a process stopped, or the GPUs cannot "
+                     "reach each other; -halo_timeout sets the limit, -halo mpi avoids NCCL)",
+                     what, timeout_seconds));
+}
+
+// Waits until NCCL has done what the last call asked (a non-blocking communicator returns
+// ncclInProgress while it connects); fails after the time-out or on an NCCL error.
+void wait_until_ready(ncclComm_t comm, Clock::time_point since, double timeout_seconds, const char* what) {
+  while (state_of(comm) == ncclInProgress) {
+    check_time(since, timeout_seconds, what);
+    std::this_thread::yield();
+  }
+  check_state(comm, what);
+}
+
+// What opening needs on this process before NCCL: the GPU holding the fields, a stream, an event.
+Link* prepare_here(const ProcessGroup& group, const void* device_memory, double timeout_seconds) {
+  cudaPointerAttributes where{};
+  if (cudaPointerGetAttributes(&where, device_memory) != cudaSuccess || where.type != cudaMemoryTypeDevice)
+    fail("NCCL halo exchange: the implementation's fields are not in CUDA device memory");
+  check_cuda(cudaSetDevice(where.device), "selecting the GPU");
+  link = new Link;
+  link->rank = group.rank();
+  link->size = group.size();
+  link->device = where.device;
+  link->timeout_seconds = timeout_seconds;
+  int priority_low = 0, priority_high = 0;  // the planes first: the edges of the step wait for them
+  check_cuda(cudaDeviceGetStreamPriorityRange(&priority_low, &priority_high), "querying stream priorities");
+  check_cuda(cudaStreamCreateWithPriority(&link->stream, cudaStreamNonBlocking, priority_high), "creating its stream");
+  check_cuda(cudaEventCreateWithFlags(&link->arrived, cudaEventDisableTiming), "creating its event");
+  return link;
+}
+
+// The communicator itself (collective over every process).
+void connect_here(const std::string& id) {
+  if (id.size() != sizeof(ncclUniqueId)) fail("NCCL halo exchange: process 0 could not create the communicator's id");
+  ncclUniqueId unique;
+  std::copy(id.begin(), id.end(), unique.internal);
+  ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+  config.blocking = 0;  // every wait is ours, with a time-out
+  const auto since = Clock::now();
+  const ncclResult_t r = ncclCommInitRankConfig(&link->comm, link->size, unique, link->rank, &config);
+  if (r != ncclSuccess && r != ncclInProgress)
+    fail(fmt::format("NCCL halo exchange: creating the communicator failed: {}", ncclGetErrorString(r)));
+  wait_until_ready(link->comm, since, link->timeout_seconds, "creating the communicator");
+  int v = 0;
+  ncclGetVersion(&v);
+  library_version = fmt::format("NCCL {}.{}.{}", v / 10000, v / 100 % 100, v % 100);
+}
+
+// Runs a local part of opening on every process, then agrees: where any failed, every process
+// throws the first failure's line (naming the process where it was not this one).
+template <class Part>
+void on_every_process(const ProcessGroup& group, Part part) {
+  std::string why;
+  try {
+    part();
+  } catch (const std::exception& e) {
+    why = e.what();
+  }
+  const long first_failed = group.min(why.empty() ? long(group.size()) : long(group.rank()));
+  if (first_failed < group.size()) {
+    failure = group.broadcast(why, int(first_failed));
+    if (first_failed != group.rank()) failure += fmt::format(" (on process {})", first_failed);
+    abort_link();
+    fail(failure);
+  }
+}
+
+}  // namespace
+
+bool in_build() {
+  return true;
+}
+
+std::optional<std::string> unavailable(const ProcessGroup& group) {
+  if (!group.distributed()) return "a single process exchanges no halos";
+  int gpus = 0;
+  if (cudaGetDeviceCount(&gpus) != cudaSuccess) gpus = 0;
+  // A planted fault for the tests: processes sharing a GPU go on to meet NCCL's own refusal.
+  const bool planted = std::getenv("AWAVE_FAULT_NCCL_SHARED_GPU") != nullptr;
+  // Every node's answer, so that all processes choose the same path.
+  const long enough = group.min(group.local_size() <= gpus || (planted && gpus > 0) ? 1L : 0L);
+  if (!enough)
+    return gpus == 0 ? std::string("no CUDA GPU on a node")
+                     : fmt::format("{} processes on a node with {} GPU{}: NCCL needs a GPU per process", group.local_size(),
+                                   gpus, gpus == 1 ? "" : "s");
+  return std::nullopt;
+}
+
+void open(const ProcessGroup& group, const void* device_memory, double timeout_seconds) {
+  if (link && link->comm) return;
+  if (!failure.empty()) fail(failure);
+  on_every_process(group, [&] { prepare_here(group, device_memory, timeout_seconds); });
+  // Process 0 makes the communicator's id; an empty one tells the others it could not.
+  std::string id;
+  if (group.rank() == 0) {
+    ncclUniqueId unique;
+    if (ncclGetUniqueId(&unique) == ncclSuccess) id.assign(unique.internal, sizeof unique.internal);
+  }
+  id = group.broadcast(id, 0);
+  on_every_process(group, [&] { connect_here(id); });
+}
+
+std::string version() {
+  return library_version;
+}
+
+void start(const double* send_lo, const double* send_hi, double* recv_lo, double* recv_hi, std::size_t n) {
+  if (!link || !link->comm) fail("NCCL halo exchange: used before it was opened, or after it failed");
+  link->started = Clock::now();
+  const int lo = link->rank - 1, hi = link->rank + 1;
+  ncclGroupStart();
+  if (recv_lo) ncclRecv(recv_lo, n, ncclDouble, lo, link->comm, link->stream);
+  if (send_lo) ncclSend(send_lo, n, ncclDouble, lo, link->comm, link->stream);
+  if (recv_hi) ncclRecv(recv_hi, n, ncclDouble, hi, link->comm, link->stream);
+  if (send_hi) ncclSend(send_hi, n, ncclDouble, hi, link->comm, link->stream);
+  const ncclResult_t r = ncclGroupEnd();
+  try {
+    if (r != ncclSuccess && r != ncclInProgress)
+      fail(fmt::format("NCCL halo exchange: sending the planes failed: {}", ncclGetErrorString(r)));
+    wait_until_ready(link->comm, link->started, link->timeout_seconds, "queueing the planes");
+    check_cuda(cudaEventRecord(link->arrived, link->stream), "recording the planes' arrival");
+  } catch (...) {
+    abort_link();
+    throw;
+  }
+}
+
+void finish() {
+  if (!link || !link->comm) fail("NCCL halo exchange: used before it was opened, or after it failed");
+  try {
+    for (;;) {
+      const cudaError_t done = cudaEventQuery(link->arrived);
+      if (done == cudaSuccess) return;
+      if (done != cudaErrorNotReady) check_cuda(done, "waiting for the planes");
+      check_state(link->comm, "the exchange of halo planes");  // a peer's failure, seen while they travel
+      if (std::chrono::duration<double>(Clock::now() - link->started).count() > link->timeout_seconds)
+        fail(fmt::format("NCCL halo exchange: no plane from the neighbours of process {} within {} s (a process "
+                         "stopped, or the GPUs cannot reach each other; -halo_timeout sets the limit)",
+                         link->rank, link->timeout_seconds));
+      std::this_thread::yield();
+    }
+  } catch (...) {
+    abort_link();
+    throw;
+  }
+}
+
+void close() {
+  if (!link) return;
+  if (link->comm) {  // a clean end where the peers answer in time, an abort where not
+    const auto since = Clock::now();
+    try {
+      wait_until_ready(link->comm, since, link->timeout_seconds, "the last exchange");
+      if (ncclCommFinalize(link->comm) != ncclSuccess && state_of(link->comm) != ncclInProgress) fail("finalize");
+      wait_until_ready(link->comm, since, link->timeout_seconds, "closing the communicator");
+      ncclCommDestroy(link->comm);
+    } catch (const std::exception&) {
+      ncclCommAbort(link->comm);
+    }
+    link->comm = nullptr;
+  }
+  if (link->arrived) cudaEventDestroy(link->arrived);
+  if (link->stream) cudaStreamDestroy(link->stream);
+  delete link;
+  link = nullptr;
+}
+
+#else  // a build without NCCL: the MPI path only
+
+bool in_build() {
+  return false;
+}
+std::optional<std::string> unavailable(const ProcessGroup&) {
+  return "this build has no NCCL (the *-mpi presets of the GPU builds have it where NCCL is installed)";
+}
+void open(const ProcessGroup&, const void*, double) {
+  throw std::runtime_error("this build has no NCCL");
+}
+std::string version() {
+  return {};
+}
+void start(const double*, const double*, double*, double*, std::size_t) {
+  throw std::runtime_error("this build has no NCCL");
+}
+void finish() {}
+void close() {}
+
+#endif
+
+}  // namespace awave::nccl_link

@@ -1,0 +1,44 @@
+// The halo planes GPU to GPU through NCCL (ncclSend/ncclRecv: NVLink where the GPUs have it),
+// in the builds that have NCCL (the *-mpi presets of GPU builds, cmake/AwaveNccl.cmake). One
+// communicator per run over every process, bootstrapped through MPI on first use, and its own
+// high-priority CUDA stream, so that the planes travel while an implementation computes the
+// bulk of its step. Every wait is bounded: a neighbour that stops, or GPUs that cannot reach
+// each other, end the run with one line instead of a hang.
+#pragma once
+
+#include "parallel/process_group.hpp"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace awave {
+
+namespace nccl_link {
+
+// Whether this build has NCCL.
+bool in_build();
+// Why this run's planes cannot go GPU to GPU, in one line; nothing where they can. Decided
+// without NCCL from what every process sees (the same answer on each): a build without NCCL,
+// a single process, or more processes on a node than it has GPUs (NCCL needs a GPU each).
+std::optional<std::string> unavailable(const ProcessGroup& group);
+
+// Opens the run's communicator on the GPU that holds `device_memory` (collective: every
+// process calls it, for the same implementation). Idempotent; where it failed on any process,
+// it throws (std::runtime_error, one line, the same on every process) now and on every later call.
+void open(const ProcessGroup& group, const void* device_memory, double timeout_seconds);
+// "NCCL 2.28.3": the library this process runs with (open first).
+std::string version();
+// Queues one exchange on the link's stream (null pointers: no such neighbour): send_lo to
+// rank - 1, send_hi to rank + 1, recv_lo from rank - 1, recv_hi from rank + 1, n doubles each,
+// all in device memory. The planes sent must be final when this is called.
+void start(const double* send_lo, const double* send_hi, double* recv_lo, double* recv_hi, std::size_t n);
+// Returns when the planes of the last start() have arrived; throws (one line) where that takes
+// more than the time-out from start(), or NCCL reports an error, after aborting the communicator.
+void finish();
+// Destroys the communicator (ProcessGroup::finalize, before MPI_Finalize).
+void close();
+
+}  // namespace nccl_link
+
+}  // namespace awave
