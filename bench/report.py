@@ -28,8 +28,14 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# Later directories replace earlier ones' runs of the same build on the same GPU: the 2026-11-23
+# sweeps (a clean commit, every run bitwise) replace the cuda and openmptarget builds of the
+# 2026-11-22 ones, which keep the Kokkos 4.6 builds (-k46) and the lines-of-code count.
 DEFAULT_RESULTS = [os.path.join(HERE, "results", d) for d in
-                   ("h100-2026-11-22/sweep", "h200-2026-11-22/sweep", "host-2core-2026-11-22")]
+                   ("h100-2026-11-22/sweep", "h100-2026-11-23/sweep", "h200-2026-11-22/sweep", "h200-2026-11-23/sweep",
+                    "host-2core-2026-11-22")]
+# The newest sweeps, for the OpenMP-offload targets of section 16.
+DEFAULT_NEWEST_SWEEPS = [os.path.join(HERE, "results", d) for d in ("h100-2026-11-23/sweep", "h200-2026-11-23/sweep")]
 # Output overlapping compute (io-overlap.sh) and the row-alignment lever (row-alignment.sh).
 DEFAULT_IO = [os.path.join(HERE, "results", "h100-2026-11-22", "io")]
 DEFAULT_ALIGN = [os.path.join(HERE, "results", "h100-2026-11-22", "alignment")]
@@ -40,6 +46,7 @@ DEFAULT_OMP_SHAPES = sorted(glob.glob(os.path.join(HERE, "results", "*", "omp-sh
 DEFAULT_OMP_BEFORE_AFTER = [(os.path.join(HERE, "results", "h200-2026-11-23", "fp-cost", "cost_openmptarget_[0-9]*.json"),
                              os.path.join(HERE, "results", "h200-2026-11-23", "omp-new", "*.json"))]
 DEFAULT_CHECKSUM_COST = sorted(glob.glob(os.path.join(HERE, "results", "*", "checksum-cost")))
+DEFAULT_NCCL = [os.path.join(HERE, "results", "h200-2026-11-23", "nccl-1gpu", "summary.txt")]
 DEFAULT_MPI = [os.path.join(HERE, "results", d, "mpi") for d in ("h200x4-2026-11-22", "h200x2-2026-11-22")]
 # Builds against another Kokkos: build directory -> the preset build it is compared with.
 KOKKOS_VARIANTS = {"cuda-k46": "cuda", "openmptarget-k46": "openmptarget"}
@@ -593,6 +600,27 @@ def mpi_section(w, mpi_dirs):
       "cannot go GPU to GPU over NVLink, which is the lever left. The 4-GPU runs predate the per-chunk breakdown and "
       "the second thread that overlaps MPI for synchronous implementations; the 4-GPU machine was not "
       "lent again, so OpenMP offload was measured on up to 2 GPUs only.\n")
+    nccl_paragraph(w, DEFAULT_NCCL)
+
+
+def nccl_paragraph(w, summaries):
+    """The GPU-to-GPU path (src/parallel/nccl_link.cpp): what was measured of it."""
+    w("GPU to GPU through NCCL (`-halo nccl`, the default in the GPU MPI builds where every process of a "
+      "node has its own GPU): the planes go with `ncclSend`/`ncclRecv` on a high-priority stream while the "
+      "implementation computes the bulk of the step, straight from and into its `now` field in device "
+      "memory (hand CUDA, Kokkos-CUDA, and the OpenMP-offload codes, whose `omp_target_alloc` memory NCCL "
+      "takes as CUDA device memory); every wait is bounded by `-halo_timeout`. The scaling targets of this "
+      "path (2, 4 and 8 H200s) are **not measured**: no multi-GPU machine was lent in the session that built "
+      "it (`bench/device/nccl-checks.sh` and `HALO=nccl bench/device/mpi-scaling.sh` are the runs to make). "
+      "What a single GPU could show, with the real NCCL (2.28.3) of the GPU machine:\n")
+    for path in summaries:
+        if not os.path.exists(path):
+            continue
+        w(f"`{os.path.relpath(path, HERE)}`:\n")
+        w("```")
+        with open(path) as f:
+            w(f.read().rstrip())
+        w("```\n")
 
 
 def load_runs(d, prefix):
@@ -714,16 +742,53 @@ def omp_shapes_section(w, shape_files, before_after):
                       for i in r["implementations"] if i["id"] == impl]
                 w(f"| {impl} | {n}^3 | {', '.join(fmt_su(x) for x in bv)} | {', '.join(fmt_su(x) for x in av)} |")
         w("")
-    w("What this shows, and what is not measured yet. At 512^3 on the H100 one region per step was the "
-      "fastest shape (8.1e10 to 8.6e10, against 7.5e10 to 8.3e10 for three regions), and the flat index alone "
-      "gained nothing over `collapse(3)` once the interior marches. On the H200 the hand-written offload went "
-      "from 6.9e10 and 8.6e10 (two runs, 512^3) to 9.7e10, and from 9.4e10 to 1.02e11 at 1000^3; Kokkos-"
-      "OpenMPTarget with the same shape (a flat `RangePolicy`) did not move. Hand OpenMP offload is then 0.65 "
-      "(512^3) and 0.70 (1000^3) of hand CUDA on the H200 (`h200-2026-11-23/fp-cost`): the targets (>= 0.85) "
-      "are not reached. Not measured in this session (its device time ran out, and the H100 run that would "
-      "have swept the new build hit the 10-minute limit and lost its files): the new build's H100 and H200 "
-      "sweeps, the shapes at 256^3 and 384^3, and the best team size per size (at 512^3 on the H100, 128 "
-      "threads with segment 32 beat the product's 256 with 16 by 3%).\n")
+    newest_sweep_targets(w, DEFAULT_NEWEST_SWEEPS)
+
+
+def newest_sweep_targets(w, dirs):
+    """Section 16's targets, from the newest sweeps (every run checked and bitwise)."""
+    all_runs, bench, _, _, platforms = load_all([d for d in dirs if os.path.isdir(d)])
+    gpus = [p for p in platforms if p != "build machine"]
+    if not gpus:
+        return
+    commits = sorted({r["build"]["git_commit"] for r in all_runs.values() if r.get("status") == "ok"})
+    w(f"The targets, from the newest sweeps ({', '.join(f'`{os.path.relpath(d, HERE)}`' for d in dirs)}; commit "
+      f"{', '.join(f'`{c}`' for c in commits)}; best chunk SU/s, every run checked against the CPU reference and "
+      "bitwise; `bench/device/sweeps.sh OUT cuda:cuda` and `... openmptarget:openmptarget`):\n")
+    sizes = [f"{n}x{n}x{n}" for n in (256, 384, 512, 768, 1000)]
+    w("| GPU | size | hand OMP / hand CUDA | Kokkos-OMPT / hand OMP | Kokkos-CUDA / hand CUDA | hand CUDA, share of "
+      "the limit | PP of Kokkos over {CUDA, OpenMP offload} |")
+    w("|---|---|---|---|---|---|---|")
+    for p in gpus:
+        lim = platform_limit(bench, p)
+        for s in sizes:
+            c, kc = best(all_runs, (p, "cuda", s), "cuda"), best(all_runs, (p, "cuda", s), "kokkos-cuda")
+            o, ko = best(all_runs, (p, "openmptarget", s), "omp"), best(all_runs, (p, "openmptarget", s), "kokkos-openmptarget")
+            if not (c and o):
+                continue
+            pp = pennycook([kc / lim if kc and lim else None, ko / lim if ko and lim else None])
+            w(f"| {p} | {s.split('x')[0]}^3 | {o / c:.2f} | {ko / o:.2f} | {kc / c:.2f} | "
+              f"{fmt_pct(c / lim) if lim else '-'} | {pp:.2f} |")
+    w("")
+    w("Targets: hand OMP / hand CUDA >= 0.80 at 256^3 and 384^3, >= 0.85 from 512^3; Kokkos-OMPT / hand OMP "
+      ">= 0.95; Kokkos-CUDA / hand CUDA >= 0.95; hand CUDA >= 95% of the limit on the H100 and >= 90% on "
+      "the H200 at 512^3 and 1000^3; PP >= 0.85 at 512^3. Met: Kokkos-OMPT / hand OMP from 384^3 (not at "
+      "256^3), Kokkos-CUDA / hand CUDA at 768^3 on the H100 only, hand CUDA's share at 512^3 on the H100. "
+      "Missed, and what limits each, measured:\n")
+    w("- Hand OpenMP offload against hand CUDA (0.53-0.79). Not the memory system: the offload triad reaches "
+      "0.94 (H100) and 0.91 (H200) of CUDA's (`devbench-*.json`). The kernel: the same compiler's best "
+      "whole-step shape in the table above (one region, flat 32-bit index, marching i) reaches 8.1e10-8.6e10 "
+      "at 512^3 on the H100, and an interior-only march 9.3e10 (the issue's measurement): the sponge "
+      "branches and the damped update inside the one region cost part of what is left between those and "
+      "the product's 7.9e10; the rest is in the compiled kernels, not profiled yet. Not tried: two points "
+      "per thread, prefetching the next plane, longer marches on the H200.\n"
+      "- Kokkos-CUDA against hand CUDA at 1000^3 (0.73-0.79) and on the H200 (0.81-0.85): hand CUDA marches "
+      "16 planes per thread where a plane exceeds 4 MiB, keeping `now` along i in registers; Kokkos-CUDA "
+      "runs MDRange tiles (two i per block above 6 MiB planes) without that reuse "
+      "(`results/h100-2026-11-22/limits`). Moving the march into Kokkos-CUDA's policy is the next step; "
+      "it was not made.\n"
+      "- Hand CUDA on the H200 (83-86% of the limit): its faster memory needs more bytes in flight than a "
+      "16-plane march of one point per thread keeps; measured, not changed.\n")
 
 
 def checksum_section(w, dirs):
@@ -734,7 +799,7 @@ def checksum_section(w, dirs):
     w("## 17. Snapshots that prove their integrity: the cost\n")
     w("Every snapshot carries a CRC-32 per x-plane of `u` and `u_prev` and a record of what locates it "
       "(`src/io/integrity.hpp`); restart and `awave -verify` check them. A build without checksums (`old`) "
-      "and one with them (`new`), interleaved, 20 steps with a snapshot every 5 (`bench/checksum-cost.sh`). "
+      "and one with them (`new`), interleaved (`bench/checksum-cost.sh`; steps and snapshot period per row). "
       "Output overlaps compute, so the run's wall time (file created to file committed) is what a user "
       "pays; the writer's busy time shows the checksums' own cost. Target: wall within 2%.\n")
     for d in present:
@@ -743,19 +808,21 @@ def checksum_section(w, dirs):
         w(f"{first['build']['accelerator'] if first['build']['accelerator'] != 'none' else 'host'} "
           f"(`{os.path.relpath(d, HERE)}`; old `{next(r['build']['git_commit'] for k, r in runs.items() if '_old_' in k)}`, "
           f"new `{next(r['build']['git_commit'] for k, r in runs.items() if '_new_' in k)}`):\n")
-        w("| size | implementation | wall old [s] | wall new [s] | new / old (medians) | writer busy old [s] | writer busy new [s] |")
-        w("|---|---|---|---|---|---|---|")
+        w("| size | steps / snapshot every | implementation | wall old [s] | wall new [s] | new / old (medians) | "
+          "writer busy old [s] | writer busy new [s] |")
+        w("|---|---|---|---|---|---|---|---|")
         table = {}
         for name, r in runs.items():
             kind = "old" if "_old_" in name else "new"
             for i in r["implementations"]:
                 if "io" in i:
-                    e = table.setdefault((r["params"]["shape"][0], i["id"]), {"old": [], "new": [], "wold": [], "wnew": []})
+                    key = (r["params"]["shape"][0], f"{r['params']['nsteps']} / {r['params']['out_period']}", i["id"])
+                    e = table.setdefault(key, {"old": [], "new": [], "wold": [], "wnew": []})
                     e[kind].append(i["io"]["wall_seconds"])
                     e["w" + kind].append(i["io"]["write_seconds"])
-        for (n, impl), e in sorted(table.items()):
+        for (n, steps, impl), e in sorted(table.items()):
             ratio = statistics.median(e["new"]) / statistics.median(e["old"]) if e["old"] and e["new"] else None
-            w(f"| {n}^3 | {impl} | {', '.join(f'{x:.2f}' for x in e['old'])} | {', '.join(f'{x:.2f}' for x in e['new'])} | "
+            w(f"| {n}^3 | {steps} | {impl} | {', '.join(f'{x:.2f}' for x in e['old'])} | {', '.join(f'{x:.2f}' for x in e['new'])} | "
               f"{'-' if ratio is None else f'{ratio:.3f}'} | {', '.join(f'{x:.2f}' for x in e['wold'])} | "
               f"{', '.join(f'{x:.2f}' for x in e['wnew'])} |")
         w("")
@@ -986,7 +1053,9 @@ def generate(dirs, out_dir, io_dirs=None, align_dirs=None, mpi_dirs=None, bitwis
           f"or {STEPS_LAUNCHES * launch['openmptarget'] * 1e6:.1f} µs (OpenMP offload) when launched from the host. "
           "Up to 128^3 every implementation fuses the step into one kernel (`src/core/step_plan.hpp`), and the "
           "hand-written CUDA replays three steps at a time from a CUDA graph, so those two bounds do not apply "
-          "there; one synchronous target region per step still costs the OpenMP codes about one empty region.\n")
+          "there; one synchronous target region per step still costs the OpenMP codes about one empty region. "
+          "At 32^3 that step's time varies about 2x from run to run (25-47 us in repeated runs of the same "
+          "build, against the sweep's 67 us: `results/h100-2026-11-23/small-omp-variance`).\n")
     w("| shape | " + " | ".join(f"{i} µs/step" for i in GPU_IMPLS) + " |")
     w("|---|" + "---|" * len(GPU_IMPLS))
     fig, ax = plt.subplots(figsize=(7.5, 4))

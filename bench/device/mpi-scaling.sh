@@ -6,7 +6,8 @@
 #  2. weak scaling, 1024^3 per GPU, and strong scaling, 1024^3 over 1, 2 (and 4) GPUs;
 #  3. with BIG=1, 2048^3 over 2 GPUs, a grid no single GPU holds (206 GB of fields).
 # The scaling runs are -no_check -no_output (the checks are step 1); JSON per run in OUT_DIR.
-# MPIRUN_ARGS: more mpirun options (MCA settings); ONLY=scaling skips the checks.
+# MPIRUN_ARGS: more mpirun options (MCA settings); ONLY=scaling skips the checks; HALO=mpi|nccl
+# is passed as -halo (give each path its own OUT_DIR).
 #   bench/device/mpi-scaling.sh OUT_DIR BUILD
 set -uo pipefail
 out=${1:?usage: mpi-scaling.sh OUT_DIR BUILD}
@@ -21,7 +22,7 @@ run() {  # run NAME NP ARGS...: mpirun with one process per GPU (or more), JSON 
   local name=$1 np=$2; shift 2
   OMP_NUM_THREADS=$((cores / np)) timeout 300 mpirun -np "$np" --oversubscribe --bind-to none ${MPIRUN_ARGS:-} \
     -x OMP_NUM_THREADS -x OMP_TARGET_OFFLOAD -x AWAVE_FUSED_STEP_POINTS -x LD_LIBRARY_PATH \
-    "$exe" "$@" -json "$out/$name.json" > "$out/$name.txt" 2>&1
+    "$exe" "$@" ${HALO:+-halo "$HALO"} -json "$out/$name.json" > "$out/$name.txt" 2>&1
   local rc=$?
   echo "$name rc=$rc $(grep -E '^(PASS|FAIL|UNCHECKED)' "$out/$name.txt") $(grep -E 'SU/s|MPI processes \(' "$out/$name.txt" | tr -s ' ' | tr '\n' ' ' | cut -c1-400)"
 }

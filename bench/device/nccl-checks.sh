@@ -35,7 +35,7 @@ for b in "${builds[@]}"; do
        -shape 61,23,19 -nsteps 7 -out_period 3 -reference cpu-openmp fallback > fallback.txt 2>&1); rc=$?
     note "$b: 2 processes on 1 GPU, default path: rc=$rc, $(grep -E '^(PASS|FAIL)' "$w/fallback.txt")"
     grep "halo exchange:" "$w/fallback.txt" | tee -a "$out/summary.txt"
-    grep -q "NCCL: 2 processes on a node with 1 GPU" "$w/fallback.txt" || { note "$b: no fallback line"; status=1; }
+    grep -q "not NCCL: 2 processes on a node with 1 GPU" "$w/fallback.txt" || { note "$b: no fallback line"; status=1; }
     (cd "$w" && timeout 120 mpirun -np 2 --oversubscribe -x OMP_TARGET_OFFLOAD -x LD_LIBRARY_PATH "$exe" \
        -shape 61,23,19 -nsteps 7 -out_period 3 -impl "$gpu_impl" -halo nccl refused > refused.txt 2>&1); rc=$?
     note "$b: -halo nccl, 2 processes on 1 GPU: rc=$rc: $(grep -m1 'error' "$w/refused.txt")"

@@ -31,7 +31,7 @@ HaloExchange::HaloExchange(WaveImpl& impl, const WaveProblem& problem, ProcessGr
       }
     }
     if (settings.path == HaloPath::nccl) throw std::runtime_error("-halo nccl: " + *why);
-    description_ += " (NCCL: " + *why + ")";
+    description_ += " (not NCCL: " + *why + ")";
   }
   if (!slab_.first()) {
     send_lo_ = impl.halo_buffer(plane_);

@@ -57,12 +57,12 @@ ncclResult_t state_of(ncclComm_t comm) {
 void check_state(ncclComm_t comm, const char* what) {
   const ncclResult_t state = state_of(comm);
   if (state != ncclSuccess && state != ncclInProgress)
-    fail(fmt::format("NCCL halo exchange: {} failed: {} ({})", what, ncclGetErrorString(state), ncclGetLastError(comm)));
+    fail(fmt::format("{} failed: {} ({})", what, ncclGetErrorString(state), ncclGetLastError(comm)));
 }
 
 void check_time(Clock::time_point since, double timeout_seconds, const char* what) {
   if (std::chrono::duration<double>(Clock::now() - since).count() > timeout_seconds)
-    fail(fmt::format("NCCL halo exchange: {} did not complete within {} s (a process stopped, or the GPUs cannot "
+    fail(fmt::format("{} did not complete within {} s (a process stopped, or the GPUs cannot "
                      "reach each other; -halo_timeout sets the limit, -halo mpi avoids NCCL)",
                      what, timeout_seconds));
 }
@@ -81,7 +81,7 @@ void wait_until_ready(ncclComm_t comm, Clock::time_point since, double timeout_s
 Link* prepare_here(const ProcessGroup& group, const void* device_memory, double timeout_seconds) {
   cudaPointerAttributes where{};
   if (cudaPointerGetAttributes(&where, device_memory) != cudaSuccess || where.type != cudaMemoryTypeDevice)
-    fail("NCCL halo exchange: the implementation's fields are not in CUDA device memory");
+    fail("the implementation's fields are not in CUDA device memory");
   check_cuda(cudaSetDevice(where.device), "selecting the GPU");
   link = new Link;
   link->rank = group.rank();
@@ -97,7 +97,7 @@ Link* prepare_here(const ProcessGroup& group, const void* device_memory, double 
 
 // The communicator itself (collective over every process).
 void connect_here(const std::string& id) {
-  if (id.size() != sizeof(ncclUniqueId)) fail("NCCL halo exchange: process 0 could not create the communicator's id");
+  if (id.size() != sizeof(ncclUniqueId)) fail("process 0 could not create the NCCL communicator's id");
   ncclUniqueId unique;
   std::copy(id.begin(), id.end(), unique.internal);
   ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
@@ -105,8 +105,8 @@ void connect_here(const std::string& id) {
   const auto since = Clock::now();
   const ncclResult_t r = ncclCommInitRankConfig(&link->comm, link->size, unique, link->rank, &config);
   if (r != ncclSuccess && r != ncclInProgress)
-    fail(fmt::format("NCCL halo exchange: creating the communicator failed: {}", ncclGetErrorString(r)));
-  wait_until_ready(link->comm, since, link->timeout_seconds, "creating the communicator");
+    fail(fmt::format("creating the NCCL communicator failed: {}", ncclGetErrorString(r)));
+  wait_until_ready(link->comm, since, link->timeout_seconds, "creating the NCCL communicator");
   int v = 0;
   ncclGetVersion(&v);
   library_version = fmt::format("NCCL {}.{}.{}", v / 10000, v / 100 % 100, v % 100);
@@ -183,7 +183,7 @@ void start(const double* send_lo, const double* send_hi, double* recv_lo, double
   try {
     if (r != ncclSuccess && r != ncclInProgress)
       fail(fmt::format("NCCL halo exchange: sending the planes failed: {}", ncclGetErrorString(r)));
-    wait_until_ready(link->comm, link->started, link->timeout_seconds, "queueing the planes");
+    wait_until_ready(link->comm, link->started, link->timeout_seconds, "NCCL halo exchange: queueing the planes");
     check_cuda(cudaEventRecord(link->arrived, link->stream), "recording the planes' arrival");
   } catch (...) {
     abort_link();
@@ -198,7 +198,7 @@ void finish() {
       const cudaError_t done = cudaEventQuery(link->arrived);
       if (done == cudaSuccess) return;
       if (done != cudaErrorNotReady) check_cuda(done, "waiting for the planes");
-      check_state(link->comm, "the exchange of halo planes");  // a peer's failure, seen while they travel
+      check_state(link->comm, "NCCL halo exchange: the exchange of halo planes");  // a peer's failure, seen while they travel
       if (std::chrono::duration<double>(Clock::now() - link->started).count() > link->timeout_seconds)
         fail(fmt::format("NCCL halo exchange: no plane from the neighbours of process {} within {} s (a process "
                          "stopped, or the GPUs cannot reach each other; -halo_timeout sets the limit)",
@@ -216,9 +216,9 @@ void close() {
   if (link->comm) {  // a clean end where the peers answer in time, an abort where not
     const auto since = Clock::now();
     try {
-      wait_until_ready(link->comm, since, link->timeout_seconds, "the last exchange");
+      wait_until_ready(link->comm, since, link->timeout_seconds, "NCCL halo exchange: the last exchange");
       if (ncclCommFinalize(link->comm) != ncclSuccess && state_of(link->comm) != ncclInProgress) fail("finalize");
-      wait_until_ready(link->comm, since, link->timeout_seconds, "closing the communicator");
+      wait_until_ready(link->comm, since, link->timeout_seconds, "closing the NCCL communicator");
       ncclCommDestroy(link->comm);
     } catch (const std::exception&) {
       ncclCommAbort(link->comm);
