@@ -144,12 +144,12 @@ std::optional<std::string> unavailable(const ProcessGroup& group) {
   // A planted fault for the tests: processes sharing a GPU go on to meet NCCL's own refusal.
   const bool planted = std::getenv("AWAVE_FAULT_NCCL_SHARED_GPU") != nullptr;
   // Every node's answer, so that all processes choose the same path.
-  const long enough = group.min(group.local_size() <= gpus || (planted && gpus > 0) ? 1L : 0L);
-  if (!enough)
-    return gpus == 0 ? std::string("no CUDA GPU on a node")
-                     : fmt::format("{} processes on a node with {} GPU{}: NCCL needs a GPU per process", group.local_size(),
-                                   gpus, gpus == 1 ? "" : "s");
-  return std::nullopt;
+  const bool here = group.local_size() <= gpus || (planted && gpus > 0);
+  if (group.min(here ? 1L : 0L)) return std::nullopt;
+  if (here) return std::string("another node has more processes than GPUs: NCCL needs a GPU per process");
+  if (gpus == 0) return std::string("no CUDA GPU on this node");
+  return fmt::format("{} processes on a node with {} GPU{}: NCCL needs a GPU per process", group.local_size(), gpus,
+                     gpus == 1 ? "" : "s");
 }
 
 void open(const ProcessGroup& group, const void* device_memory, double timeout_seconds) {
