@@ -135,8 +135,8 @@ void HaloExchange::step() {
     timed(mpi_seconds_, [&] { mpi.join(); });  // what the exchange added beyond the bulk
     if (failure) std::rethrow_exception(failure);
   } else {
-    timed(step_seconds_, [&] { impl_.queue_step_part(WaveImpl::StepPart::bulk); });  // at once on a GPU
-    timed(mpi_seconds_, [&] { group_.finish_exchange(settings_.timeout_seconds); });                          // while the bulk computes
+    timed(step_seconds_, [&] { impl_.queue_step_part(WaveImpl::StepPart::bulk); });   // at once on a GPU
+    timed(mpi_seconds_, [&] { group_.finish_exchange(settings_.timeout_seconds); });  // while the bulk computes
   }
   timed(step_seconds_, [&] { impl_.wait_for_step_parts(); });  // the rest of the bulk: step, not copy
   copy_in();

@@ -28,8 +28,8 @@ struct Link {
   double timeout_seconds = 0;
   Clock::time_point started;
 };
-Link* link = nullptr;           // the run's, once opened
-std::string failure;            // why opening failed, once it has
+Link* link = nullptr;  // the run's, once opened
+std::string failure;   // why opening failed, once it has
 std::string library_version;
 
 [[noreturn]] void fail(const std::string& why) {
@@ -62,9 +62,10 @@ void check_state(ncclComm_t comm, const char* what) {
 
 void check_time(Clock::time_point since, double timeout_seconds, const char* what) {
   if (std::chrono::duration<double>(Clock::now() - since).count() > timeout_seconds)
-    fail(fmt::format("{} did not complete within {} s (a process stopped, or the GPUs cannot "
-                     "reach each other; -halo_timeout sets the limit, -halo mpi avoids NCCL)",
-                     what, timeout_seconds));
+    fail(
+        fmt::format("{} did not complete within {} s (a process stopped, or the GPUs cannot "
+                    "reach each other; -halo_timeout sets the limit, -halo mpi avoids NCCL)",
+                    what, timeout_seconds));
 }
 
 // Waits until NCCL has done what the last call asked (a non-blocking communicator returns
@@ -198,11 +199,13 @@ void finish() {
       const cudaError_t done = cudaEventQuery(link->arrived);
       if (done == cudaSuccess) return;
       if (done != cudaErrorNotReady) check_cuda(done, "waiting for the planes");
-      check_state(link->comm, "NCCL halo exchange: the exchange of halo planes");  // a peer's failure, seen while they travel
+      // A peer's failure, seen while the planes travel.
+      check_state(link->comm, "NCCL halo exchange: the exchange of halo planes");
       if (std::chrono::duration<double>(Clock::now() - link->started).count() > link->timeout_seconds)
-        fail(fmt::format("NCCL halo exchange: no plane from the neighbours of process {} within {} s (a process "
-                         "stopped, or the GPUs cannot reach each other; -halo_timeout sets the limit)",
-                         link->rank, link->timeout_seconds));
+        fail(
+            fmt::format("NCCL halo exchange: no plane from the neighbours of process {} within {} s (a process "
+                        "stopped, or the GPUs cannot reach each other; -halo_timeout sets the limit)",
+                        link->rank, link->timeout_seconds));
       std::this_thread::yield();
     }
   } catch (...) {
