@@ -576,14 +576,20 @@ def steady_su(run, impl):
     return (later[m // 2] if m % 2 else 0.5 * (later[m // 2 - 1] + later[m // 2])), su[0]
 
 
+def with_results(dirs):
+    """The directories that hold JSON result files."""
+    return [d for d in dirs if glob.glob(os.path.join(d, "*.json"))]
+
+
 def mpi_section(w, mpi_dirs):
     """Section 14: over MPI on several GPUs: checks, weak and strong scaling, a grid no GPU holds."""
-    present = [d for d in mpi_dirs if glob.glob(os.path.join(d, "*.json"))]
+    present = with_results(mpi_dirs)
     if not present:
         return
     w("## 14. Over MPI: several GPUs, one grid\n")
     w("`mpirun -np P awave`: slabs of x-planes, one GPU per process, the halo exchange once in the core "
-      "through pinned host buffers (OpenMPI, not CUDA-aware); CUDA and Kokkos overlap it with the bulk of "
+      "(the runs below: through pinned host buffers, OpenMPI not being CUDA-aware; the GPU-to-GPU path is "
+      "described after them); CUDA and Kokkos overlap it with the bulk of "
       "each step (the hand-written OpenMP offload, whose target regions are synchronous, exchanges between "
       "steps); one output file through parallel HDF5 (tested in CI: `tests/mpi_check.sh`). Runs by "
       "`bench/device/mpi-scaling.sh`, per machine below. SU/s: the median of the chunks after the first (the "
@@ -634,8 +640,8 @@ def load_runs(d, prefix):
 
 def bitwise_section(w, bitwise_dirs, cost_dirs):
     """Section 15: the bitwise promise on long runs, and what exact floating point costs."""
-    present = [d for d in bitwise_dirs if glob.glob(os.path.join(d, "*.json"))]
-    costs = [d for d in cost_dirs if glob.glob(os.path.join(d, "*.json"))]
+    present = with_results(bitwise_dirs)
+    costs = with_results(cost_dirs)
     if not present and not costs:
         return
     w("## 15. Bitwise: the reference's bits on every GPU, any run length\n")
@@ -787,13 +793,13 @@ def newest_sweep_targets(w, dirs):
       "runs MDRange tiles (two i per block above 6 MiB planes) without that reuse "
       "(`results/h100-2026-11-22/limits`). Moving the march into Kokkos-CUDA's policy is the next step; "
       "it was not made.\n"
-      "- Hand CUDA on the H200 (83-86% of the limit): its faster memory needs more bytes in flight than a "
-      "16-plane march of one point per thread keeps; measured, not changed.\n")
+      "- Hand CUDA on the H200 (83-86% of the limit): the issue's reading is that its faster memory needs "
+      "more bytes in flight than a 16-plane march of one point per thread keeps; not tested, not changed.\n")
 
 
 def checksum_section(w, dirs):
     """Section 17: what the snapshot checksums cost, with and without, interleaved."""
-    present = [d for d in dirs if glob.glob(os.path.join(d, "*.json"))]
+    present = with_results(dirs)
     if not present:
         return
     w("## 17. Snapshots that prove their integrity: the cost\n")
