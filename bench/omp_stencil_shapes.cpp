@@ -5,9 +5,19 @@
 //                 segments, then the y and x sponge layers as two more target regions;
 //   flat          the same three regions over one flat 32-bit index (i, j, k by hand);
 //   one-region    one target region per step: flat 32-bit index over (i segment, j, k) across
-//                 the whole x extent, the sponge handled inside (damped where a column is in one).
+//                 the whole x extent, the sponge handled inside (damped where a column is in one),
+//                 the sponge test made at every point;
+//   split         one-region, the sponge test made once per work item: a work item whose
+//                 column or segment touches a layer takes the per-point march, every other one
+//                 a loop with no branch and no damp read;
+//   unrolled      split, the undamped loop of a whole segment unrolled (segment a compile-time
+//                 constant: every load of the segment can be in flight at once);
+//   pairs         split, each work item marching two neighbouring rows j, j+1 (the centre of
+//                 one is a y neighbour of the other: two loads fewer per point pair, twice the
+//                 independent work per thread).
 // Each at team sizes 128 and 256 and segments 8, 16, 32. Prints one JSON object per line.
-//   awave-omp-shapes N [STEPS]   (padded N^3 grid of N-2 interior points a side)
+//   awave-omp-shapes N [STEPS] [SHAPE,...]   (padded N^3 grid of N-2 interior points a side;
+//                                            default every shape)
 #include "core/step_plan.hpp"
 #include "core/wave_problem.hpp"
 #include "core/wave_update.hpp"
@@ -19,6 +29,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 using namespace awave;
@@ -55,11 +66,84 @@ struct Grid {
       centre = xp;
     }
   }
+  // Whether a march over [i_begin, i_end) at row j meets a sponge layer.
+  bool touches_sponge(int i_begin, int i_end, int j) const {
+    return j < kBoundaryLayers || j >= ny - kBoundaryLayers || i_begin < kBoundaryLayers ||
+           i_end > nx - kBoundaryLayers;
+  }
+  // The march where no point is in a sponge layer: no branch, no damp read.
+  void march_undamped(int i_begin, int i_end, int j, int k) const {
+    const double cs2 = cs2_k[k];
+    long c = at(i_begin, j, k);
+    double xm = now[c - si], centre = now[c];
+    for (int i = i_begin; i < i_end; ++i, c += si) {
+      const double xp = now[c + si];
+      next[c] = undamped_next({centre, xm, xp, now[c - sj], now[c + sj], now[c - 1], now[c + 1]}, prev[c], cs2, f);
+      xm = centre;
+      centre = xp;
+    }
+  }
+  template <int Segment>
+  void march_undamped_unrolled(int i_begin, int j, int k) const {
+    const double cs2 = cs2_k[k];
+    const long c0 = at(i_begin, j, k);
+    double xm = now[c0 - si], centre = now[c0];
+#pragma unroll
+    for (int m = 0; m < Segment; ++m) {
+      const long c = c0 + m * si;
+      const double xp = now[c + si];
+      next[c] = undamped_next({centre, xm, xp, now[c - sj], now[c + sj], now[c - 1], now[c + 1]}, prev[c], cs2, f);
+      xm = centre;
+      centre = xp;
+    }
+  }
+  // Rows j and j+1 together (neither in a sponge layer).
+  void march_undamped_pair(int i_begin, int i_end, int j, int k) const {
+    const double cs2 = cs2_k[k];
+    long c = at(i_begin, j, k);
+    double xm0 = now[c - si], centre0 = now[c], xm1 = now[c + sj - si], centre1 = now[c + sj];
+    for (int i = i_begin; i < i_end; ++i, c += si) {
+      const long d = c + sj;
+      const double xp0 = now[c + si], xp1 = now[d + si];
+      next[c] = undamped_next({centre0, xm0, xp0, now[c - sj], centre1, now[c - 1], now[c + 1]}, prev[c], cs2, f);
+      next[d] = undamped_next({centre1, xm1, xp1, centre0, now[d + sj], now[d - 1], now[d + 1]}, prev[d], cs2, f);
+      xm0 = centre0;
+      centre0 = xp0;
+      xm1 = centre1;
+      centre1 = xp1;
+    }
+  }
 };
 
-enum class Shape { three_region, flat, one_region };
+enum class Shape { three_region, flat, one_region, split, unrolled, pairs };
+constexpr Shape kShapes[] = {Shape::three_region, Shape::flat,     Shape::one_region,
+                             Shape::split,        Shape::unrolled, Shape::pairs};
 const char* name(Shape s) {
-  return s == Shape::three_region ? "three-region" : s == Shape::flat ? "flat" : "one-region";
+  switch (s) {
+    case Shape::three_region: return "three-region";
+    case Shape::flat: return "flat";
+    case Shape::one_region: return "one-region";
+    case Shape::split: return "split";
+    case Shape::unrolled: return "unrolled";
+    case Shape::pairs: return "pairs";
+  }
+  return "?";
+}
+
+template <int Segment>
+void step_unrolled(const Grid& g, int threads) {
+  const int nx = g.nx, ny = g.ny, nz = g.nz, n = (nx + Segment - 1) / Segment * ny * nz;
+#pragma omp target teams distribute parallel for thread_limit(threads) firstprivate(g)
+  for (int t = 0; t < n; ++t) {
+    const int k = t % nz, rest = t / nz, j = rest % ny, i0 = rest / ny * Segment;
+    const int i1 = i0 + Segment < nx ? i0 + Segment : nx;
+    if (g.touches_sponge(i0, i1, j))
+      g.march(i0, i1, j, k);
+    else if (i1 - i0 == Segment)
+      g.march_undamped_unrolled<Segment>(i0, j, k);
+    else
+      g.march_undamped(i0, i1, j, k);
+  }
 }
 
 void step(Shape shape, const Grid& g, int threads, int seg) {
@@ -100,13 +184,41 @@ void step(Shape shape, const Grid& g, int threads, int seg) {
       const int k = t % nz, rest = t / nz, j = rest % ny, r = rest / ny;
       g.damped(r < nbl ? r : nx - 2 * nbl + r, j, k);
     }
-  } else {
+  } else if (shape == Shape::one_region) {
     const int segs = (nx + seg - 1) / seg, n = segs * ny * nz;
 #pragma omp target teams distribute parallel for thread_limit(threads) firstprivate(g)
     for (int t = 0; t < n; ++t) {
       const int k = t % nz, rest = t / nz, j = rest % ny, s = rest / ny;
       const int i0 = s * seg;
       g.march(i0, i0 + seg < nx ? i0 + seg : nx, j, k);
+    }
+  } else if (shape == Shape::split) {
+    const int segs = (nx + seg - 1) / seg, n = segs * ny * nz;
+#pragma omp target teams distribute parallel for thread_limit(threads) firstprivate(g)
+    for (int t = 0; t < n; ++t) {
+      const int k = t % nz, rest = t / nz, j = rest % ny, i0 = rest / ny * seg;
+      const int i1 = i0 + seg < nx ? i0 + seg : nx;
+      if (g.touches_sponge(i0, i1, j))
+        g.march(i0, i1, j, k);
+      else
+        g.march_undamped(i0, i1, j, k);
+    }
+  } else if (shape == Shape::unrolled) {
+    if (seg == 8) step_unrolled<8>(g, threads);
+    else if (seg == 16) step_unrolled<16>(g, threads);
+    else step_unrolled<32>(g, threads);
+  } else {  // pairs: rows (2p, 2p+1), the last row alone where ny is odd
+    const int segs = (nx + seg - 1) / seg, pairs = (ny + 1) / 2, n = segs * pairs * nz;
+#pragma omp target teams distribute parallel for thread_limit(threads) firstprivate(g)
+    for (int t = 0; t < n; ++t) {
+      const int k = t % nz, rest = t / nz, j = rest % pairs * 2, i0 = rest / pairs * seg;
+      const int i1 = i0 + seg < nx ? i0 + seg : nx;
+      if (j + 1 < ny && !g.touches_sponge(i0, i1, j) && !g.touches_sponge(i0, i1, j + 1)) {
+        g.march_undamped_pair(i0, i1, j, k);
+      } else {
+        g.march(i0, i1, j, k);
+        if (j + 1 < ny) g.march(i0, i1, j + 1, k);
+      }
     }
   }
 }
@@ -116,6 +228,15 @@ void step(Shape shape, const Grid& g, int threads, int seg) {
 int main(int argc, char** argv) {
   const int n = argc > 1 ? std::atoi(argv[1]) : 514;
   const int steps = argc > 2 ? std::atoi(argv[2]) : 30;
+  std::vector<Shape> shapes;
+  for (Shape shape : kShapes)
+    if (argc <= 3 || std::strstr((std::string(",") + argv[3] + ",").c_str(),
+                                 (std::string(",") + name(shape) + ",").c_str()))
+      shapes.push_back(shape);
+  if (shapes.empty()) {
+    std::fprintf(stderr, "awave-omp-shapes: no known shape in '%s'\n", argv[3]);
+    return 2;
+  }
   if (omp_get_num_devices() < 1) {
     std::fprintf(stderr, "awave-omp-shapes: no OpenMP offload device\n");
     return 1;
@@ -171,7 +292,7 @@ int main(int argc, char** argv) {
     return t;
   };
   run(Shape::three_region, 128, 16, steps, &reference);
-  for (Shape shape : {Shape::three_region, Shape::flat, Shape::one_region})
+  for (Shape shape : shapes)
     for (int threads : {128, 256})
       for (int seg : {8, 16, 32}) {
         run(shape, threads, seg, 3, nullptr);  // warm-up

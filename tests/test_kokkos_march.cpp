@@ -3,7 +3,8 @@
 // with the interior segment march (each work item walks i over a segment with the i-neighbours
 // in registers; what OpenMPTarget runs), here marching 3 points (3 divides none of these
 // interiors), and the one flat kernel per step marching every plane with the sponge inside
-// (what OpenMPTarget runs now). Host backends run k columns by default (test_equivalence.cpp).
+// (what OpenMPTarget runs, and CUDA where planes are large; segments of 3 take both the
+// per-point sponge march and the branch-free one). Host backends run k columns by default (test_equivalence.cpp).
 // Each also as the split step of an MPI run (bulk, then x layers). ctest runs these twice: as
 // they are (small grids take the fused step) and with AWAVE_FUSED_STEP_POINTS=0.
 #include "app/registry.hpp"
@@ -31,8 +32,8 @@ struct MDRangeMarchThree : KokkosIteration<ExecSpace> {
 template <class ExecSpace>
 struct OneRegionMarchThree : KokkosIteration<ExecSpace> {
   static constexpr bool k_columns = false;
-  static constexpr bool one_region_march = true;
-  static constexpr int interior_segment = 3;
+  static constexpr std::size_t march_plane_bytes = 0;  // every grid
+  static constexpr int march_segment = 3;
 };
 
 template <class ExecSpace, class Iteration>

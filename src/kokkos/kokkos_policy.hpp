@@ -1,7 +1,7 @@
 // Per-backend iteration choices for the Kokkos kernels, in one place. The kernel source is
-// the same for every backend; only the policy (k columns or a rank-3 MDRange), the order in
-// which MDRangePolicy walks (i, j, k), its tile sizes, and the length of the i segment each
-// interior work item marches along change here.
+// the same for every backend; only the policy (k columns, a rank-3 MDRange, or one flat
+// RangePolicy per step marching i), the order in which MDRangePolicy walks (i, j, k), its tile
+// sizes, and the length of the i segment a work item marches along change here.
 //
 // Fields are LayoutRight (k contiguous) on every backend, like the CPU reference.
 // - Host backends: a RangePolicy over (i, j) columns; each work item runs the k loop over
@@ -30,10 +30,12 @@ struct KokkosIteration {
   // loop (vectorisable), instead of a rank-3 MDRange (whose tile loop cost Kokkos-Serial
   // 20-50% against the CPU reference on the 2-core build machine).
   static constexpr bool k_columns = true;
-  // GPU backends: a whole step as one flat RangePolicy (32-bit index) whose work items march i
-  // over segments with the sponge handled inside (wave_kokkos.hpp, kokkos_regions::Marched),
-  // instead of three MDRange kernels.
-  static constexpr bool one_region_march = false;
+  // GPU backends: where a plane of constant i (core/step_plan.hpp, plane_bytes) exceeds
+  // march_plane_bytes, a whole step is one flat RangePolicy (32-bit index) whose work items
+  // march i over march_segment planes with the sponge handled inside (wave_kokkos.hpp,
+  // kokkos_regions::Marched) instead of three MDRange kernels. 0: always; max: never.
+  static constexpr std::size_t march_plane_bytes = std::numeric_limits<std::size_t>::max();
+  static constexpr int march_segment = 16;
   // The MDRange choices below apply where k_columns is false (the GPU backends).
   static constexpr bool k_first = false;  // policy axes (i, j, k)
   static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Right;
@@ -51,14 +53,16 @@ struct KokkosIteration<Kokkos::Experimental::OpenMPTarget> {
   // Kokkos 3.4's OpenMPTarget MDRange is one collapse(3) loop whose 64-bit index arithmetic
   // and three synchronous target regions per step cost (the hand-written offload's shapes,
   // bench/omp_stencil_shapes.cpp): one flat 32-bit RangePolicy per step instead.
-  static constexpr bool one_region_march = true;
+  static constexpr std::size_t march_plane_bytes = 0;
+  // 512^3, H100 (MDRange interior march, bench/results/h100-tuning-2026-11-22): segment 1 gave
+  // 5.0e10 SU/s, 4 gave 6.7e10, 8 7.3e10, 16 7.5e10, 32 7.3e10.
+  static constexpr int march_segment = 16;
   static constexpr bool k_first = false;  // policy axes (i segment, j, k), k fastest
   static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Right;
   static constexpr std::array<int, 3> tile{0, 0, 0};  // ignored by this backend
   static constexpr std::array<int, 3> tile_large_planes = tile;
   static constexpr std::size_t large_plane_bytes = std::numeric_limits<std::size_t>::max();
-  // 512^3: segment 1 gave 5.0e10 SU/s, 4 gave 6.7e10, 8 7.3e10, 16 7.5e10, 32 7.3e10.
-  static constexpr int interior_segment = 16;
+  static constexpr int interior_segment = 16;  // (the MDRange interior, not used here)
 };
 #endif
 
@@ -66,7 +70,10 @@ struct KokkosIteration<Kokkos::Experimental::OpenMPTarget> {
 template <>
 struct KokkosIteration<Kokkos::Cuda> {
   static constexpr bool k_columns = false;
-  static constexpr bool one_region_march = false;
+  // Where planes are large (above AWAVE_KOKKOS_MARCH_PLANE_BYTES for now: the crossover is
+  // being measured) the flat marching kernel, as hand CUDA marches 16 planes there.
+  static constexpr std::size_t march_plane_bytes = std::numeric_limits<std::size_t>::max();
+  static constexpr int march_segment = 16;
   static constexpr bool k_first = true;  // policy axes (k, j, i), k on threadIdx.x
   static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Left;
   // H100, 512^3, 30 steps (bench/device/gpu-checks.sh): tiles (k, j, i) of 32x8x1, 64x4x1,
@@ -99,17 +106,27 @@ std::array<int, 3> kokkos_tile(bool large_planes) {
   return tuned ? *tuned : large_planes ? Iteration::tile_large_planes : Iteration::tile;
 }
 
-// The interior i-segment length: KokkosIteration's, unless AWAVE_KOKKOS_SEGMENT overrides it
-// on a backend that marches (a segment of 1 compiles to the one-point body, and stays 1).
-template <class Iteration>
-int kokkos_interior_segment() {
-  static const int segment = [] {
-    if (Iteration::interior_segment == 1) return 1;
+// A segment length: the compiled one (KokkosIteration's interior_segment or march_segment),
+// unless AWAVE_KOKKOS_SEGMENT overrides it for a tuning sweep (an MDRange interior segment of 1
+// compiles to the one-point body, and stays 1).
+inline int kokkos_segment(int compiled) {
+  static const int tuned = [] {
     const char* env = std::getenv("AWAVE_KOKKOS_SEGMENT");
-    const int s = env ? std::atoi(env) : 0;
-    return s > 0 ? s : Iteration::interior_segment;
+    return env ? std::atoi(env) : 0;
   }();
-  return segment;
+  return compiled > 1 && tuned > 0 ? tuned : compiled;
+}
+
+// Whether a step of this grid is one Marched kernel: planes above Iteration::march_plane_bytes,
+// or above AWAVE_KOKKOS_MARCH_PLANE_BYTES where set (a tuning sweep) on a GPU backend.
+template <class Iteration>
+bool kokkos_marches(std::size_t plane_bytes) {
+  static const std::size_t threshold = [] {
+    const char* env = std::getenv("AWAVE_KOKKOS_MARCH_PLANE_BYTES");
+    if (Iteration::k_columns || !env || !*env) return Iteration::march_plane_bytes;
+    return std::size_t(std::strtoull(env, nullptr, 10));
+  }();
+  return !Iteration::k_columns && plane_bytes > threshold;
 }
 
 }  // namespace awave

@@ -5,6 +5,8 @@
 #include "kokkos/kokkos_backends.hpp"
 #include "kokkos/wave_kokkos.hpp"
 
+#include <limits>
+
 namespace awave {
 namespace {
 
@@ -12,9 +14,11 @@ template <class ExecSpace>
 ImplEntry kokkos_entry(const std::string& id) {
   const bool on_device = !KokkosBackend<ExecSpace>::on_host;
   using Iteration = KokkosIteration<ExecSpace>;
-  const char* kernels = Iteration::k_columns          ? "RangePolicy k-column kernels"
-                        : Iteration::one_region_march ? "one RangePolicy kernel per step, marching i"
-                                                      : "MDRangePolicy kernels";
+  const char* kernels = Iteration::k_columns                ? "RangePolicy k-column kernels"
+                        : Iteration::march_plane_bytes == 0 ? "one RangePolicy kernel per step, marching i"
+                        : Iteration::march_plane_bytes == std::numeric_limits<std::size_t>::max()
+                            ? "MDRangePolicy kernels"
+                            : "MDRangePolicy kernels; one RangePolicy kernel per step, marching i, on large planes";
   return {id, "Kokkos " + std::string(ExecSpace::name()) + " backend (" + kernels + ")", on_device, true,
           [id](const WaveProblem& problem) { return std::make_unique<WaveKokkos<ExecSpace>>(problem, id); }};
 }

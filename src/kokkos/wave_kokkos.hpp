@@ -36,7 +36,7 @@ struct XLayers {};   // the 2*nbl x layers, every j (corners included)
 struct YLayers {};   // the 2*nbl y layers, bulk i only
 struct Fused {};     // every point, small grids (core/step_plan.hpp): one kernel per step
 // Flat work items marching i over planes [march_begin, march_end), sponge inside: a whole step
-// (or an MPI step's bulk) in one kernel (Iteration::one_region_march).
+// (or an MPI step's bulk) in one kernel (Iteration::march_plane_bytes).
 struct Marched {};
 struct MarchedXLayers {};  // the two x layers, one march of nbl planes per work item
 }  // namespace kokkos_regions
@@ -126,12 +126,30 @@ struct WaveStepKernel {
   }
 
   // March i over [i_begin, i_end) at (j, k) with `now` at i-1, i, i+1 in registers; damped
-  // where (i, j) is in a sponge layer, undamped elsewhere: the reference's arithmetic.
+  // where (i, j) is in a sponge layer, undamped elsewhere: the reference's arithmetic. The
+  // sponge test is made once per march: most marches meet no layer and take a loop with no
+  // branch and no damp read (bench/omp_stencil_shapes.cpp, "split").
   KOKKOS_INLINE_FUNCTION void march(int i_begin, int i_end, int j, int k) const {
     const int pj = j + 1, pk = k + 1;
     const bool y_sponge = j < kBoundaryLayers || j >= ny - kBoundaryLayers;
     const double cs2 = cs2_k(k);
     double xm = u_now(i_begin, pj, pk), centre = u_now(i_begin + 1, pj, pk);
+    if (!y_sponge && i_begin >= kBoundaryLayers && i_end <= nx - kBoundaryLayers) {
+      for (int pi = i_begin + 1; pi <= i_end; ++pi) {
+        const double xp = u_now(pi + 1, pj, pk);
+        const Stencil7 st{centre,
+                          xm,
+                          xp,
+                          u_now(pi, pj - 1, pk),
+                          u_now(pi, pj + 1, pk),
+                          u_now(pi, pj, pk - 1),
+                          u_now(pi, pj, pk + 1)};
+        u_next(pi, pj, pk) = undamped_next(st, u_prev(pi, pj, pk), cs2, f);
+        xm = centre;
+        centre = xp;
+      }
+      return;
+    }
     for (int i = i_begin; i < i_end; ++i) {
       const int pi = i + 1;
       const double xp = u_now(pi + 1, pj, pk);
@@ -305,7 +323,8 @@ class WaveKokkos final : public WaveImpl {
   void launch(Part part) {
     const WaveParams& p = problem_.params();
     const int nbl = kBoundaryLayers, nx = p.nx(), ny = p.ny(), nz = p.nz();
-    const int segment = kokkos_interior_segment<Iteration>();
+    const bool marches = kokkos_marches<Iteration>(plane_bytes(problem_.geometry()));
+    const int segment = kokkos_segment(marches ? Iteration::march_segment : Iteration::interior_segment);
     const int segments = (nx - 2 * nbl + segment - 1) / segment;
     const Kernel kernel{ring_.next(), ring_.now(), ring_.prev(), cs2_k_, damp_ij_, problem_.f(),
                         p.dt,         nx,          ny,           nz,     segment};
@@ -318,7 +337,7 @@ class WaveKokkos final : public WaveImpl {
         Kokkos::parallel_for("wave::fused_step", policy<kokkos_regions::Fused>({0, 0, 0}, {nx, ny, nz}), kernel);
       return;
     }
-    if constexpr (Iteration::one_region_march) {  // one flat kernel per step (or per MPI part)
+    if (marches) {  // one flat kernel per step (or per MPI part)
       using Int = Kokkos::IndexType<int>;
       if (part == Part::edges) {
         Kokkos::parallel_for("wave::x_layers",
