@@ -14,7 +14,12 @@
 //                 constant: every load of the segment can be in flight at once);
 //   pairs         split, each work item marching two neighbouring rows j, j+1 (the centre of
 //                 one is a y neighbour of the other: two loads fewer per point pair, twice the
-//                 independent work per thread).
+//                 independent work per thread);
+//   restrict      split, the undamped march a function of __restrict__ pointers (clang uses
+//                 restrict only on parameters, not on struct members: without it no load of
+//                 the next point may move above the store of this one);
+//   batched       split, the undamped march loading the operands of 4 points before storing
+//                 any (what restrict would allow the compiler to do, written out).
 // Each at team sizes 128 and 256 and segments 8, 16, 32. Prints one JSON object per line.
 //   awave-omp-shapes N [STEPS] [SHAPE,...]   (padded N^3 grid of N-2 interior points a side;
 //                                            default every shape)
@@ -97,6 +102,39 @@ struct Grid {
       centre = xp;
     }
   }
+  // Batches of 4 points: every load of a batch before its stores (the leftover one by one).
+  void march_undamped_batched(int i_begin, int i_end, int j, int k) const {
+    constexpr int B = 4;
+    const double cs2 = cs2_k[k];
+    long c = at(i_begin, j, k);
+    double xm = now[c - si], centre = now[c];
+    int i = i_begin;
+    for (; i + B <= i_end; i += B, c += B * si) {
+      double xp[B], ym[B], yp[B], zm[B], zp[B], pv[B];
+#pragma unroll
+      for (int m = 0; m < B; ++m) {
+        const long cm = c + m * si;
+        xp[m] = now[cm + si];
+        ym[m] = now[cm - sj];
+        yp[m] = now[cm + sj];
+        zm[m] = now[cm - 1];
+        zp[m] = now[cm + 1];
+        pv[m] = prev[cm];
+      }
+#pragma unroll
+      for (int m = 0; m < B; ++m) {
+        next[c + m * si] = undamped_next({centre, xm, xp[m], ym[m], yp[m], zm[m], zp[m]}, pv[m], cs2, f);
+        xm = centre;
+        centre = xp[m];
+      }
+    }
+    for (; i < i_end; ++i, c += si) {
+      const double xp = now[c + si];
+      next[c] = undamped_next({centre, xm, xp, now[c - sj], now[c + sj], now[c - 1], now[c + 1]}, prev[c], cs2, f);
+      xm = centre;
+      centre = xp;
+    }
+  }
   // Rows j and j+1 together (neither in a sponge layer).
   void march_undamped_pair(int i_begin, int i_end, int j, int k) const {
     const double cs2 = cs2_k[k];
@@ -115,17 +153,40 @@ struct Grid {
   }
 };
 
-enum class Shape { three_region, flat, one_region, split, unrolled, pairs };
-constexpr Shape kShapes[] = {Shape::three_region, Shape::flat,     Shape::one_region,
-                             Shape::split,        Shape::unrolled, Shape::pairs};
+// The undamped march over [i_begin, i_end) from c (the first point's index), restrict-qualified.
+void march_undamped_restrict(double* __restrict__ next, const double* __restrict__ now, const double* __restrict__ prev,
+                             double cs2, double f, long c, long si, long sj, int count) {
+  double xm = now[c - si], centre = now[c];
+#pragma unroll 4
+  for (int m = 0; m < count; ++m, c += si) {
+    const double xp = now[c + si];
+    next[c] = undamped_next({centre, xm, xp, now[c - sj], now[c + sj], now[c - 1], now[c + 1]}, prev[c], cs2, f);
+    xm = centre;
+    centre = xp;
+  }
+}
+
+enum class Shape { three_region, flat, one_region, split, unrolled, pairs, restrict_args, batched };
+constexpr Shape kShapes[] = {Shape::three_region, Shape::flat,  Shape::one_region,    Shape::split,
+                             Shape::unrolled,     Shape::pairs, Shape::restrict_args, Shape::batched};
 const char* name(Shape s) {
   switch (s) {
-    case Shape::three_region: return "three-region";
-    case Shape::flat: return "flat";
-    case Shape::one_region: return "one-region";
-    case Shape::split: return "split";
-    case Shape::unrolled: return "unrolled";
-    case Shape::pairs: return "pairs";
+    case Shape::three_region:
+      return "three-region";
+    case Shape::flat:
+      return "flat";
+    case Shape::one_region:
+      return "one-region";
+    case Shape::split:
+      return "split";
+    case Shape::unrolled:
+      return "unrolled";
+    case Shape::pairs:
+      return "pairs";
+    case Shape::restrict_args:
+      return "restrict";
+    case Shape::batched:
+      return "batched";
   }
   return "?";
 }
@@ -204,9 +265,26 @@ void step(Shape shape, const Grid& g, int threads, int seg) {
         g.march_undamped(i0, i1, j, k);
     }
   } else if (shape == Shape::unrolled) {
-    if (seg == 8) step_unrolled<8>(g, threads);
-    else if (seg == 16) step_unrolled<16>(g, threads);
-    else step_unrolled<32>(g, threads);
+    if (seg == 8)
+      step_unrolled<8>(g, threads);
+    else if (seg == 16)
+      step_unrolled<16>(g, threads);
+    else
+      step_unrolled<32>(g, threads);
+  } else if (shape == Shape::restrict_args || shape == Shape::batched) {
+    const bool batched = shape == Shape::batched;
+    const int segs = (nx + seg - 1) / seg, n = segs * ny * nz;
+#pragma omp target teams distribute parallel for thread_limit(threads) firstprivate(g, batched)
+    for (int t = 0; t < n; ++t) {
+      const int k = t % nz, rest = t / nz, j = rest % ny, i0 = rest / ny * seg;
+      const int i1 = i0 + seg < nx ? i0 + seg : nx;
+      if (g.touches_sponge(i0, i1, j))
+        g.march(i0, i1, j, k);
+      else if (batched)
+        g.march_undamped_batched(i0, i1, j, k);
+      else
+        march_undamped_restrict(g.next, g.now, g.prev, g.cs2_k[k], g.f, g.at(i0, j, k), g.si, g.sj, i1 - i0);
+    }
   } else {  // pairs: rows (2p, 2p+1), the last row alone where ny is odd
     const int segs = (nx + seg - 1) / seg, pairs = (ny + 1) / 2, n = segs * pairs * nz;
 #pragma omp target teams distribute parallel for thread_limit(threads) firstprivate(g)
@@ -230,8 +308,8 @@ int main(int argc, char** argv) {
   const int steps = argc > 2 ? std::atoi(argv[2]) : 30;
   std::vector<Shape> shapes;
   for (Shape shape : kShapes)
-    if (argc <= 3 || std::strstr((std::string(",") + argv[3] + ",").c_str(),
-                                 (std::string(",") + name(shape) + ",").c_str()))
+    if (argc <= 3 ||
+        std::strstr((std::string(",") + argv[3] + ",").c_str(), (std::string(",") + name(shape) + ",").c_str()))
       shapes.push_back(shape);
   if (shapes.empty()) {
     std::fprintf(stderr, "awave-omp-shapes: no known shape in '%s'\n", argv[3]);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Kernel shapes before a sweep (on the GPU machine, through on-device.sh): the OpenMP-offload
-# step shapes of bench/omp_stencil_shapes.cpp (one-region, split, unrolled, pairs) at 512^3 and
+# step shapes of bench/omp_stencil_shapes.cpp (one-region, split, unrolled, pairs, restrict, batched) at 512^3 and
 # 1000^3; Kokkos-CUDA's flat marching kernel (AWAVE_KOKKOS_MARCH_PLANE_BYTES=0) against its
 # MDRange kernels, per segment; hand CUDA's block shape and segment (AWAVE_CUDA_BLOCK); the
 # product's hand omp and Kokkos-OMPT. Timed runs unchecked (no launch shape changes the
@@ -13,7 +13,7 @@ mkdir -p "$out"
 export OMP_TARGET_OFFLOAD=MANDATORY
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv,noheader > "$out/gpu.txt"
 for n in 512 1000; do
-  timeout 150 build/openmptarget/bench/awave-omp-shapes $((n + 2)) 30 one-region,split,unrolled,pairs |
+  timeout 150 build/openmptarget/bench/awave-omp-shapes $((n + 2)) 30 one-region,split,unrolled,pairs,restrict,batched |
     tee -a "$out/omp-shapes.jsonl"
 done
 run() {  # run BUILD IMPL SIZE "VAR=VALUE ..." [checked]
