@@ -2,7 +2,8 @@
 # Kernel shapes before a sweep (on the GPU machine, through on-device.sh): the OpenMP-offload
 # step shapes of bench/omp_stencil_shapes.cpp (one-region, split, unrolled, pairs, restrict, batched) at 512^3 and
 # 1000^3; Kokkos-CUDA's flat marching kernel (AWAVE_KOKKOS_MARCH_PLANE_BYTES=0) against its
-# MDRange kernels, per segment; hand CUDA's block shape and segment (AWAVE_CUDA_BLOCK); the
+# MDRange kernels, per segment; hand CUDA's block shape and segment (AWAVE_CUDA_BLOCK), with and
+# without restrict kernel parameters for the interior (AWAVE_CUDA_RESTRICT); the
 # product's hand omp and Kokkos-OMPT. Timed runs unchecked (no launch shape changes the
 # arithmetic: the shapes benchmark compares bits, the sweeps check the product); one checked
 # run of the Kokkos-CUDA march. Best chunk SU/s per setting into OUT_DIR/shapes.log.
@@ -33,7 +34,9 @@ for size in 512 768 1000; do
   done
 done
 for size in 512 1000; do
-  for b in 32,8,4 32,8,16 32,8,32 64,4,16 32,16,16 32,4,16; do run cuda cuda $size AWAVE_CUDA_BLOCK=$b; done
+  for b in 32,8,4 32,8,16 32,8,32 64,4,16 32,16,16 32,4,16; do
+    for r in 0 1; do run cuda cuda $size "AWAVE_CUDA_BLOCK=$b AWAVE_CUDA_RESTRICT=$r"; done
+  done
   run openmptarget omp $size AWAVE_OMP_SEGMENT=16
   run openmptarget kokkos-openmptarget $size AWAVE_KOKKOS_SEGMENT=16
 done

@@ -103,6 +103,38 @@ __global__ void interior_kernel(StepArgs a, int segment_i) {
   }
 }
 
+// The same march with the three fields as restrict kernel parameters: nvcc uses restrict there
+// (its loads of `now` and `prev` become read-only, ld.global.nc) and not on StepArgs' members,
+// and without it no load of the next point may move above the store of this one. Chosen by
+// AWAVE_CUDA_RESTRICT (1, the default, or 0) while the two are compared.
+__global__ void interior_restrict_kernel(double* __restrict__ next, const double* __restrict__ now,
+                                         const double* __restrict__ prev, StepArgs a, int segment_i) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  const int j = kBoundaryLayers + blockIdx.y * blockDim.y + threadIdx.y;
+  const int i_begin = kBoundaryLayers + blockIdx.z * segment_i;
+  const int i_end = min(i_begin + segment_i, a.nx - kBoundaryLayers);
+  if (k >= a.nz || j >= a.ny - kBoundaryLayers) return;
+  const double cs2 = a.cs2_k[k];
+  long c = padded_index(a, i_begin, j, k);
+  double xm = now[c - a.si], centre = now[c];
+#pragma unroll 4
+  for (int i = i_begin; i < i_end; ++i, c += a.si) {
+    const double xp = now[c + a.si];
+    const Stencil7 s{centre, xm, xp, now[c - a.sj], now[c + a.sj], now[c - 1], now[c + 1]};
+    next[c] = undamped_next(s, prev[c], cs2, a.f);
+    xm = centre;
+    centre = xp;
+  }
+}
+
+bool restrict_interior() {
+  static const bool on = [] {
+    const char* env = std::getenv("AWAVE_CUDA_RESTRICT");
+    return !(env && std::string(env) == "0");
+  }();
+  return on;
+}
+
 __device__ inline void damped_update(const StepArgs& a, int i, int j, int k) {
   const long c = padded_index(a, i, j, k);
   a.next[c] = next_value(load_stencil(a, c), a.prev[c], a.cs2_k[k], a.damp_ij[long(i) * a.ny + j], a.f, a.dt);
@@ -165,6 +197,7 @@ class WaveCuda final : public WaveImpl {
     // sets a device-wide preference for shared memory; this per-kernel setting overrides it
     // (measured 9.1e10 SU/s for the interior without it, beside Kokkos, at 512^3).
     prefer_l1(interior_kernel);
+    prefer_l1(interior_restrict_kernel);
     prefer_l1(x_layers_kernel);
     prefer_l1(y_layers_kernel);
     prefer_l1(fused_step_kernel);
@@ -235,7 +268,9 @@ class WaveCuda final : public WaveImpl {
     AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
-  double* now_plane_on_device(int pi) override { return ring_.now() + std::size_t(pi) * problem_.geometry().stride_i(); }
+  double* now_plane_on_device(int pi) override {
+    return ring_.now() + std::size_t(pi) * problem_.geometry().stride_i();
+  }
   std::shared_ptr<double> halo_buffer(std::size_t n) override {  // pinned: the copies are DMA
     double* p = nullptr;
     AWAVE_CUDA_CHECK(cudaMallocHost(&p, n * sizeof(double)));
@@ -271,8 +306,12 @@ class WaveCuda final : public WaveImpl {
     const dim3 x_grid(k_blocks, (g.ny + bj - 1) / bj, 2 * nbl);
     const dim3 y_grid(k_blocks, (2 * nbl + bj - 1) / bj, bulk_i);
     if (part != Part::edges) {
-      if (interior_grid.y > 0 && interior_grid.z > 0)
-        interior_kernel<<<interior_grid, block, 0, stream_>>>(a, ls.segment_i);
+      if (interior_grid.y > 0 && interior_grid.z > 0) {
+        if (restrict_interior())
+          interior_restrict_kernel<<<interior_grid, block, 0, stream_>>>(a.next, a.now, a.prev, a, ls.segment_i);
+        else
+          interior_kernel<<<interior_grid, block, 0, stream_>>>(a, ls.segment_i);
+      }
       AWAVE_CUDA_CHECK(cudaGetLastError());
     }
     if (part != Part::bulk) {
