@@ -3,10 +3,10 @@
 // with the interior segment march (each work item walks i over a segment with the i-neighbours
 // in registers; what OpenMPTarget runs), here marching 3 points (3 divides none of these
 // interiors), and the one flat kernel per step marching every plane with the sponge inside
-// (what OpenMPTarget runs, and CUDA where planes are large; segments of 3 take both the
-// per-point sponge march and the branch-free one). Host backends run k columns by default (test_equivalence.cpp).
-// Each also as the split step of an MPI run (bulk, then x layers). ctest runs these twice: as
-// they are (small grids take the fused step) and with AWAVE_FUSED_STEP_POINTS=0.
+// (what OpenMPTarget and CUDA run), with the sponge tested once per march (CUDA: segments of 3
+// take both the per-point sponge march and the branch-free one) and at every point (OpenMPTarget). Host backends run k
+// columns by default (test_equivalence.cpp). Each also as the split step of an MPI run (bulk, then x layers). ctest
+// runs these twice: as they are (small grids take the fused step) and with AWAVE_FUSED_STEP_POINTS=0.
 #include "app/registry.hpp"
 #include "core/approx_equal.hpp"
 #include "kokkos/kokkos_backends.hpp"
@@ -34,6 +34,12 @@ struct OneRegionMarchThree : KokkosIteration<ExecSpace> {
   static constexpr bool k_columns = false;
   static constexpr std::size_t march_plane_bytes = 0;  // every grid
   static constexpr int march_segment = 3;
+  static constexpr bool sponge_test_per_march = true;
+};
+
+template <class ExecSpace>
+struct OneRegionMarchThreeTestEveryPoint : OneRegionMarchThree<ExecSpace> {
+  static constexpr bool sponge_test_per_march = false;
 };
 
 template <class ExecSpace, class Iteration>
@@ -75,6 +81,8 @@ TEST(KokkosGpuCodePaths, MatchCpuReferenceOnEveryHostBackend) {
       expect_matches_reference<Space, MDRangeOnePoint<Space>>(std::string(id) + "-mdrange");
       expect_matches_reference<Space, MDRangeMarchThree<Space>>(std::string(id) + "-mdrange-march3");
       expect_matches_reference<Space, OneRegionMarchThree<Space>>(std::string(id) + "-one-region-march3");
+      expect_matches_reference<Space, OneRegionMarchThreeTestEveryPoint<Space>>(std::string(id) +
+                                                                                "-one-region-march3-every-point");
       ++backends;
     }
   });

@@ -44,7 +44,12 @@ struct LaunchShape {
   // Planes of more than 4 MiB march 16 (core/step_plan.hpp, plane_bytes). H100
   // (bench/results/h100-2026-11-22/limits): at 512^3 (2.1 MB planes) segment 4 gave 1.064e11
   // SU/s and 16 1.050e11; at 1000^3 (8 MB) 4 gave 0.972e11, 8 1.020e11, 16 1.037e11. In the
-  // sweep 768^3 (4.7 MB planes) went from 0.982e11 to 1.044e11 with 16.
+  // sweep 768^3 (4.7 MB planes) went from 0.982e11 to 1.044e11 with 16. H200
+  // (bench/results/h200-2026-11-23/kernel-shapes): at 512^3 32,8,4 1.473e11, 32,8,16 1.470e11,
+  // 32,8,32 1.458e11, 64,4,16 1.470e11, 32,16,16 1.472e11; at 1000^3 32,8,16 1.433e11, 64,4,16
+  // 1.438e11, 32,8,32 1.401e11, 32,8,4 1.361e11. An interior kernel taking the fields as restrict
+  // parameters (read-only loads, ld.global.nc, which nvcc may schedule ahead of the stores) was
+  // 2.4% slower at both sizes there (1.439e11, 1.398e11), and was not kept.
   int block_k = 32, block_j = 8, segment_i = 4;
 };
 constexpr std::size_t kLongMarchPlaneBytes = std::size_t(4) << 20;
@@ -101,38 +106,6 @@ __global__ void interior_kernel(StepArgs a, int segment_i) {
     xm = centre;
     centre = xp;
   }
-}
-
-// The same march with the three fields as restrict kernel parameters: nvcc uses restrict there
-// (its loads of `now` and `prev` become read-only, ld.global.nc) and not on StepArgs' members,
-// and without it no load of the next point may move above the store of this one. Chosen by
-// AWAVE_CUDA_RESTRICT (1, the default, or 0) while the two are compared.
-__global__ void interior_restrict_kernel(double* __restrict__ next, const double* __restrict__ now,
-                                         const double* __restrict__ prev, StepArgs a, int segment_i) {
-  const int k = blockIdx.x * blockDim.x + threadIdx.x;
-  const int j = kBoundaryLayers + blockIdx.y * blockDim.y + threadIdx.y;
-  const int i_begin = kBoundaryLayers + blockIdx.z * segment_i;
-  const int i_end = min(i_begin + segment_i, a.nx - kBoundaryLayers);
-  if (k >= a.nz || j >= a.ny - kBoundaryLayers) return;
-  const double cs2 = a.cs2_k[k];
-  long c = padded_index(a, i_begin, j, k);
-  double xm = now[c - a.si], centre = now[c];
-#pragma unroll 4
-  for (int i = i_begin; i < i_end; ++i, c += a.si) {
-    const double xp = now[c + a.si];
-    const Stencil7 s{centre, xm, xp, now[c - a.sj], now[c + a.sj], now[c - 1], now[c + 1]};
-    next[c] = undamped_next(s, prev[c], cs2, a.f);
-    xm = centre;
-    centre = xp;
-  }
-}
-
-bool restrict_interior() {
-  static const bool on = [] {
-    const char* env = std::getenv("AWAVE_CUDA_RESTRICT");
-    return !(env && std::string(env) == "0");
-  }();
-  return on;
 }
 
 __device__ inline void damped_update(const StepArgs& a, int i, int j, int k) {
@@ -197,7 +170,6 @@ class WaveCuda final : public WaveImpl {
     // sets a device-wide preference for shared memory; this per-kernel setting overrides it
     // (measured 9.1e10 SU/s for the interior without it, beside Kokkos, at 512^3).
     prefer_l1(interior_kernel);
-    prefer_l1(interior_restrict_kernel);
     prefer_l1(x_layers_kernel);
     prefer_l1(y_layers_kernel);
     prefer_l1(fused_step_kernel);
@@ -306,12 +278,8 @@ class WaveCuda final : public WaveImpl {
     const dim3 x_grid(k_blocks, (g.ny + bj - 1) / bj, 2 * nbl);
     const dim3 y_grid(k_blocks, (2 * nbl + bj - 1) / bj, bulk_i);
     if (part != Part::edges) {
-      if (interior_grid.y > 0 && interior_grid.z > 0) {
-        if (restrict_interior())
-          interior_restrict_kernel<<<interior_grid, block, 0, stream_>>>(a.next, a.now, a.prev, a, ls.segment_i);
-        else
-          interior_kernel<<<interior_grid, block, 0, stream_>>>(a, ls.segment_i);
-      }
+      if (interior_grid.y > 0 && interior_grid.z > 0)
+        interior_kernel<<<interior_grid, block, 0, stream_>>>(a, ls.segment_i);
       AWAVE_CUDA_CHECK(cudaGetLastError());
     }
     if (part != Part::bulk) {

@@ -36,6 +36,9 @@ struct KokkosIteration {
   // kokkos_regions::Marched) instead of three MDRange kernels. 0: always; max: never.
   static constexpr std::size_t march_plane_bytes = std::numeric_limits<std::size_t>::max();
   static constexpr int march_segment = 16;
+  // A march tests for the sponge once (true: a march meeting no layer takes a loop with no
+  // branch and no damp read) or at every point (false): which compiles faster differs.
+  static constexpr bool sponge_test_per_march = true;
   // The MDRange choices below apply where k_columns is false (the GPU backends).
   static constexpr bool k_first = false;  // policy axes (i, j, k)
   static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Right;
@@ -57,6 +60,11 @@ struct KokkosIteration<Kokkos::Experimental::OpenMPTarget> {
   // 512^3, H100 (MDRange interior march, bench/results/h100-tuning-2026-11-22): segment 1 gave
   // 5.0e10 SU/s, 4 gave 6.7e10, 8 7.3e10, 16 7.5e10, 32 7.3e10.
   static constexpr int march_segment = 16;
+  // Testing once per march made clang's offload code slower: the hand-written shapes
+  // (bench/omp_stencil_shapes.cpp, "split" against "one-region", H200 512^3, 128 threads,
+  // segment 16, bench/results/h200-2026-11-23/kernel-shapes) 8.22e10 SU/s against 1.03e11, and
+  // Kokkos-OMPT went from 9.29e10 (sweep) to 7.59e10 with it.
+  static constexpr bool sponge_test_per_march = false;
   static constexpr bool k_first = false;  // policy axes (i segment, j, k), k fastest
   static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Right;
   static constexpr std::array<int, 3> tile{0, 0, 0};  // ignored by this backend
@@ -70,11 +78,16 @@ struct KokkosIteration<Kokkos::Experimental::OpenMPTarget> {
 template <>
 struct KokkosIteration<Kokkos::Cuda> {
   static constexpr bool k_columns = false;
-  // Where planes are large (above AWAVE_KOKKOS_MARCH_PLANE_BYTES for now: the crossover is
-  // being measured) the flat marching kernel, as hand CUDA marches 16 planes there.
-  static constexpr std::size_t march_plane_bytes = std::numeric_limits<std::size_t>::max();
-  static constexpr int march_segment = 16;
-  static constexpr bool k_first = true;  // policy axes (k, j, i), k on threadIdx.x
+  // The flat marching kernel on every grid that is not fused, 32 planes a work item. H200
+  // (bench/results/h200-2026-11-23/kernel-shapes, best chunk SU/s): MDRange against the march
+  // of 8, 16, 32 planes: 512^3 1.227e11 / 1.372e11, 1.381e11, 1.382e11; 768^3 1.237e11 /
+  // 1.330e11, 1.364e11, 1.375e11; 1000^3 1.047e11 / 1.323e11, 1.354e11, 1.371e11 (hand CUDA
+  // 1.474e11 and 1.433e11 there). The MDRange choices below remain for comparison
+  // (AWAVE_KOKKOS_MARCH_PLANE_BYTES=18446744073709551615).
+  static constexpr std::size_t march_plane_bytes = 0;
+  static constexpr int march_segment = 32;
+  static constexpr bool sponge_test_per_march = true;  // as measured above
+  static constexpr bool k_first = true;                // policy axes (k, j, i), k on threadIdx.x
   static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Left;
   // H100, 512^3, 30 steps (bench/device/gpu-checks.sh): tiles (k, j, i) of 32x8x1, 64x4x1,
   // 128x2x1 and 256x1x1 all gave 1.060e11 to 1.067e11 SU/s, 32x4x2 1.050e11, 16x8x2 1.027e11,

@@ -1,12 +1,13 @@
 // awave on Kokkos: one kernel source for every Kokkos backend (Serial, OpenMP, Threads, CUDA,
 // OpenMPTarget), templated on the execution space. Fields live in the execution space's
 // memory for the whole run: the initial state is copied in once at set-up, and u is copied
-// out only by copy_u_to_host (outside the timed region). A step is three kernels queued on one
-// execution-space instance: the undamped interior (no damp read, no branch), the x sponge
-// layers (corners included) and the y sponge layers (the rest); small grids take one fused
-// kernel per step instead (core/step_plan.hpp). GPU backends run rank-3 MDRangePolicy kernels
-// (interior work items march along i over a per-backend segment); host backends run a
-// RangePolicy over (i, j) columns with the k loop inside (kokkos_policy.hpp chooses).
+// out only by copy_u_to_host (outside the timed region). The GPU backends (CUDA, OpenMPTarget)
+// run a step as one flat RangePolicy kernel whose work items march i over a segment with the
+// sponge handled inside (over MPI: the bulk, then the x layers). Host backends run three
+// RangePolicy kernels over (i, j) columns with the k loop inside: the undamped interior (no
+// damp read, no branch), the x sponge layers (corners included) and the y sponge layers (the
+// rest); a rank-3 MDRangePolicy form of the three remains for comparison and tests. Small
+// grids take one fused kernel per step (core/step_plan.hpp). kokkos_policy.hpp chooses.
 // The ring of three Views rotates by handle, never by copy.
 #pragma once
 
@@ -126,24 +127,19 @@ struct WaveStepKernel {
   }
 
   // March i over [i_begin, i_end) at (j, k) with `now` at i-1, i, i+1 in registers; damped
-  // where (i, j) is in a sponge layer, undamped elsewhere: the reference's arithmetic. The
-  // sponge test is made once per march: most marches meet no layer and take a loop with no
-  // branch and no damp read (bench/omp_stencil_shapes.cpp, "split").
+  // where (i, j) is in a sponge layer, undamped elsewhere: the reference's arithmetic. Where the
+  // backend prefers it (Iteration::sponge_test_per_march), the sponge test is made once per
+  // march: most marches meet no layer and take a loop with no branch and no damp read.
   KOKKOS_INLINE_FUNCTION void march(int i_begin, int i_end, int j, int k) const {
     const int pj = j + 1, pk = k + 1;
     const bool y_sponge = j < kBoundaryLayers || j >= ny - kBoundaryLayers;
     const double cs2 = cs2_k(k);
     double xm = u_now(i_begin, pj, pk), centre = u_now(i_begin + 1, pj, pk);
-    if (!y_sponge && i_begin >= kBoundaryLayers && i_end <= nx - kBoundaryLayers) {
+    if (Iteration::sponge_test_per_march && !y_sponge && i_begin >= kBoundaryLayers && i_end <= nx - kBoundaryLayers) {
       for (int pi = i_begin + 1; pi <= i_end; ++pi) {
         const double xp = u_now(pi + 1, pj, pk);
-        const Stencil7 st{centre,
-                          xm,
-                          xp,
-                          u_now(pi, pj - 1, pk),
-                          u_now(pi, pj + 1, pk),
-                          u_now(pi, pj, pk - 1),
-                          u_now(pi, pj, pk + 1)};
+        const Stencil7 st{
+            centre, xm, xp, u_now(pi, pj - 1, pk), u_now(pi, pj + 1, pk), u_now(pi, pj, pk - 1), u_now(pi, pj, pk + 1)};
         u_next(pi, pj, pk) = undamped_next(st, u_prev(pi, pj, pk), cs2, f);
         xm = centre;
         centre = xp;

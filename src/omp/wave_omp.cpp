@@ -123,7 +123,9 @@ class WaveOmp final : public WaveImpl {
   void finish_step() override { ring_.rotate(); }
 
   // omp_target_alloc's memory on an NVIDIA GPU is CUDA device memory (the NCCL exchange checks).
-  double* now_plane_on_device(int pi) override { return ring_.now() + std::size_t(pi) * problem_.geometry().stride_i(); }
+  double* now_plane_on_device(int pi) override {
+    return ring_.now() + std::size_t(pi) * problem_.geometry().stride_i();
+  }
   std::shared_ptr<double> halo_buffer(std::size_t n) override {  // pinned through libomptarget: DMA copies
     void* p = omp_alloc(n * sizeof(double), llvm_omp_target_host_mem_alloc);
     if (!p) return WaveImpl::halo_buffer(n);
@@ -161,14 +163,14 @@ class WaveOmp final : public WaveImpl {
   }
 
   // Threads per team of every target region; AWAVE_OMP_THREADS overrides it for a tuning sweep.
-  // With collapse(3) loops 128 was best (H100 512^3, bench/results/h100-2026-11-22/tuning:
-  // 128 7.24e10 SU/s, 256 6.92e10); with the flat-index march, 256 (TOOLCHAIN.md's probe: H100
-  // 512^3 9.3e10 against 8.8e10 at 128; H200 1000^3 1.18e11 against 1.09e11, 512^3 8.4e10
-  // against 9.8e10). bench/omp_stencil_shapes.cpp measures both per shape and size.
+  // The one-region step (bench/omp_stencil_shapes.cpp, "one-region"), segment 16: H200
+  // (bench/results/h200-2026-11-23/kernel-shapes) 512^3 1.034e11 SU/s at 128 against 9.64e10 at
+  // 256, 1000^3 1.084e11 against 1.023e11; H100 512^3 (h100-2026-11-23/omp-shapes-partial)
+  // 8.38e10 against 8.33e10. (The interior-only march of TOOLCHAIN.md's probe preferred 256.)
   static int team_threads() {
     static const int threads = [] {
       const char* env = std::getenv("AWAVE_OMP_THREADS");
-      return env && std::atoi(env) > 0 ? std::atoi(env) : 256;
+      return env && std::atoi(env) > 0 ? std::atoi(env) : 128;
     }();
     return threads;
   }
