@@ -23,7 +23,7 @@ run() {  # run BUILD IMPL SIZE "VAR=VALUE ..." [checked]
   env $setting timeout 120 "build/$build/src/awave" -shape "$size,$size,$size" -nsteps 20 -out_period 5 \
     -no_output $check -impl "$impl" > "$out/run.txt" 2>&1
   printf '%-20s %-5s %-60s %s best %s SU/s\n' "$impl" "$size" "$setting" "${check:-checked}" \
-    "$(awk '/SU\/s/{print $5}' "$out/run.txt")" | tee -a "$out/shapes.log"
+    "$(awk '/^  SU\/s/{print $5}' "$out/run.txt")" | tee -a "$out/shapes.log"
   [ -n "$check" ] || grep -E 'PASS|FAIL|differ' "$out/run.txt" | tee -a "$out/shapes.log"
 }
 # Most telling first (a run cut short by the call's time limit loses the least).
