@@ -299,7 +299,6 @@ std::vector<std::uint32_t> static_plane_checksums(const Part& part, int ny, int 
   return sums;
 }
 
-const char* const kStaticArrays[] = {"sos", "damp"};
 const char* const kTimeArrays[] = {"u", "u_prev"};
 const char* const kAllArrays[] = {"sos", "damp", "u", "u_prev"};  // the order of VtkHdfWriter::offsets_
 
