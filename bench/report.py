@@ -760,22 +760,26 @@ def kernel_shapes_tables(w, logs):
             md = runs.get(("kokkos-cuda", n, "AWAVE_KOKKOS_MARCH_PLANE_BYTES="))
             ms = [runs.get(("kokkos-cuda", n, f"AWAVE_KOKKOS_MARCH_PLANE_BYTES=0 AWAVE_KOKKOS_SEGMENT={g}"))
                   for g in (8, 16, 32)]
-            c = runs.get(("cuda", n, "AWAVE_CUDA_RESTRICT=0"))
+            c = runs.get(("cuda", n, "AWAVE_CUDA_RESTRICT=0")) or runs.get(("cuda", n, "AWAVE_CUDA_BLOCK="))
             w(f"| {n}^3 | " + " | ".join(fmt_su(x) if x else "-" for x in [md] + ms + [c]) + " |")
         w("")
-        blocks = sorted({st.split()[0].split("=")[1] for (i, n, st) in runs if i == "cuda" and "BLOCK" in st},
+        blocks = sorted({st.split()[0].split("=")[1] for (i, n, st) in runs if i == "cuda" and "BLOCK=" in st} - {""},
                         key=lambda b: [int(x) for x in b.split(",")])
         if blocks:
-            w(f"Hand CUDA: block (k, j) and interior segment (`AWAVE_CUDA_BLOCK=k,j,segment`), the interior kernel "
-              f"as it is and with the fields as restrict kernel parameters (`AWAVE_CUDA_RESTRICT=1`) ({where}):\n")
-            cuda_sizes = sorted({n for (i, n, st) in runs if i == "cuda" and "BLOCK" in st})
-            w("| block | " + " | ".join(f"{n}^3 | {n}^3 restrict" for n in cuda_sizes) + " |")
-            w("|---|" + "---|---|" * len(cuda_sizes))
+            # The first H200 study also ran an interior kernel with restrict parameters (since removed).
+            restrict = any("RESTRICT=1" in st for (i, n, st) in runs if i == "cuda")
+            variants = [" AWAVE_CUDA_RESTRICT=0", " AWAVE_CUDA_RESTRICT=1"] if restrict else [""]
+            w("Hand CUDA: block (k, j) and interior segment (`AWAVE_CUDA_BLOCK=k,j,segment`)" +
+              (", the interior kernel as it is and with the fields as restrict kernel parameters "
+               "(`AWAVE_CUDA_RESTRICT=1`, at `e37ef7f`)" if restrict else "") + f" ({where}):\n")
+            cuda_sizes = sorted({n for (i, n, st) in runs if i == "cuda" and "BLOCK=" in st})
+            w("| block | " + " | ".join(f"{n}^3" + (f" | {n}^3 restrict" if restrict else "") for n in cuda_sizes) + " |")
+            w("|---|" + "---|" * (len(cuda_sizes) * len(variants)))
             for b in blocks:
                 cells = []
                 for n in cuda_sizes:
-                    for r in (0, 1):
-                        x = runs.get(("cuda", n, f"AWAVE_CUDA_BLOCK={b} AWAVE_CUDA_RESTRICT={r}"))
+                    for v in variants:
+                        x = runs.get(("cuda", n, f"AWAVE_CUDA_BLOCK={b}{v}"))
                         cells.append(fmt_su(x) if x else "-")
                 w(f"| {b} | " + " | ".join(cells) + " |")
             w("")

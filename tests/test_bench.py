@@ -122,6 +122,31 @@ class ReportOnFixtures(unittest.TestCase):
             self.assertEqual(mismatch + errors, [])
 
 
+class KernelShapesLog(unittest.TestCase):
+    """bench/device/kernel-shapes.sh's log, in both of its formats; a run the call's limit cut has no number."""
+
+    def parse(self, text):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "shapes.log")
+            with open(path, "w") as f:
+                f.write(text)
+            return report.kernel_shapes_runs(path)
+
+    def test_best_chunk_in_both_formats(self):
+        runs = self.parse(
+            "cuda                 512   AWAVE_CUDA_BLOCK=32,8,4 AWAVE_CUDA_RESTRICT=0  -no_check best 1.33e+11\n"
+            "1.474e+11 SU/s\n"  # the first format: progress average, then the best chunk
+            "kokkos-cuda          192   AWAVE_KOKKOS_MARCH_PLANE_BYTES=0  checked best 2.499e+08 SU/s\n"
+            "  check: bitwise identical to the reference (7301384 points): PASS\n"
+            "cuda                 1000  AWAVE_CUDA_BLOCK=  -no_check best 1.433e+11 SU/s\n"
+            "cuda                 1000  AWAVE_CUDA_BLOCK=64,4,16  -no_check best  SU/s\n")  # cut
+        self.assertEqual(runs[("cuda", 512, "AWAVE_CUDA_BLOCK=32,8,4 AWAVE_CUDA_RESTRICT=0")], 1.474e11)
+        self.assertEqual(runs[("kokkos-cuda", 192, "AWAVE_KOKKOS_MARCH_PLANE_BYTES=0")], 2.499e8)
+        self.assertEqual(runs[("cuda", 1000, "AWAVE_CUDA_BLOCK=")], 1.433e11)
+        self.assertNotIn(("cuda", 1000, "AWAVE_CUDA_BLOCK=64,4,16"), runs)
+        self.assertEqual(len(runs), 3)
+
+
 class Pennycook(unittest.TestCase):
     def test_harmonic_mean(self):
         self.assertAlmostEqual(report.pennycook([0.5, 1.0]), 2 / 3)

@@ -2,12 +2,13 @@
 # Kernel shapes before a sweep (on the GPU machine, through on-device.sh): the OpenMP-offload
 # step shapes of bench/omp_stencil_shapes.cpp (one-region, split, unrolled, pairs, restrict, batched) at 512^3 and
 # 1000^3; Kokkos-CUDA's flat marching kernel (AWAVE_KOKKOS_MARCH_PLANE_BYTES=0) against its
-# MDRange kernels, per segment; hand CUDA's block shape and segment (AWAVE_CUDA_BLOCK), with and
-# without restrict kernel parameters for the interior (AWAVE_CUDA_RESTRICT); the
+# MDRange kernels, per segment; hand CUDA's block shape and segment (AWAVE_CUDA_BLOCK); the
 # product's hand omp and Kokkos-OMPT. Timed runs unchecked (no launch shape changes the
 # arithmetic: the shapes benchmark compares bits, the sweeps check the product); one checked
 # run of the Kokkos-CUDA march. Best chunk SU/s per setting into OUT_DIR/shapes.log.
 #   bench/device/kernel-shapes.sh OUT_DIR
+# (At ea50177, which made results/h200-2026-11-23/kernel-shapes, it also ran hand CUDA with
+# AWAVE_CUDA_RESTRICT=0|1, an interior kernel with restrict parameters, since removed.)
 set -uo pipefail
 out=${1:?usage: kernel-shapes.sh OUT_DIR}
 mkdir -p "$out"
@@ -27,9 +28,7 @@ run() {  # run BUILD IMPL SIZE "VAR=VALUE ..." [checked]
   [ -n "$check" ] || grep -E 'PASS|FAIL|differ' "$out/run.txt" | tee -a "$out/shapes.log"
 }
 # Most telling first (a run cut short by the call's time limit loses the least).
-for size in 512 1000; do
-  for r in 0 1; do run cuda cuda $size "AWAVE_CUDA_RESTRICT=$r"; done
-done
+for size in 512 1000; do run cuda cuda $size AWAVE_CUDA_BLOCK=; done
 run cuda kokkos-cuda 192 AWAVE_KOKKOS_MARCH_PLANE_BYTES=0 checked
 for size in 512 768 1000; do
   run cuda kokkos-cuda $size AWAVE_KOKKOS_MARCH_PLANE_BYTES=
@@ -42,7 +41,5 @@ for size in 512 1000; do
   run openmptarget kokkos-openmptarget $size AWAVE_KOKKOS_SEGMENT=16
 done
 for size in 512 1000; do
-  for b in 32,8,4 32,8,16 32,8,32 64,4,16 32,16,16; do
-    for r in 0 1; do run cuda cuda $size "AWAVE_CUDA_BLOCK=$b AWAVE_CUDA_RESTRICT=$r"; done
-  done
+  for b in 32,8,4 32,8,16 32,8,32 64,4,16 32,16,16; do run cuda cuda $size AWAVE_CUDA_BLOCK=$b; done
 done
