@@ -19,7 +19,12 @@
 //                 restrict only on parameters, not on struct members: without it no load of
 //                 the next point may move above the store of this one);
 //   batched       split, the undamped march loading the operands of 4 points before storing
-//                 any (what restrict would allow the compiler to do, written out).
+//                 any (what restrict would allow the compiler to do, written out);
+//   global        one-region through pointers cast to the GPU's global address space: clang
+//                 emits generic loads and stores (ld.f64, st.f64) for every other shape, since
+//                 nothing tells it the fields are global memory; nvcc's are ld.global.
+// (restrict and batched had one kernel between them until 2026-11-23, whose 164 registers
+// limited both; each has its own now.)
 // Each at team sizes 128 and 256 and segments 8, 16, 32. Prints one JSON object per line.
 //   awave-omp-shapes N [STEPS] [SHAPE,...]   (padded N^3 grid of N-2 interior points a side;
 //                                            default every shape)
@@ -153,6 +158,38 @@ struct Grid {
   }
 };
 
+// Device code sees a field through a pointer in the global address space (NVPTX's 1): loads
+// and stores compile to ld.global / st.global instead of generic ones.
+#if defined(__NVPTX__)
+#define AWAVE_GLOBAL_SPACE __attribute__((address_space(1)))
+#else
+#define AWAVE_GLOBAL_SPACE
+#endif
+using GlobalField = double AWAVE_GLOBAL_SPACE*;
+using ConstGlobalField = const double AWAVE_GLOBAL_SPACE*;
+
+// Grid::march (the sponge tested at every point) through global-space pointers.
+void march_global(const Grid& g, int i_begin, int i_end, int j, int k) {
+  const GlobalField next = (GlobalField)g.next;
+  const ConstGlobalField now = (ConstGlobalField)g.now, prev = (ConstGlobalField)g.prev;
+  const ConstGlobalField damp_ij = (ConstGlobalField)g.damp_ij;
+  const double cs2 = ((ConstGlobalField)g.cs2_k)[k];
+  const bool y_sponge = j < kBoundaryLayers || j >= g.ny - kBoundaryLayers;
+  const long si = g.si, sj = g.sj;
+  long c = g.at(i_begin, j, k);
+  double xm = now[c - si], centre = now[c];
+  for (int i = i_begin; i < i_end; ++i, c += si) {
+    const double xp = now[c + si];
+    const Stencil7 s{centre, xm, xp, now[c - sj], now[c + sj], now[c - 1], now[c + 1]};
+    if (y_sponge || i < kBoundaryLayers || i >= g.nx - kBoundaryLayers)
+      next[c] = next_value(s, prev[c], cs2, damp_ij[long(i) * g.ny + j], g.f, g.dt);
+    else
+      next[c] = undamped_next(s, prev[c], cs2, g.f);
+    xm = centre;
+    centre = xp;
+  }
+}
+
 // The undamped march over [i_begin, i_end) from c (the first point's index), restrict-qualified.
 void march_undamped_restrict(double* __restrict__ next, const double* __restrict__ now, const double* __restrict__ prev,
                              double cs2, double f, long c, long si, long sj, int count) {
@@ -166,9 +203,10 @@ void march_undamped_restrict(double* __restrict__ next, const double* __restrict
   }
 }
 
-enum class Shape { three_region, flat, one_region, split, unrolled, pairs, restrict_args, batched };
-constexpr Shape kShapes[] = {Shape::three_region, Shape::flat,  Shape::one_region,    Shape::split,
-                             Shape::unrolled,     Shape::pairs, Shape::restrict_args, Shape::batched};
+enum class Shape { three_region, flat, one_region, split, unrolled, pairs, restrict_args, batched, global };
+constexpr Shape kShapes[] = {Shape::three_region,  Shape::flat,     Shape::one_region,
+                             Shape::split,         Shape::unrolled, Shape::pairs,
+                             Shape::restrict_args, Shape::batched,  Shape::global};
 const char* name(Shape s) {
   switch (s) {
     case Shape::three_region:
@@ -187,6 +225,8 @@ const char* name(Shape s) {
       return "restrict";
     case Shape::batched:
       return "batched";
+    case Shape::global:
+      return "global";
   }
   return "?";
 }
@@ -271,19 +311,34 @@ void step(Shape shape, const Grid& g, int threads, int seg) {
       step_unrolled<16>(g, threads);
     else
       step_unrolled<32>(g, threads);
-  } else if (shape == Shape::restrict_args || shape == Shape::batched) {
-    const bool batched = shape == Shape::batched;
+  } else if (shape == Shape::restrict_args) {
     const int segs = (nx + seg - 1) / seg, n = segs * ny * nz;
-#pragma omp target teams distribute parallel for thread_limit(threads) firstprivate(g, batched)
+#pragma omp target teams distribute parallel for thread_limit(threads) firstprivate(g)
     for (int t = 0; t < n; ++t) {
       const int k = t % nz, rest = t / nz, j = rest % ny, i0 = rest / ny * seg;
       const int i1 = i0 + seg < nx ? i0 + seg : nx;
       if (g.touches_sponge(i0, i1, j))
         g.march(i0, i1, j, k);
-      else if (batched)
-        g.march_undamped_batched(i0, i1, j, k);
       else
         march_undamped_restrict(g.next, g.now, g.prev, g.cs2_k[k], g.f, g.at(i0, j, k), g.si, g.sj, i1 - i0);
+    }
+  } else if (shape == Shape::batched) {
+    const int segs = (nx + seg - 1) / seg, n = segs * ny * nz;
+#pragma omp target teams distribute parallel for thread_limit(threads) firstprivate(g)
+    for (int t = 0; t < n; ++t) {
+      const int k = t % nz, rest = t / nz, j = rest % ny, i0 = rest / ny * seg;
+      const int i1 = i0 + seg < nx ? i0 + seg : nx;
+      if (g.touches_sponge(i0, i1, j))
+        g.march(i0, i1, j, k);
+      else
+        g.march_undamped_batched(i0, i1, j, k);
+    }
+  } else if (shape == Shape::global) {
+    const int segs = (nx + seg - 1) / seg, n = segs * ny * nz;
+#pragma omp target teams distribute parallel for thread_limit(threads) firstprivate(g)
+    for (int t = 0; t < n; ++t) {
+      const int k = t % nz, rest = t / nz, j = rest % ny, i0 = rest / ny * seg;
+      march_global(g, i0, i0 + seg < nx ? i0 + seg : nx, j, k);
     }
   } else {  // pairs: rows (2p, 2p+1), the last row alone where ny is odd
     const int segs = (nx + seg - 1) / seg, pairs = (ny + 1) / 2, n = segs * pairs * nz;
