@@ -757,7 +757,9 @@ def kernel_shapes_tables(w, logs):
         w("| size | MDRange | march 8 | march 16 | march 32 | hand CUDA |")
         w("|---|---|---|---|---|---|")
         for n in sizes:
-            md = runs.get(("kokkos-cuda", n, "AWAVE_KOKKOS_MARCH_PLANE_BYTES="))
+            # MDRange: the threshold at its maximum (the first H200 log: the default, MDRange then)
+            md = runs.get(("kokkos-cuda", n, "AWAVE_KOKKOS_MARCH_PLANE_BYTES=18446744073709551615")) or \
+                runs.get(("kokkos-cuda", n, "AWAVE_KOKKOS_MARCH_PLANE_BYTES="))
             ms = [runs.get(("kokkos-cuda", n, f"AWAVE_KOKKOS_MARCH_PLANE_BYTES=0 AWAVE_KOKKOS_SEGMENT={g}"))
                   for g in (8, 16, 32)]
             c = runs.get(("cuda", n, "AWAVE_CUDA_RESTRICT=0")) or runs.get(("cuda", n, "AWAVE_CUDA_BLOCK="))

@@ -1,23 +1,26 @@
 #!/usr/bin/env bash
-# Kernel shapes before a sweep (on the GPU machine, through on-device.sh): the OpenMP-offload
-# step shapes of bench/omp_stencil_shapes.cpp (one-region, split, unrolled, pairs, restrict, batched) at 512^3 and
-# 1000^3; Kokkos-CUDA's flat marching kernel (AWAVE_KOKKOS_MARCH_PLANE_BYTES=0) against its
-# MDRange kernels, per segment; hand CUDA's block shape and segment (AWAVE_CUDA_BLOCK); the
-# product's hand omp and Kokkos-OMPT. Timed runs unchecked (no launch shape changes the
-# arithmetic: the shapes benchmark compares bits, the sweeps check the product); one checked
-# run of the Kokkos-CUDA march. Best chunk SU/s per setting into OUT_DIR/shapes.log.
-#   bench/device/kernel-shapes.sh OUT_DIR
-# (At ea50177, which made results/h200-2026-11-23/kernel-shapes, it also ran hand CUDA with
-# AWAVE_CUDA_RESTRICT=0|1, an interior kernel with restrict parameters, since removed.)
+# Kernel shapes before a sweep (on the GPU machine, through on-device.sh), in parts (PARTS, a
+# comma-separated subset; default all), most telling first:
+#   omp      the OpenMP-offload step shapes of bench/omp_stencil_shapes.cpp (SHAPES, default
+#            one-region,unrolled,pairs,global) at 512^3 and 1000^3, each checked bitwise there;
+#   kokkos   Kokkos-CUDA's rank-3 MDRange kernels (AWAVE_KOKKOS_MARCH_PLANE_BYTES at its maximum)
+#            against its flat march per segment, one march checked at 192^3;
+#   product  the four GPU implementations as built, 512^3 and 1000^3;
+#   teams    Kokkos-OMPT with OMP_TEAMS_THREAD_LIMIT 128 and 256, and the launch its kernels get
+#            (LIBOMPTARGET_INFO=16: blocks and threads), beside hand omp's 128;
+#   blocks   hand CUDA's block shape and segment (AWAVE_CUDA_BLOCK).
+# Timed runs are unchecked (no launch shape changes the arithmetic; the sweeps check the product).
+# Best chunk SU/s per setting into OUT_DIR/shapes.log. Wrap it in run-packed.sh on a device call.
+#   [PARTS=...] [SHAPES=...] bench/device/kernel-shapes.sh OUT_DIR
+# (At ea50177, which made results/h200-2026-11-23/kernel-shapes, it ran shapes one-region, split,
+# unrolled, pairs, restrict, batched, and hand CUDA with AWAVE_CUDA_RESTRICT=0|1, an interior
+# kernel with restrict parameters since removed; Kokkos-CUDA's default was then MDRange.)
 set -uo pipefail
 out=${1:?usage: kernel-shapes.sh OUT_DIR}
+parts=,${PARTS:-omp,kokkos,product,teams,blocks},
 mkdir -p "$out"
 export OMP_TARGET_OFFLOAD=MANDATORY
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv,noheader > "$out/gpu.txt"
-for n in 512 1000; do
-  timeout 150 build/openmptarget/bench/awave-omp-shapes $((n + 2)) 30 one-region,split,unrolled,pairs,restrict,batched |
-    tee -a "$out/omp-shapes.jsonl"
-done
 run() {  # run BUILD IMPL SIZE "VAR=VALUE ..." [checked]
   local build=$1 impl=$2 size=$3 setting=$4 check=-no_check
   [ "${5:-}" = checked ] && check=
@@ -27,19 +30,36 @@ run() {  # run BUILD IMPL SIZE "VAR=VALUE ..." [checked]
     "$(awk '/^  SU\/s/{print $5}' "$out/run.txt")" | tee -a "$out/shapes.log"
   [ -n "$check" ] || grep -E 'PASS|FAIL|differ' "$out/run.txt" | tee -a "$out/shapes.log"
 }
-# Most telling first (a run cut short by the call's time limit loses the least).
-for size in 512 1000; do run cuda cuda $size AWAVE_CUDA_BLOCK=; done
-run cuda kokkos-cuda 192 AWAVE_KOKKOS_MARCH_PLANE_BYTES=0 checked
-for size in 512 768 1000; do
-  run cuda kokkos-cuda $size AWAVE_KOKKOS_MARCH_PLANE_BYTES=
-  for seg in 8 16 32; do
-    run cuda kokkos-cuda $size "AWAVE_KOKKOS_MARCH_PLANE_BYTES=0 AWAVE_KOKKOS_SEGMENT=$seg"
+mdrange=AWAVE_KOKKOS_MARCH_PLANE_BYTES=18446744073709551615
+if [[ $parts == *,omp,* ]]; then
+  for n in 512 1000; do
+    timeout 150 build/openmptarget/bench/awave-omp-shapes $((n + 2)) 30 "${SHAPES:-one-region,unrolled,pairs,global}" |
+      tee -a "$out/omp-shapes.jsonl"
   done
-done
-for size in 512 1000; do
-  run openmptarget omp $size AWAVE_OMP_SEGMENT=16
-  run openmptarget kokkos-openmptarget $size AWAVE_KOKKOS_SEGMENT=16
-done
-for size in 512 1000; do
-  for b in 32,8,4 32,8,16 32,8,32 64,4,16 32,16,16; do run cuda cuda $size AWAVE_CUDA_BLOCK=$b; done
-done
+fi
+if [[ $parts == *,kokkos,* ]]; then
+  run cuda kokkos-cuda 192 AWAVE_KOKKOS_MARCH_PLANE_BYTES=0 checked
+  for size in 512 768 1000; do
+    run cuda kokkos-cuda $size $mdrange
+    for seg in 8 16 32; do run cuda kokkos-cuda $size "AWAVE_KOKKOS_MARCH_PLANE_BYTES=0 AWAVE_KOKKOS_SEGMENT=$seg"; done
+  done
+fi
+if [[ $parts == *,product,* ]]; then
+  for size in 512 1000; do
+    run cuda cuda $size AWAVE_CUDA_BLOCK=
+    run cuda kokkos-cuda $size AWAVE_KOKKOS_SEGMENT=
+    run openmptarget omp $size AWAVE_OMP_THREADS=
+    run openmptarget kokkos-openmptarget $size AWAVE_KOKKOS_SEGMENT=
+  done
+fi
+if [[ $parts == *,teams,* ]]; then
+  for t in 128 256; do run openmptarget kokkos-openmptarget 512 OMP_TEAMS_THREAD_LIMIT=$t; done
+  LIBOMPTARGET_INFO=16 timeout 60 build/openmptarget/src/awave -shape 256,256,256 -nsteps 2 -out_period 1 \
+    -no_output -no_check -impl omp,kokkos-openmptarget 2>&1 | grep -E 'Launching kernel|\[' | sort | uniq -c |
+    head -20 | tee -a "$out/launches.txt"
+fi
+if [[ $parts == *,blocks,* ]]; then
+  for size in 512 1000; do
+    for b in 32,8,4 32,8,16 32,8,32 64,4,16 32,16,16; do run cuda cuda $size AWAVE_CUDA_BLOCK=$b; done
+  done
+fi
