@@ -973,18 +973,15 @@ def checksum_section(w, dirs):
 
 
 def mpi_machine(w, d):
-    runs = {}
-    for path in sorted(glob.glob(os.path.join(d, "*.json"))):
-        with open(path) as f:
-            runs[os.path.basename(path)[:-5]] = (json.load(f), os.path.relpath(path, HERE))
-    gpu = next((r["build"]["accelerator"] for r, _ in runs.values()), "?")
+    runs = load_runs(d, "")
+    gpu = next((r["build"]["accelerator"] for r in runs.values()), "?")
     gpus = sorted(glob.glob(os.path.join(d, "gpu-*.txt")))
     count = 0
     if gpus:
         with open(gpus[0]) as f:
             count = sum(1 for line in f if line.strip())
     w(f"### {count} x {gpu} (`{os.path.relpath(d, HERE)}`)\n")
-    checks = [(k, r) for k, (r, _) in sorted(runs.items()) if k.startswith("check_")]
+    checks = [(k, r) for k, r in sorted(runs.items()) if k.startswith("check_")]
     if checks:
         w("Checks (97x61x33, 7 steps, against the threaded CPU reference running distributed too; fused and "
           "split steps):\n")
@@ -997,7 +994,7 @@ def mpi_machine(w, d):
         w("")
     for kind, title in (("weak", "Weak scaling: 1024^3 per GPU"), ("strong", "Strong scaling: 1024^3 in all")):
         rows = []
-        for k, (r, _) in sorted(runs.items()):
+        for k, r in sorted(runs.items()):
             if not (k.startswith(kind + "_") or (kind == "strong" and k.startswith("weak_") and k.endswith("_np1"))):
                 continue
             build = k.split("_")[1]  # kind_BUILD_npP
@@ -1005,7 +1002,7 @@ def mpi_machine(w, d):
             for impl in r["implementations"]:
                 procs = impl.get("mpi", {}).get("processes", 1)
                 su, first = steady_su(r, impl)
-                ref = next((steady_su(base[0], i)[0] for i in base[0]["implementations"] if i["id"] == impl["id"]), None) \
+                ref = next((steady_su(base, i)[0] for i in base["implementations"] if i["id"] == impl["id"]), None) \
                     if base else None
                 eff = su / (procs * ref) if ref else None
                 chunk = (impl.get("mpi") or {}).get("chunks", [])
@@ -1025,7 +1022,7 @@ def mpi_machine(w, d):
             w(f"| {build} | {impl} | {procs} | {shape} | {fmt_su(su)} | {fmt_su(first)} | "
               f"{'—' if eff is None else f'{100 * eff:.0f}%'} | {breakdown} |")
         w("")
-    big = [(k, r) for k, (r, _) in sorted(runs.items()) if k.startswith("big_")]
+    big = [(k, r) for k, r in sorted(runs.items()) if k.startswith("big_")]
     for k, r in big:
         shape = r["params"]["shape"]
         fields_gb = 3 * 8 * (shape[0] + 2) * (shape[1] + 2) * (shape[2] + 2) / 1e9
