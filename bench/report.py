@@ -226,7 +226,26 @@ def cell(run, impl_id, fn):
         mark = "‡"
     if r["checked"] and r.get("differences", 0) != 0:
         mark = f" **FAIL ({r['differences']} differences)**"
+    if run.get("older_commit"):  # set by mark_older_commits (in memory only)
+        mark += "°"
     return fn(r) + mark
+
+
+def mark_older_commits(runs):
+    """Where the GPU preset builds' runs (keyed by (build, shape)) come from more than one commit (a
+    later sweep replacing only some of an earlier one's), marks those not from the most common
+    commit (cell() adds °); returns that commit, or None where there is one."""
+    counts = {}
+    for (b, s), r in runs.items():
+        if b in ("cuda", "openmptarget") and r.get("status") == "ok":
+            counts[r["build"]["git_commit"]] = counts.get(r["build"]["git_commit"], 0) + 1
+    if len(counts) < 2:
+        return None
+    main = max(counts, key=counts.get)
+    for (b, s), r in runs.items():
+        if b in ("cuda", "openmptarget") and r.get("status") == "ok" and r["build"]["git_commit"] != main:
+            r["older_commit"] = True
+    return main
 
 
 
@@ -260,7 +279,7 @@ def ratio_cell(a, b):
     return f"{a / b:.2f}" if a and b else "-"
 
 
-def kokkos_versions_section(w, runs, bench, platform):
+def kokkos_versions_section(w, runs, bench, platform, dirs=()):
     w("## 7. Kokkos versions side by side\n")
     pairs = [(v, base) for v, base in KOKKOS_VARIANTS.items()
              if any(p == platform and b == v for (p, b, s) in runs)]
@@ -268,9 +287,15 @@ def kokkos_versions_section(w, runs, bench, platform):
         w("No builds against a second Kokkos version in these results.\n")
         return
     limit = platform_limit(bench, platform)
+    commits = sorted({r["build"]["git_commit"] for (p, b, s), r in runs.items()
+                      if p == platform and r.get("status") == "ok" and b in [x for pair in pairs for x in pair]})
     w(f"The same awave sources built against two Kokkos installations on the {platform}, each build run "
-      "over the whole sweep in one session. The hand-written code is identical in both builds, so the "
-      "ratio of its two measurements shows the run-to-run spread that a Kokkos difference must exceed.\n")
+      "over the whole sweep in one session" +
+      (f" (`{'`, `'.join(os.path.relpath(d, HERE) for d in dirs)}`; commits `{'`, `'.join(commits)}`: "
+       "before the kernels of section 16, so the Kokkos 3.4.01 numbers here are not the newest sweep's)"
+       if dirs else "") +
+      ". The hand-written code is identical in both builds, so the ratio of its two measurements shows the "
+      "run-to-run spread that a Kokkos difference must exceed.\n")
     versions = {}
     for variant, base in pairs:
         va, vb = kokkos_version_of(runs, platform, base), kokkos_version_of(runs, platform, variant)
@@ -1040,6 +1065,7 @@ def generate(dirs, out_dir, io_dirs=None, align_dirs=None, mpi_dirs=None, bitwis
     mpi_dirs = DEFAULT_MPI if mpi_dirs is None else mpi_dirs
     align_dirs = DEFAULT_ALIGN if align_dirs is None else align_dirs
     runs, devbench, loc = load(dirs)
+    main_commit = mark_older_commits(runs)
     os.makedirs(out_dir, exist_ok=True)
     md = []
     w = md.append
@@ -1069,6 +1095,9 @@ def generate(dirs, out_dir, io_dirs=None, align_dirs=None, mpi_dirs=None, bitwis
             if r:
                 w(f"- `{build}` preset: {r['build']['compiler']}; {r['build']['kokkos']}.")
         w("")
+    if main_commit:
+        w(f"° marks runs of the `cuda` and `openmptarget` builds from another commit than `{main_commit}`, "
+          "the one most of them come from (the header lists which).\n")
     w("Reading the tables: SU/s is the best chunk of the run (site updates per second); † marks runs "
       "not checked against the CPU reference (the sweeps check every run: GPU runs against the threaded "
       "CPU reference, host runs against the serial one); ‡ marks checked runs whose fields are not the "
@@ -1240,8 +1269,17 @@ def generate(dirs, out_dir, io_dirs=None, align_dirs=None, mpi_dirs=None, bitwis
     w(f"![time per step]({savefig(fig, out_dir, 'small_sizes.png')})\n")
 
     all_runs, all_bench, _, cpus, platforms = load_all(dirs)
+    for p in platforms:  # the same ° marks in the per-platform tables
+        mark_older_commits({(b, s): r for (q, b, s), r in all_runs.items() if q == p})
     primary = next((p for p in platforms if p != "build machine"), None)
-    kokkos_versions_section(w, all_runs, all_bench, primary)
+    # Kokkos versions side by side: only the directories holding the builds against another Kokkos,
+    # so that each pair of builds is one session's (later sweeps of the base builds left out).
+    variant_dirs = [d for d in dirs if any(glob.glob(os.path.join(d, f"{v}_*.json")) for v in KOKKOS_VARIANTS)]
+    if variant_dirs:
+        v_runs, v_bench, _, _, _ = load_all(variant_dirs)
+        kokkos_versions_section(w, v_runs, v_bench, primary, variant_dirs)
+    else:
+        kokkos_versions_section(w, all_runs, all_bench, primary)
     platforms_section(w, all_runs, all_bench, platforms)
     host_section(w, all_runs, cpus, platforms)
     targets_section(w, all_runs, all_bench, platforms, primary)
