@@ -70,7 +70,7 @@ struct KokkosIteration<Kokkos::Experimental::OpenMPTarget> {
   static constexpr std::array<int, 3> tile{0, 0, 0};  // ignored by this backend
   static constexpr std::array<int, 3> tile_large_planes = tile;
   static constexpr std::size_t large_plane_bytes = std::numeric_limits<std::size_t>::max();
-  static constexpr int interior_segment = 16;  // (the MDRange interior, not used here)
+  static constexpr int interior_segment = 16;  // (the MDRange interior: only where the env selects it)
 };
 #endif
 
@@ -134,12 +134,12 @@ inline int kokkos_segment(int compiled) {
 // or above AWAVE_KOKKOS_MARCH_PLANE_BYTES where set (a tuning sweep) on a GPU backend.
 template <class Iteration>
 bool kokkos_marches(std::size_t plane_bytes) {
+  if (Iteration::k_columns) return false;
   static const std::size_t threshold = [] {
     const char* env = std::getenv("AWAVE_KOKKOS_MARCH_PLANE_BYTES");
-    if (Iteration::k_columns || !env || !*env) return Iteration::march_plane_bytes;
-    return std::size_t(std::strtoull(env, nullptr, 10));
+    return env && *env ? std::size_t(std::strtoull(env, nullptr, 10)) : Iteration::march_plane_bytes;
   }();
-  return !Iteration::k_columns && plane_bytes > threshold;
+  return plane_bytes > threshold;
 }
 
 }  // namespace awave

@@ -92,10 +92,15 @@ struct WaveStepKernel {
       u_next(i + 1, j + 1, k + 1) = undamped_next(stencil(i, j, k), u_prev(i + 1, j + 1, k + 1), cs2_k(k), f);
       return;
     }
-    const int pj = j + 1, pk = k + 1;
     const int pi_begin = kBoundaryLayers + s * segment + 1;
     const int pi_end = pi_begin + segment < nx - kBoundaryLayers + 1 ? pi_begin + segment : nx - kBoundaryLayers + 1;
-    const double cs2 = cs2_k(k);
+    undamped_march(pi_begin, pi_end, j + 1, k + 1);
+  }
+
+  // The undamped update along padded i in [pi_begin, pi_end) at padded (pj, pk), no point in a
+  // sponge layer: `now` at i-1, i, i+1 in registers, no branch, no damp read.
+  KOKKOS_INLINE_FUNCTION void undamped_march(int pi_begin, int pi_end, int pj, int pk) const {
+    const double cs2 = cs2_k(pk - 1);
     double xm = u_now(pi_begin - 1, pj, pk), centre = u_now(pi_begin, pj, pk);
     for (int pi = pi_begin; pi < pi_end; ++pi) {
       const double xp = u_now(pi + 1, pj, pk);
@@ -133,19 +138,10 @@ struct WaveStepKernel {
   KOKKOS_INLINE_FUNCTION void march(int i_begin, int i_end, int j, int k) const {
     const int pj = j + 1, pk = k + 1;
     const bool y_sponge = j < kBoundaryLayers || j >= ny - kBoundaryLayers;
+    if (Iteration::sponge_test_per_march && !y_sponge && i_begin >= kBoundaryLayers && i_end <= nx - kBoundaryLayers)
+      return undamped_march(i_begin + 1, i_end + 1, pj, pk);
     const double cs2 = cs2_k(k);
     double xm = u_now(i_begin, pj, pk), centre = u_now(i_begin + 1, pj, pk);
-    if (Iteration::sponge_test_per_march && !y_sponge && i_begin >= kBoundaryLayers && i_end <= nx - kBoundaryLayers) {
-      for (int pi = i_begin + 1; pi <= i_end; ++pi) {
-        const double xp = u_now(pi + 1, pj, pk);
-        const Stencil7 st{
-            centre, xm, xp, u_now(pi, pj - 1, pk), u_now(pi, pj + 1, pk), u_now(pi, pj, pk - 1), u_now(pi, pj, pk + 1)};
-        u_next(pi, pj, pk) = undamped_next(st, u_prev(pi, pj, pk), cs2, f);
-        xm = centre;
-        centre = xp;
-      }
-      return;
-    }
     for (int i = i_begin; i < i_end; ++i) {
       const int pi = i + 1;
       const double xp = u_now(pi + 1, pj, pk);
