@@ -1035,16 +1035,17 @@ def mpi_machine(w, d):
                 steps = impl["chunk_steps"][-1]
                 breakdown = (f"{1e3 * last['step_seconds'] / steps:.2f} / {1e3 * last['halo_copy_seconds'] / steps:.2f} / "
                              f"{1e3 * last['mpi_seconds'] / steps:.2f}") if last else "—"
-                rows.append((build, impl["id"], procs, "x".join(map(str, r["params"]["shape"])), su, first, eff,
+                halo = (impl.get("mpi") or {}).get("halo", "mpi") if procs > 1 else "—"
+                rows.append((build, impl["id"], procs, halo, "x".join(map(str, r["params"]["shape"])), su, first, eff,
                              breakdown))
         if not rows:
             continue
         w(f"{title}:\n")
-        w("| build | implementation | GPUs | grid | SU/s | first chunk | efficiency | last chunk per step: kernels "
-          "not overlapped / halo copies / MPI wait [ms] |")
-        w("|---|---|---|---|---|---|---|---|")
-        for build, impl, procs, shape, su, first, eff, breakdown in sorted(rows, key=lambda r: (r[0], r[1], r[2])):
-            w(f"| {build} | {impl} | {procs} | {shape} | {fmt_su(su)} | {fmt_su(first)} | "
+        w("| build | implementation | GPUs | halo | grid | SU/s | first chunk | efficiency | last chunk per step: "
+          "kernels not overlapped / halo copies / exchange wait [ms] |")
+        w("|---|---|---|---|---|---|---|---|---|")
+        for build, impl, procs, halo, shape, su, first, eff, breakdown in sorted(rows, key=lambda r: r[:4]):
+            w(f"| {build} | {impl} | {procs} | {halo} | {shape} | {fmt_su(su)} | {fmt_su(first)} | "
               f"{'—' if eff is None else f'{100 * eff:.0f}%'} | {breakdown} |")
         w("")
     big = [(k, r) for k, r in sorted(runs.items()) if k.startswith("big_")]

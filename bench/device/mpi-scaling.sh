@@ -7,7 +7,10 @@
 #  3. with BIG=1, 2048^3 over 2 GPUs, a grid no single GPU holds (206 GB of fields).
 # The scaling runs are -no_check -no_output (the checks are step 1); JSON per run in OUT_DIR.
 # MPIRUN_ARGS: more mpirun options (MCA settings); ONLY=scaling skips the checks; HALO=mpi|nccl
-# is passed as -halo (give each path its own OUT_DIR).
+# is passed as -halo and names the runs over several processes (NAME_npP_HALO; one OUT_DIR holds
+# both paths beside the one single-process run); COUNTS: the GPU counts of the scaling runs
+# (default 1 2, and 4 where there are 4 GPUs); STEPS: steps of each scaling run, in chunks of 10
+# (default 30).
 #   bench/device/mpi-scaling.sh OUT_DIR BUILD
 set -uo pipefail
 out=${1:?usage: mpi-scaling.sh OUT_DIR BUILD}
@@ -20,6 +23,7 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > 
 export OMP_TARGET_OFFLOAD=MANDATORY
 run() {  # run NAME NP ARGS...: mpirun with one process per GPU (or more), JSON to OUT_DIR/NAME.json
   local name=$1 np=$2; shift 2
+  [ "$np" -gt 1 ] && [ -n "${HALO:-}" ] && name+="_$HALO"
   OMP_NUM_THREADS=$((cores / np)) timeout 300 mpirun -np "$np" --oversubscribe --bind-to none ${MPIRUN_ARGS:-} \
     -x OMP_NUM_THREADS -x OMP_TARGET_OFFLOAD -x AWAVE_FUSED_STEP_POINTS -x LD_LIBRARY_PATH \
     "$exe" "$@" ${HALO:+-halo "$HALO"} -json "$out/$name.json" > "$out/$name.txt" 2>&1
@@ -36,10 +40,12 @@ export AWAVE_FUSED_STEP_POINTS=
 done
 AWAVE_FUSED_STEP_POINTS=2097152  # the default
 counts=(1 2); [ "$gpus" -ge 4 ] && counts+=(4)
+[ -n "${COUNTS:-}" ] && read -ra counts <<< "$COUNTS"
+steps=${STEPS:-30}
 for np in "${counts[@]}"; do
   [ "${ONLY:-}" = scaling ] && [ "$np" = 1 ] && [ -n "${MPIRUN_ARGS:-}" ] && continue
-  run "weak_${build}_np${np}" "$np" -shape $((1024 * np)),1024,1024 -nsteps 30 -out_period 10 -no_check -no_output
-  [ "$np" -gt 1 ] && run "strong_${build}_np${np}" "$np" -shape 1024,1024,1024 -nsteps 30 -out_period 10 -no_check -no_output
+  run "weak_${build}_np${np}" "$np" -shape $((1024 * np)),1024,1024 -nsteps "$steps" -out_period 10 -no_check -no_output
+  [ "$np" -gt 1 ] && run "strong_${build}_np${np}" "$np" -shape 1024,1024,1024 -nsteps "$steps" -out_period 10 -no_check -no_output
 done
 if [ "${BIG:-0}" = 1 ] && [ "$gpus" -ge 2 ]; then
   run "big_${build}_np2" 2 -shape 2048,2048,2048 -nsteps 20 -out_period 10 ${BIG_IMPLS:+-impl "$BIG_IMPLS"} -no_check -no_output
