@@ -10,7 +10,7 @@
 # is passed as -halo and names the runs over several processes (NAME_npP_HALO; one OUT_DIR holds
 # both paths beside the one single-process run); COUNTS: the GPU counts of the scaling runs
 # (default 1 2, and 4 where there are 4 GPUs); STEPS: steps of each scaling run, in chunks of 10
-# (default 30).
+# (default 30); SLAB=1 also runs each strong run's slab alone on one GPU (slab_BUILD_npP).
 #   bench/device/mpi-scaling.sh OUT_DIR BUILD
 set -uo pipefail
 out=${1:?usage: mpi-scaling.sh OUT_DIR BUILD}
@@ -46,6 +46,9 @@ for np in "${counts[@]}"; do
   [ "${ONLY:-}" = scaling ] && [ "$np" = 1 ] && [ -n "${MPIRUN_ARGS:-}" ] && continue
   run "weak_${build}_np${np}" "$np" -shape $((1024 * np)),1024,1024 -nsteps "$steps" -out_period 10 -no_check -no_output
   [ "$np" -gt 1 ] && run "strong_${build}_np${np}" "$np" -shape 1024,1024,1024 -nsteps "$steps" -out_period 10 -no_check -no_output
+  # The strong run's slab alone on one GPU: what the exchange and the split step cost, apart.
+  [ "$np" -gt 1 ] && [ "${SLAB:-0}" = 1 ] && HALO= run "slab_${build}_np${np}" 1 -shape $((1024 / np)),1024,1024 \
+    -nsteps "$steps" -out_period 10 -no_check -no_output
 done
 if [ "${BIG:-0}" = 1 ] && [ "$gpus" -ge 2 ]; then
   run "big_${build}_np2" 2 -shape 2048,2048,2048 -nsteps 20 -out_period 10 ${BIG_IMPLS:+-impl "$BIG_IMPLS"} -no_check -no_output

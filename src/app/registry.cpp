@@ -5,10 +5,10 @@
 #include "app/registry.hpp"
 
 #include <cstdlib>
-#include <filesystem>
-#include <sstream>
+
 #include "cpu/wave_cpu.hpp"
 #include "kokkos/register_kokkos.hpp"
+#include "parallel/process_group.hpp"
 #if defined(AWAVE_HAVE_CUDA)
 #include "cuda/wave_cuda.hpp"
 #endif
@@ -58,18 +58,7 @@ std::optional<std::string> select_accelerator(int local_rank, int local_size) {
   if (local_size <= 1) return std::nullopt;
   // Through CUDA_VISIBLE_DEVICES, before anything touches the GPU: the process then sees its
   // GPU as device 0, and the CUDA runtime, Kokkos and libomptarget's CUDA plugin all take it.
-  std::vector<std::string> gpus;
-  if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES")) {
-    std::stringstream list(visible);
-    for (std::string id; std::getline(list, id, ',');)
-      if (!id.empty()) gpus.push_back(id);
-  } else {  // the driver's list, read without starting CUDA
-    std::error_code ec;
-    for (const auto& e : std::filesystem::directory_iterator("/proc/driver/nvidia/gpus", ec)) {
-      (void)e;
-      gpus.push_back(std::to_string(gpus.size()));
-    }
-  }
+  const std::vector<std::string>& gpus = node_gpus();
   if (gpus.empty()) return std::nullopt;
   const std::string chosen = gpus[std::size_t(local_rank) % gpus.size()];
   setenv("CUDA_VISIBLE_DEVICES", chosen.c_str(), 1);

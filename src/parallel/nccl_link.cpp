@@ -140,8 +140,8 @@ bool in_build() {
 
 std::optional<std::string> unavailable(const ProcessGroup& group) {
   if (!group.distributed()) return "a single process exchanges no halos";
-  int gpus = 0;
-  if (cudaGetDeviceCount(&gpus) != cudaSuccess) gpus = 0;
+  // Not cudaGetDeviceCount: it would start CUDA before each process has chosen its GPU.
+  const int gpus = int(node_gpus().size());
   // A planted fault for the tests: processes sharing a GPU go on to meet NCCL's own refusal.
   const bool planted = std::getenv("AWAVE_FAULT_NCCL_SHARED_GPU") != nullptr;
   // Every node's answer, so that all processes choose the same path.

@@ -8,6 +8,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <utility>
@@ -191,6 +193,25 @@ const void* ProcessGroup::hdf5_comm() const {
 #else
   return nullptr;
 #endif
+}
+
+const std::vector<std::string>& node_gpus() {
+  static const std::vector<std::string> gpus = [] {
+    std::vector<std::string> list;
+    if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES")) {
+      std::stringstream ids(visible);
+      for (std::string id; std::getline(ids, id, ',');)
+        if (!id.empty()) list.push_back(id);
+    } else {
+      std::error_code ec;
+      for (const auto& gpu : std::filesystem::directory_iterator("/proc/driver/nvidia/gpus", ec)) {
+        (void)gpu;
+        list.push_back(std::to_string(list.size()));
+      }
+    }
+    return list;
+  }();
+  return gpus;
 }
 
 }  // namespace awave

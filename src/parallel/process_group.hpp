@@ -57,4 +57,11 @@ class ProcessGroup {
   bool threads_ok_ = true;
 };
 
+// The GPUs of this node as this process first saw them (CUDA_VISIBLE_DEVICES, else the
+// driver's list), read without starting CUDA and kept from the first call: choosing the
+// process's GPU narrows CUDA_VISIBLE_DEVICES afterwards, and CUDA, once started, no longer
+// reads it (so no GPU count may come from CUDA before the choice: every process would
+// stay on the first GPU).
+const std::vector<std::string>& node_gpus();
+
 }  // namespace awave
