@@ -1036,17 +1036,22 @@ def mpi_machine(w, d):
                 breakdown = (f"{1e3 * last['step_seconds'] / steps:.2f} / {1e3 * last['halo_copy_seconds'] / steps:.2f} / "
                              f"{1e3 * last['mpi_seconds'] / steps:.2f}") if last else "—"
                 halo = (impl.get("mpi") or {}).get("halo", "mpi") if procs > 1 else "—"
+                # The strong run's slab alone on one GPU (SLAB=1): the share the exchange costs.
+                slab_run = runs.get(f"slab_{build}_np{procs}") if kind == "strong" and procs > 1 else None
+                slab_su = next((steady_su(slab_run, i)[0] for i in slab_run["implementations"] if i["id"] == impl["id"]),
+                               None) if slab_run else None
+                slab = f"{fmt_su(slab_su)} ({100 * su / (procs * slab_su):.1f}%)" if slab_su else "—"
                 rows.append((build, impl["id"], procs, halo, "x".join(map(str, r["params"]["shape"])), su, first, eff,
-                             breakdown))
+                             slab, breakdown))
         if not rows:
             continue
         w(f"{title}:\n")
-        w("| build | implementation | GPUs | halo | grid | SU/s | first chunk | efficiency | last chunk per step: "
-          "kernels not overlapped / halo copies / exchange wait [ms] |")
-        w("|---|---|---|---|---|---|---|---|---|")
-        for build, impl, procs, halo, shape, su, first, eff, breakdown in sorted(rows, key=lambda r: r[:4]):
+        w("| build | implementation | GPUs | halo | grid | SU/s | first chunk | efficiency | one slab alone on 1 GPU "
+          "(efficiency against it) | last chunk per step: kernels not overlapped / halo copies / exchange wait [ms] |")
+        w("|---|---|---|---|---|---|---|---|---|---|")
+        for build, impl, procs, halo, shape, su, first, eff, slab, breakdown in sorted(rows, key=lambda r: r[:4]):
             w(f"| {build} | {impl} | {procs} | {halo} | {shape} | {fmt_su(su)} | {fmt_su(first)} | "
-              f"{'—' if eff is None else f'{100 * eff:.0f}%'} | {breakdown} |")
+              f"{'—' if eff is None else f'{100 * eff:.1f}%'} | {slab} | {breakdown} |")
         w("")
     big = [(k, r) for k, r in sorted(runs.items()) if k.startswith("big_")]
     for k, r in big:
