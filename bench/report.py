@@ -30,16 +30,18 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # Later directories replace earlier ones' runs of the same build on the same GPU: the 2026-11-23
-# sweeps (a clean commit, every run bitwise) replace the cuda and openmptarget builds of the
-# 2026-11-22 ones, which keep the Kokkos 4.6 builds (-k46) and the lines-of-code count.
-# The H100's sweep at c547332 (issue 16's kernels) is partial for the cuda build: its runs replace
-# 243c651's where they exist; the header lists every commit the tables draw on.
+# sweeps (clean commits, every run bitwise) replace the cuda and openmptarget builds of the
+# 2026-11-22 ones, which keep the Kokkos 4.6 builds (-k46) and the lines-of-code count. The newest
+# (commit 3529911): the H200's on the 2-H200 machine (one build per GPU, side by side), the
+# H100's cuda build whole and its openmptarget build from 256^3 (the device time left); the
+# openmptarget build's smaller H100 runs are c547332's. The header lists every commit used.
 DEFAULT_RESULTS = [os.path.join(HERE, "results", d) for d in
                    ("h100-2026-11-22/sweep", "h100-2026-11-23/sweep", "h100-2026-11-23/sweep-c547332",
-                    "h200-2026-11-22/sweep", "h200-2026-11-23/sweep", "host-2core-2026-11-22")]
+                    "h100-2026-11-23/sweep-3529911", "h200-2026-11-22/sweep", "h200-2026-11-23/sweep",
+                    "h200x2-2026-11-23/sweep", "host-2core-2026-11-22")]
 # The newest sweep of each GPU, for the targets of section 16 (one directory per GPU).
 DEFAULT_NEWEST_SWEEPS = [os.path.join(HERE, "results", d) for d in
-                         ("h100-2026-11-23/sweep-c547332", "h200-2026-11-23/sweep")]
+                         ("h100-2026-11-23/sweep-3529911", "h200x2-2026-11-23/sweep")]
 # Issue 16's shape study before the product moved (bench/device/kernel-shapes.sh).
 DEFAULT_KERNEL_SHAPES = sorted(glob.glob(os.path.join(HERE, "results", "*", "kernel-shapes", "shapes.log")))
 # Output overlapping compute (io-overlap.sh) and the row-alignment lever (row-alignment.sh).
@@ -53,8 +55,12 @@ DEFAULT_OMP_SHAPES = sorted(glob.glob(os.path.join(HERE, "results", "*", "omp-sh
 DEFAULT_OMP_BEFORE_AFTER = [(os.path.join(HERE, "results", "h200-2026-11-23", "fp-cost", "cost_openmptarget_[0-9]*.json"),
                              os.path.join(HERE, "results", "h200-2026-11-23", "omp-new", "*.json"))]
 DEFAULT_CHECKSUM_COST = sorted(glob.glob(os.path.join(HERE, "results", "*", "checksum-cost")))
-DEFAULT_NCCL = [os.path.join(HERE, "results", "h200-2026-11-23", "nccl-1gpu", "summary.txt")]
-DEFAULT_MPI = [os.path.join(HERE, "results", d, "mpi") for d in ("h200x4-2026-11-22", "h200x2-2026-11-22")]
+DEFAULT_NCCL = [os.path.join(HERE, "results", d, "summary.txt") for d in
+                ("h200x2-2026-11-23/nccl-checks", "h200x2-2026-11-23/nccl-checks-3529911", "h200-2026-11-23/nccl-1gpu")]
+# Newest first: GPU to GPU through NCCL on 2 H200s (both paths at 3529911, NCCL with each strong
+# run's slab alone at f8efcc7), then the host-staged path on 4 and 2 H200s (2026-11-22).
+DEFAULT_MPI = [os.path.join(HERE, "results", d) for d in
+               ("h200x2-2026-11-23/mpi-f8efcc7", "h200x2-2026-11-23/mpi", "h200x4-2026-11-22/mpi", "h200x2-2026-11-22/mpi")]
 # Builds against another Kokkos: build directory -> the preset build it is compared with.
 KOKKOS_VARIANTS = {"cuda-k46": "cuda", "openmptarget-k46": "openmptarget"}
 GPU_IMPLS = ["cuda", "kokkos-cuda", "omp", "kokkos-openmptarget"]
@@ -620,37 +626,60 @@ def mpi_section(w, mpi_dirs):
         return
     w("## 14. Over MPI: several GPUs, one grid\n")
     w("`mpirun -np P awave`: slabs of x-planes, one GPU per process, the halo exchange once in the core "
-      "(the runs below: through pinned host buffers, OpenMPI not being CUDA-aware; the GPU-to-GPU path is "
-      "described after them); CUDA and Kokkos overlap it with the bulk of "
-      "each step (the hand-written OpenMP offload, whose target regions are synchronous, exchanges between "
-      "steps); one output file through parallel HDF5 (tested in CI: `tests/mpi_check.sh`). Runs by "
-      "`bench/device/mpi-scaling.sh`, per machine below. SU/s: the median of the chunks after the first (the "
-      "first carries the exchange's warm-up; it is shown beside). Targets: weak-scaling efficiency >= 90% "
-      "at 4 GPUs, strong >= 80% at 4 GPUs for 1024^3.\n")
+      "(`src/parallel/halo_exchange.cpp`) by one of two paths, chosen with `-halo` and shown per run below: "
+      "`nccl`, GPU to GPU (`ncclSend`/`ncclRecv` straight from and into the `now` field; the default in the "
+      "GPU MPI builds where every process of a node has its own GPU), and `mpi`, through pinned host buffers "
+      "and MPI (OpenMPI not being CUDA-aware; host builds, machines without NCCL, processes sharing a GPU). "
+      "CUDA and Kokkos-CUDA overlap the exchange with the bulk of each step (the OpenMP offload codes, whose "
+      "target regions are synchronous, exchange between steps); one output file through parallel HDF5 "
+      "(tested in CI: `tests/mpi_check.sh`). Runs by `bench/device/mpi-scaling.sh` (`HALO=nccl|mpi`, "
+      "`SLAB=1`), per machine below, newest first. SU/s: the median of the chunks after the first (the "
+      "first carries the exchange's warm-up; it is shown beside). Targets (issue 17, H200, 1024^3): strong "
+      "scaling >= 97% at 2 GPUs, >= 90% at 4, >= 80% at 8; weak >= 97% at 2 and 4; the exchange's time not "
+      "hidden by the bulk <= 0.2 ms a step; the same for the OpenMP offload builds.\n")
     for d in present:
         mpi_machine(w, d)
-    w("What limits it. Weak scaling keeps each GPU's slab at 1024^3, so the bulk of a step (about 8 ms on "
-      "an H200) hides the exchange of one 8.4 MB plane per neighbour: device to pinned host memory, MPI "
-      "through shared memory, back to the device. Strong scaling shrinks the bulk with the GPU count while "
-      "the planes stay the same size, so at 4 GPUs (256 planes each) the exchange no longer hides behind "
-      "it. Turning OpenMPI's single-copy shared-memory transfers off changed nothing at 2 GPUs "
-      "(`results/h200x2-2026-11-22/mpi-vader-copy`); Debian's OpenMPI is not CUDA-aware, so the planes "
-      "cannot go GPU to GPU over NVLink, which is the lever left. The 4-GPU runs predate the per-chunk breakdown and "
-      "the second thread that overlaps MPI for synchronous implementations; the 4-GPU machine was not "
-      "lent again, so OpenMP offload was measured on up to 2 GPUs only.\n")
+    w("What limits it. Through host memory (`mpi`), each 8.4 MB plane goes device -> pinned host -> "
+      "shared memory -> host -> device: 2.3-2.6 ms of wait a step at 2 GPUs, as long as the shrunken bulk, "
+      "and it does not shrink with more GPUs: 89% strong at 2 GPUs, 56-69% at 4 (2026-11-22; turning "
+      "OpenMPI's single-copy transfers off changed nothing, `results/h200x2-2026-11-22/mpi-vader-copy`). "
+      "GPU to GPU (`nccl`, NVLink NV18 between the two H200s, `results/h200x2-2026-11-23/topo.txt`) the "
+      "same runs reach 94.6-95.3% strong and 96.5-97.1% weak (hand CUDA, Kokkos-CUDA; two sessions), and "
+      "the OpenMP offload builds 85.6-94.5% strong (hand omp and Kokkos-OMPT moved by up to 9 points "
+      "between the two sessions, on four chunks each). Each strong run's slab alone on one GPU "
+      "(512x1024x1024, `slab_*`) runs at the rate of the whole grid on one (1.437e11 against 1.443e11 for "
+      "hand CUDA), so the slab's size costs nothing: what stands between 95% and 100% is a fixed "
+      "0.19-0.20 ms a step for CUDA (0.26-0.29 ms for OpenMP offload) beyond the slab's own time, and the "
+      "weak runs lose about the same (0.23-0.24 ms a step, hand CUDA and Kokkos-CUDA), so it does not "
+      "scale with the bulk: it is the exchange's per-step cost, not a transfer the bulk fails to hide "
+      "(a plane takes about 66 us over NVLink; the bulk takes 3.7 ms). What that fixed cost is made of "
+      "was not profiled; the step as built waits on the host three times (the previous step, the planes' "
+      "arrival, the step's end) and launches NCCL and three kernels each step without a CUDA graph, and "
+      "ordering the exchange with the kernels on the GPU (stream events instead of host waits) is the "
+      "next lever, not built. Targets met: the exchange's time beyond the bulk, 0.19-0.20 ms at 2 GPUs "
+      "(<= 0.2); weak 2 GPUs for Kokkos-CUDA in one session of two (97.1%). Missed: strong at 2 GPUs "
+      "(94.6-95.3% against 97%), weak for hand CUDA (96.5-96.9%), the OpenMP offload rows; 4 and 8 GPUs "
+      "were not lent in the session that built the path (the 4-GPU rows are the host-staged path's).\n")
     nccl_paragraph(w, DEFAULT_NCCL)
 
 
 def nccl_paragraph(w, summaries):
     """The GPU-to-GPU path (src/parallel/nccl_link.cpp): what was measured of it."""
-    w("GPU to GPU through NCCL (`-halo nccl`, the default in the GPU MPI builds where every process of a "
-      "node has its own GPU): the planes go with `ncclSend`/`ncclRecv` on a high-priority stream while the "
-      "implementation computes the bulk of the step, straight from and into its `now` field in device "
-      "memory (hand CUDA, Kokkos-CUDA, and the OpenMP-offload codes, whose `omp_target_alloc` memory NCCL "
-      "takes as CUDA device memory); every wait is bounded by `-halo_timeout`. The scaling targets of this "
-      "path (2, 4 and 8 H200s) are **not measured**: no multi-GPU machine was lent in the session that built "
-      "it (`bench/device/nccl-checks.sh` and `HALO=nccl bench/device/mpi-scaling.sh` are the runs to make). "
-      "What a single GPU could show, with the real NCCL (2.28.3) of the GPU machine:\n")
+    w("The GPU-to-GPU path's checks (`bench/device/nccl-checks.sh`): on 2 H200s, `tests/mpi_check.sh` with "
+      "`-halo nccl` on 2 processes, every implementation's file h5diff-identical to the single-process "
+      "file (shapes 10x12x7, 61x23x19, 97x61x33, fused and split steps; the host implementations of the "
+      "same runs go through MPI, as `-h` says), and a stopped process ending its neighbour's run after `-halo_timeout` with one line. 3 and 4 processes through NCCL need "
+      "as many GPUs (NCCL takes one process per GPU); the 4-GPU machine was not lent, so they were "
+      "checked through host memory only (`results/h200-2026-11-23/mpi-bitwise`, 2026-11-22's 4-GPU checks). "
+      "The first run of these checks (`nccl-checks-3529911`) failed one: with hand CUDA alone and "
+      "`-halo nccl`, both processes landed on GPU 0 (NCCL: *Duplicate GPU detected*), because the check "
+      "for a GPU per process counted GPUs through CUDA before each process had chosen its own; since "
+      "`6f13acb` the GPU list is read once without CUDA (`node_gpus()`, unit-tested) and the same checks "
+      "pass (`nccl-checks`, 36 of 36 per build). (The scaling runs above stand: they ran hand CUDA beside "
+      "Kokkos-CUDA, whose start chose a GPU per process; NCCL would have refused one GPU for both, and "
+      "their rates are two GPUs'.) "
+      "On one GPU, with the real NCCL of the machine: processes sharing it fall back to host memory, "
+      "saying why, and `-halo nccl` is refused in one line (`results/h200-2026-11-23/nccl-1gpu`).\n")
     for path in summaries:
         if not os.path.exists(path):
             continue
@@ -776,6 +805,12 @@ def kernel_shapes_tables(w, logs):
             continue
         where = f"{gpu_of_result_dir(os.path.dirname(path))}, `{os.path.relpath(path, HERE)}`"
         sizes = sorted({n for (i, n, _) in runs if i == "kokkos-cuda" and n >= 256})
+        teams = sorted((st, su) for (i, n, st), su in runs.items() if i == "kokkos-openmptarget" and "TEAMS" in st)
+        if teams:
+            w(f"Kokkos-OMPT's team size through the runtime ({where}; 512^3, best chunk SU/s): " +
+              ", ".join(f"`{st}` {fmt_su(su)}" for st, su in teams) + ".\n")
+        if not sizes:
+            continue
         w(f"Kokkos-CUDA: its rank-3 MDRange kernels against the flat marching kernel "
           f"(`AWAVE_KOKKOS_MARCH_PLANE_BYTES=0`), per segment, beside hand CUDA ({where}; best chunk SU/s, "
           "20 steps in chunks of 5, unchecked; one checked march at 192^3: bitwise):\n")
@@ -915,41 +950,40 @@ def newest_sweep_targets(w, dirs):
 NEWEST_TARGETS_TEXT = (
     "Targets: hand OMP / hand CUDA >= 0.80 at 256^3 and 384^3, >= 0.85 from 512^3; Kokkos-OMPT / hand OMP "
     ">= 0.95; Kokkos-CUDA / hand CUDA >= 0.95; hand CUDA >= 95% of the limit on the H100 and >= 90% on "
-    "the H200 at 512^3 and 1000^3; PP >= 0.85 at 512^3. The H100 rows are the sweep of `c547332` (the "
-    "kernels above; its cuda build's 96^3, 1000^3 and thin-grid runs were lost to the device call's "
-    "file limit and its time, so 1000^3 has no H100 row); the H200 rows are still the sweep of "
-    "`243c651`, before them: the session's device time ran out before the H200 sweep. Met on the H100: "
-    "Kokkos-CUDA / hand CUDA at 256^3, 384^3 and 768^3 (0.92 at 512^3); hand CUDA's share at 512^3. On the "
-    "H200 the shape study measured Kokkos-CUDA's march at 0.94 (512^3) and 0.96 (1000^3) of hand CUDA, "
-    "against 0.83 and 0.73 in the `243c651` sweep. Missed, and what limits each, measured:\n\n"
-    "- Hand OpenMP offload against hand CUDA (H100 0.63-0.82). Not the memory system: the offload triad "
-    "reaches 0.94 (H100) and 0.91 (H200) of CUDA's (`devbench-*.json`). The kernel, per shape at 512^3 on "
-    "the H200 (best team size and segment of each): one-region 1.03e11, unrolled 1.06e11, pairs 1.04e11, "
-    "batched 1.02e11, split 8.4e10, restrict 6.6e10, against hand CUDA's 1.47e11 there: no shape of "
-    "clang 19's reaches 0.75 of it. The product took the one change that held on both sizes measured "
-    "(teams of 128: +7% at 512^3, +6% at 1000^3 in the study; H100 sweep omp 7.93e10 -> 8.59e10 at 512^3). "
-    "*unrolled* was best at 512^3 but was not measured at 1000^3 (cut by the call's limit), so it was not "
-    "moved. Why *split* is slower than the per-point test is not profiled. What clang makes of them, "
-    "without a GPU (`results/build-machine-2026-11-23/omp-ptx`, `bench/omp_ptx_census.py`): every "
-    "shape's PTX, and the product's step, loads the fields through generic addresses (`ld.f64`: 10 per "
-    "step region, against nvcc's `ld.global`), since nothing tells clang they are global memory; a "
-    "*global* shape (the fields cast to address space 1) compiles to global loads only and is the next to "
-    "time. *batched* needs 164 registers; in the H200 study it shared one kernel with *restrict* (a "
-    "run-time switch), so the *restrict* row ran at *batched*'s occupancy and says nothing about "
-    "restrict (94 registers alone).\n"
-    "- Kokkos-OMPT against hand OMP (H100 0.81-0.94): hand omp's teams went to 128 threads and it gained; "
-    "Kokkos-OMPT itself did not move (512^3: 7.99e10 -> 7.90e10), so the ratio fell (1.01 -> 0.92). Kokkos "
-    "3.4's OpenMPTarget RangePolicy launches `target teams distribute parallel for map(to: functor)` with no "
-    "`thread_limit` (the runtime's default team size, not measured here) and maps the functor at every "
-    "launch (`Kokkos_OpenMPTarget_Parallel.hpp`); the policy gives the project no way to set either. "
-    "`LIBOMPTARGET_INFO=16` on the device would show the team size it gets.\n"
-    "- Hand CUDA on the H200 (83-86% of the limit in the sweep; 1.47e11 at 512^3 in the study): five block "
-    "shapes and segments were within 1% of each other at 512^3 and within 0.4% of the default or below it "
-    "at 1000^3 (32,8,4: -5%), and restrict kernel "
-    "parameters (read-only loads that nvcc may hoist above the stores: more bytes in flight) lost 2.4% at "
-    "both sizes. What else would put more bytes in flight (two points per thread, prefetching the next "
-    "plane) is not tried.\n"
-    "- PP at 512^3 (H100 0.76, unchanged): bounded by Kokkos-OMPT, which is bounded by clang's code as above.\n")
+    "the H200 at 512^3 and 1000^3; PP >= 0.85 at 512^3. Both GPUs' rows are sweeps of one commit, "
+    "`3529911` (the kernels above): the H100's cuda build whole and its openmptarget build from 256^3; "
+    "the H200's on the 2-H200 machine, the cuda build on one GPU and the openmptarget build on the other "
+    "at the same time, each on its own 16 of the 32 cores (`taskset`), so neither's CPU check ran beside "
+    "the other's timed GPU runs. Met: Kokkos-CUDA / hand CUDA on the H100 at 256^3, 384^3, 768^3 and "
+    "1000^3 (0.95-1.01; 0.92 at 512^3) and on the H200 at 384^3 and 1000^3 (0.95, 0.96; 0.91-0.94 "
+    "elsewhere), up from 0.83 and 0.73 at 512^3 and 1000^3 on the H200 before the march; Kokkos-OMPT / "
+    "hand OMP at 1000^3 on the H100 and at 768^3 on the H200 (0.95); hand CUDA's share at 512^3 on the H100 (96%). "
+    "Missed, and what limits each, measured:\n\n"
+    "- Hand OpenMP offload against hand CUDA (H100 0.64-0.82, H200 0.63-0.76). Not the memory system: "
+    "the offload triad reaches 0.93 (H100) and 0.87 (H200) of CUDA's (`devbench-*.json`). The kernel: "
+    "every shape clang 19 was given lands at 1.00-1.07e11 at 512^3 on the H200, against hand CUDA's "
+    "1.485e11 there (two shape studies, above; the best of each within the run-to-run spread of the "
+    "other: one-region's segment 16 against 32 at 512^3 swapped order between the two sessions). The "
+    "`global` shape, whose fields are cast to global memory so that every load is `ld.global` as in "
+    "nvcc's code instead of a generic `ld.f64` (`results/build-machine-2026-11-23/omp-ptx`), measured "
+    "1.067e11 against one-region's 1.055e11 (128 threads, segment 32; +1%, inside the spread): the "
+    "generic loads are not what limits it. The product kept one-region with teams of 128 (the one "
+    "change that held in both sessions and on both GPUs). At 1000^3 segment 32 beat 16 in both "
+    "sessions (+3%); not moved (the product was not re-timed with it).\n"
+    "- Kokkos-OMPT against hand OMP (H100 0.90-0.95, H200 0.82-0.95): not the launch. "
+    "`LIBOMPTARGET_INFO=16` on the H200 (`results/h200x2-2026-11-23/kernel-shapes/launches.txt`): both "
+    "step kernels launch 3200 blocks of 128 threads at 256^3, in SPMD mode, the same geometry; "
+    "`OMP_TEAMS_THREAD_LIMIT` 128 against 256 gave Kokkos-OMPT 8.61e10 against 8.05e10 at 512^3, so the "
+    "runtime's default (128) is already the better one. What differs is the code inside the region: "
+    "Kokkos 3.4 maps the functor (`map(to: functor)`) at every launch and indexes through its Views; "
+    "not profiled further.\n"
+    "- Hand CUDA on the H200 (81-86% of the limit; 1.485e11 at 512^3): five block shapes and segments "
+    "were within 1% of the default at 512^3 and at or below it at 1000^3, and restrict kernel "
+    "parameters (read-only loads: more bytes in flight) lost 2.4% at both sizes (the first study, "
+    "above). Two points per thread and prefetching the next plane are not tried. On the H100 it holds "
+    "95-96% at 384^3-512^3 and 90-91% at 768^3 and 1000^3.\n"
+    "- PP at 512^3 (H100 0.76, H200 0.61): bounded by Kokkos-OMPT, which is bounded by clang's code "
+    "as above.\n")
 
 
 def checksum_section(w, dirs):
@@ -1040,14 +1074,17 @@ def mpi_machine(w, d):
                 slab_run = runs.get(f"slab_{build}_np{procs}") if kind == "strong" and procs > 1 else None
                 slab_su = next((steady_su(slab_run, i)[0] for i in slab_run["implementations"] if i["id"] == impl["id"]),
                                None) if slab_run else None
-                slab = f"{fmt_su(slab_su)} ({100 * su / (procs * slab_su):.1f}%)" if slab_su else "—"
+                points = r["params"]["shape"][0] * r["params"]["shape"][1] * r["params"]["shape"][2]
+                extra_ms = 1e3 * (points / su - points / (procs * slab_su)) if slab_su else 0
+                slab = (f"{fmt_su(slab_su)} ({100 * su / (procs * slab_su):.1f}%; {extra_ms:+.2f} ms a step)"
+                        if slab_su else "—")
                 rows.append((build, impl["id"], procs, halo, "x".join(map(str, r["params"]["shape"])), su, first, eff,
                              slab, breakdown))
         if not rows:
             continue
         w(f"{title}:\n")
         w("| build | implementation | GPUs | halo | grid | SU/s | first chunk | efficiency | one slab alone on 1 GPU "
-          "(efficiency against it) | last chunk per step: kernels not overlapped / halo copies / exchange wait [ms] |")
+          "(efficiency against it; the step's time beyond it) | last chunk per step: kernels not overlapped / halo copies / exchange wait [ms] |")
         w("|---|---|---|---|---|---|---|---|---|---|")
         for build, impl, procs, halo, shape, su, first, eff, slab, breakdown in sorted(rows, key=lambda r: r[:4]):
             w(f"| {build} | {impl} | {procs} | {halo} | {shape} | {fmt_su(su)} | {fmt_su(first)} | "
