@@ -15,6 +15,9 @@ import tempfile
 
 
 PATTERNS = [r"\bld\.f64", r"ld\.global\.f64", r"\bst\.f64", r"st\.global\.f64"]
+# More ptxas options (PTXAS_ARGS="-maxrregcount=64": what a register cap at the device link,
+# clang's -Xcuda-ptxas -maxrregcount=64, would give each kernel).
+PTXAS_ARGS = os.environ.get("PTXAS_ARGS", "").split()
 
 
 def link_command(build_dir, target):
@@ -63,12 +66,12 @@ def main(argv):
             return 1
         path = os.path.join(ptx_dir, ptx[0])
         text = open(path).read()
-        ptxas = subprocess.run(["/usr/local/cuda/bin/ptxas", "-arch=sm_90", "-O3", "-v", path, "-o", "/dev/null"],
-                               capture_output=True, text=True).stderr
+        ptxas = subprocess.run(["/usr/local/cuda/bin/ptxas", "-arch=sm_90", "-O3", "-v", *PTXAS_ARGS, path, "-o",
+                                "/dev/null"], capture_output=True, text=True).stderr
         for f in os.listdir(os.path.abspath(build_dir)):  # what -save-temps left in the build directory
             if f.startswith("exe."):
                 os.remove(os.path.join(os.path.abspath(build_dir), f))
-    regs, current = {}, None
+    regs, spills, current = {}, {}, None
     for line in ptxas.splitlines():
         m = re.search(r"entry function '(\S+)'", line)
         if m:
@@ -76,13 +79,17 @@ def main(argv):
         m = re.search(r"Used (\d+) registers", line)
         if m and current:
             regs[current] = int(m.group(1))
+        m = re.search(r"(\d+) bytes spill stores", line)
+        if m and current:
+            spills[current] = int(m.group(1))
     names = region_names(source)
     with open(source) as f:
         source_text = f.read()
-    print(f"# {target}: PTX of each target region (clang offload, sm_90), from `{' '.join(argv)}`")
+    extra = f" (ptxas {' '.join(PTXAS_ARGS)})" if PTXAS_ARGS else ""
+    print(f"# {target}: PTX of each target region (clang offload, sm_90{extra}), from `{' '.join(argv)}`")
     print("| source line | function | region | generic ld.f64 | ld.global.f64 | generic st.f64 | st.global.f64 | "
-          "registers |")
-    print("|---|---|---|---|---|---|---|---|")
+          "registers | spill stores [bytes] |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for part in re.split(r"(?=\.visible \.entry|\.entry )", text):
         m = re.search(r"\.entry\s+(\S+)\(", part)
         if not m:
@@ -102,7 +109,7 @@ def main(argv):
             region = f"Kokkos {tag.group(1)}"
         counts = [len(re.findall(pattern, part)) for pattern in PATTERNS]
         print(f"| {line} | `{function[:70]}` | {region} | " + " | ".join(str(c) for c in counts) +
-              f" | {regs.get(kernel, '?')} |")
+              f" | {regs.get(kernel, '?')} | {spills.get(kernel, '?')} |")
     return 0
 
 
