@@ -614,6 +614,13 @@ def steady_su(run, impl):
     return (later[m // 2] if m % 2 else 0.5 * (later[m // 2 - 1] + later[m // 2])), su[0]
 
 
+def steady_su_of(run, impl_id):
+    """steady_su's median for the implementation impl_id of a run, or None where the run (or the
+    implementation in it) is missing."""
+    impl = next((i for i in run["implementations"] if i["id"] == impl_id), None) if run else None
+    return steady_su(run, impl)[0] if impl else None
+
+
 def with_results(dirs):
     """The directories that hold JSON result files."""
     return [d for d in dirs if glob.glob(os.path.join(d, "*.json"))]
@@ -1064,21 +1071,20 @@ def mpi_machine(w, d):
             build = k.split("_")[1]  # kind_BUILD_npP
             base = runs.get(f"weak_{build}_np1")
             for impl in r["implementations"]:
-                procs = impl.get("mpi", {}).get("processes", 1)
+                mpi = impl.get("mpi") or {}
+                procs = mpi.get("processes", 1)
                 su, first = steady_su(r, impl)
-                ref = next((steady_su(base, i)[0] for i in base["implementations"] if i["id"] == impl["id"]), None) \
-                    if base else None
+                ref = steady_su_of(base, impl["id"])
                 eff = su / (procs * ref) if ref else None
-                chunk = (impl.get("mpi") or {}).get("chunks", [])
+                chunk = mpi.get("chunks", [])
                 last = chunk[-1] if chunk else None
                 steps = impl["chunk_steps"][-1]
                 breakdown = (f"{1e3 * last['step_seconds'] / steps:.2f} / {1e3 * last['halo_copy_seconds'] / steps:.2f} / "
                              f"{1e3 * last['mpi_seconds'] / steps:.2f}") if last else "—"
-                halo = (impl.get("mpi") or {}).get("halo", "mpi") if procs > 1 else "—"
+                halo = mpi.get("halo", "mpi") if procs > 1 else "—"
                 # The strong run's slab alone on one GPU (SLAB=1): the share the exchange costs.
                 slab_run = runs.get(f"slab_{build}_np{procs}") if kind == "strong" and procs > 1 else None
-                slab_su = next((steady_su(slab_run, i)[0] for i in slab_run["implementations"] if i["id"] == impl["id"]),
-                               None) if slab_run else None
+                slab_su = steady_su_of(slab_run, impl["id"])
                 points = r["params"]["shape"][0] * r["params"]["shape"][1] * r["params"]["shape"][2]
                 extra_ms = 1e3 * (points / su - points / (procs * slab_su)) if slab_su else 0
                 slab = (f"{fmt_su(slab_su)} ({100 * su / (procs * slab_su):.1f}%; {extra_ms:+.2f} ms a step)"
