@@ -9,6 +9,7 @@
 #include "io/vtkhdf.hpp"
 
 #include <gtest/gtest.h>
+#include <hdf5.h>
 
 #include <cstring>
 #include <filesystem>
@@ -112,6 +113,56 @@ TEST_F(Integrity, ARestartSkipsADamagedLastSnapshotSaysSoAndComputesTheSameField
     EXPECT_NE(s.err.find("(refused: -restart_strict)"), std::string::npos) << s.err;
     EXPECT_FALSE(fs::exists(work() / "strict.cpu.vtkhdf"));
     EXPECT_FALSE(fs::exists(work() / "strict.cpu.vtkhdf.partial"));
+  }
+}
+
+// What a kill inside a snapshot's commit flush can leave (VtkHdfWriter::append_u): NSteps and
+// the Steps arrays one apart, in either direction, each array with its own length. Planted on
+// copies of a complete run, marked incomplete as a killed run's file is: -verify and -restart
+// take the snapshots all agree on, and the restart ends with an uninterrupted run's field.
+TEST_F(Integrity, AKillInsideACommitLeavesTheSnapshotsAllAgreeOn) {
+  ASSERT_EQ(run("-shape 20,16,12 -nsteps 25 -out_period 5 -impl cpu -quiet ref").status, 0);
+  const std::vector<double> expected = last_u(work() / "ref.cpu.vtkhdf");  // step 25
+  auto plant = [&](const std::string& f, long nsteps, const char* array, hsize_t length) {
+    const hid_t file = H5Fopen(f.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    const hid_t steps = H5Gopen2(file, "/VTKHDF/Steps", H5P_DEFAULT);
+    const hid_t attr = H5Aopen(steps, "NSteps", H5P_DEFAULT);
+    const std::int64_t n = nsteps;
+    EXPECT_GE(H5Awrite(attr, H5T_NATIVE_INT64, &n), 0);
+    const hid_t ds = H5Dopen2(steps, array, H5P_DEFAULT);
+    EXPECT_GE(H5Dset_extent(ds, &length), 0);
+    const hid_t params = H5Gopen2(file, "/wave_params", H5P_DEFAULT);
+    const hid_t complete = H5Aopen(params, "complete", H5P_DEFAULT);
+    const int no = 0;
+    EXPECT_GE(H5Awrite(complete, H5T_NATIVE_INT, &no), 0);
+    for (const hid_t h : {complete, attr}) H5Aclose(h);
+    H5Dclose(ds);
+    for (const hid_t g : {params, steps}) H5Gclose(g);
+    EXPECT_GE(H5Fclose(file), 0);
+  };
+  struct Case {
+    long nsteps;
+    const char* array;
+    hsize_t length;
+    int agreed;  // of the snapshots at 0, 5, 10, 15, 20, 23
+    int steps_to_25;
+  } cases[] = {{7, "Values", 7, 6, 2},                    // NSteps and Values ahead
+               {6, "PointDataOffsets/u_prev", 5, 5, 5},  // one offsets array behind
+               {5, "PointDataOffsets/u", 6, 5, 5}};      // NSteps behind
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(c.array) + " " + std::to_string(c.length) + ", NSteps " + std::to_string(c.nsteps));
+    const std::string f = copy("killed.vtkhdf");
+    plant(f, c.nsteps, c.array, c.length);
+    ASSERT_EQ(awave::read_vtkhdf_contents(f).committed_snapshots(), c.agreed);
+    const Outcome v = run("-verify killed.vtkhdf");
+    EXPECT_EQ(v.status, 0) << v.err;
+    EXPECT_NE(v.out.find(std::to_string(c.agreed) + " snapshots, every checksum verifies"), std::string::npos)
+        << v.out;
+    fs::remove(work() / "next.cpu.vtkhdf");
+    const Outcome r = run("-restart killed.vtkhdf -impl cpu -quiet -nsteps " + std::to_string(c.steps_to_25) + " next");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    EXPECT_TRUE(same_bits(last_u(work() / "next.cpu.vtkhdf"), expected)) << "the field differs";
   }
 }
 

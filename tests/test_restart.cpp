@@ -20,6 +20,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -42,24 +43,27 @@ using Restart = awave_test::AwaveProcessTest;
 // What is wrong with `part` as a continuation of `whole` (empty: nothing). Every snapshot of
 // `part` at a time counter that `whole` also has must equal it bitwise (u and u_prev), and
 // after `part`'s first snapshot (its start: the initial or restart state) it must have
-// exactly `whole`'s snapshots, no more, no fewer.
+// exactly `whole`'s snapshots, no more, no fewer. Snapshots are those each file commits
+// (VtkHdfContents::committed_snapshots: a file killed inside a commit counts the agreed ones).
 std::string continuation_problem(const fs::path& whole, const fs::path& part, long expected_snapshots) {
   const VtkHdfContents w = read_vtkhdf_contents(whole), p = read_vtkhdf_contents(part);
+  const std::size_t wn = std::size_t(w.committed_snapshots()), pn = std::size_t(p.committed_snapshots());
   std::ostringstream problem;
-  if (p.nsteps != expected_snapshots || p.nsteps < 1) {
-    problem << part << " has " << p.nsteps << " snapshots, expected " << expected_snapshots;
+  if (long(pn) != expected_snapshots || pn < 1) {
+    problem << part << " has " << pn << " snapshots, expected " << expected_snapshots;
     return problem.str();
   }
+  const std::vector<int64_t> whole_times(w.step_values.begin(), w.step_values.begin() + long(wn));
   std::vector<int64_t> later_in_whole;
-  for (int64_t t : w.step_values)
+  for (int64_t t : whole_times)
     if (t > p.step_values[0]) later_in_whole.push_back(t);
-  if (std::vector<int64_t>(p.step_values.begin() + 1, p.step_values.end()) != later_in_whole)
+  if (std::vector<int64_t>(p.step_values.begin() + 1, p.step_values.begin() + long(pn)) != later_in_whole)
     problem << part << " does not take the snapshots of " << whole << "; ";
   int compared = 0;
-  for (std::size_t s = 0; s < p.step_values.size(); ++s) {
-    const auto at = std::find(w.step_values.begin(), w.step_values.end(), p.step_values[s]);
-    if (at == w.step_values.end()) continue;
-    const std::size_t ws = std::size_t(at - w.step_values.begin());
+  for (std::size_t s = 0; s < pn; ++s) {
+    const auto at = std::find(whole_times.begin(), whole_times.end(), p.step_values[s]);
+    if (at == whole_times.end()) continue;
+    const std::size_t ws = std::size_t(at - whole_times.begin());
     for (const char* name : {"u", "u_prev"}) {
       const std::vector<double> a = read_vtkhdf_array(whole, name, w.offsets.at(name)[ws]);
       const std::vector<double> b = read_vtkhdf_array(part, name, p.offsets.at(name)[s]);
@@ -124,57 +128,78 @@ TEST_F(Restart, RestartedRunsAreBitwiseTheUninterruptedRun) {
 }
 
 // kill -9 while a run writes, at several moments; what was flushed is intact and restartable.
+// A kill can land inside a snapshot's commit flush (0.07-0.4 ms of each snapshot's ~5 ms
+// here): NSteps and the Steps arrays may then disagree, which restart and -verify take by
+// the snapshots all agree on (README, "Output, crashes and restart"). Such a file is checked
+// for that too, and the moment is tried again for a file VTK 9.3 can open.
 TEST_F(Restart, AKilledRunKeepsEverySnapshotItCompletedAndRestartsFromThem) {
+  // Long enough that the run cannot end before the kill on a loaded machine (~3 s alone);
+  // the unwritten slots take no disk.
   const std::string grid = "-shape 48,40,32 -out_period 20 -impl cpu -no_check";
   const fs::path partial = work() / "killed.cpu.vtkhdf.partial";
   for (const long wait_for : {0L, 1L, 4L}) {
-    SCOPED_TRACE("killed after " + std::to_string(wait_for) + " snapshots");
-    fs::remove(partial);
-    const std::string cmd =
-        "cd '" + work().string() + "' && exec '" AWAVE_EXE "' " + grid + " -nsteps 4000 killed >/dev/null 2>&1";
-    pid_t pid = 0;
-    const char* argv[] = {"sh", "-c", cmd.c_str(), nullptr};
-    ASSERT_EQ(posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char**>(argv), environ), 0);
-    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    for (;;) {  // reading while it writes: a half-flushed state may fail to open, so retry
-      long seen = -1;
-      try {
-        if (fs::exists(partial)) seen = long(read_vtkhdf_contents(partial).nsteps);
-      } catch (const std::exception&) {
+    for (int attempt = 1;; ++attempt) {
+      SCOPED_TRACE("killed after " + std::to_string(wait_for) + " snapshots, attempt " + std::to_string(attempt));
+      fs::remove(partial);
+      const std::string cmd = "cd '" + work().string() + "' && exec '" AWAVE_EXE "' " + grid +
+                              " -nsteps 12000 killed >/dev/null 2>&1";
+      pid_t pid = 0;
+      const char* argv[] = {"sh", "-c", cmd.c_str(), nullptr};
+      ASSERT_EQ(posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char**>(argv), environ), 0);
+      const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+      for (;;) {  // reading while it writes: a commit in progress may fail to open, so retry
+        long seen = -1;
+        try {
+          if (fs::exists(partial)) seen = long(read_vtkhdf_contents(partial).committed_snapshots());
+        } catch (const std::exception&) {
+        }
+        if (seen >= wait_for) break;
+        ASSERT_LT(std::chrono::steady_clock::now(), give_up) << "the run never wrote " << wait_for << " snapshots";
+        std::this_thread::sleep_for(std::chrono::milliseconds(wait_for == 0 ? 0 : 5));
       }
-      if (seen >= wait_for) break;
-      ASSERT_LT(std::chrono::steady_clock::now(), give_up) << "the run never wrote " << wait_for << " snapshots";
-      std::this_thread::sleep_for(std::chrono::milliseconds(wait_for == 0 ? 0 : 5));
-    }
-    ASSERT_EQ(::kill(pid, SIGKILL), 0);
-    int status = 0;
-    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-    ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << "the run ended before the kill";
-    ASSERT_FALSE(fs::exists(work() / "killed.cpu.vtkhdf")) << "an interrupted run must not look complete";
+      ASSERT_EQ(::kill(pid, SIGKILL), 0);
+      int status = 0;
+      ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+      ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << "the run ended before the kill";
+      ASSERT_FALSE(fs::exists(work() / "killed.cpu.vtkhdf")) << "an interrupted run must not look complete";
+      ASSERT_FALSE(fs::exists(work() / "killed.cpu.vtkhdf.creating")) << "renamed before the first read";
 
-    const VtkHdfContents c = read_vtkhdf_contents(partial);
-    EXPECT_FALSE(c.complete);
-    ASSERT_GE(c.nsteps, wait_for);
-    EXPECT_EQ(c.step_values.size(), std::size_t(c.nsteps));
-    if (c.nsteps == 0) {  // killed before its first snapshot: nothing to restart from
-      const Outcome o = run("-impl cpu -restart killed.cpu.vtkhdf.partial resumed");
-      EXPECT_EQ(o.status, 1);
-      EXPECT_NE(o.err.find("holds no complete snapshot"), std::string::npos) << o.err;
-      continue;
+      const VtkHdfContents c = read_vtkhdf_contents(partial);  // opens, whenever the kill came
+      EXPECT_FALSE(c.complete);
+      const long n = long(c.committed_snapshots());
+      ASSERT_GE(n, wait_for);
+      long most = std::max(long(c.nsteps), long(c.step_values.size()));
+      for (const auto& [name, offsets] : c.offsets) most = std::max(most, long(offsets.size()));
+      const bool agreed = most == n;
+      if (!agreed) {
+        ASSERT_EQ(most, n + 1) << "a commit adds one snapshot";
+        std::cout << "killed inside a commit flush: NSteps " << c.nsteps << ", " << n << " agreed\n";
+      }
+      if (n == 0) {  // killed before its first snapshot: nothing to restart from
+        const Outcome o = run("-impl cpu -restart killed.cpu.vtkhdf.partial resumed");
+        EXPECT_EQ(o.status, 1);
+        EXPECT_NE(o.err.find("holds no complete snapshot"), std::string::npos) << o.err;
+      } else {
+        const long last = long(c.step_values[std::size_t(n - 1)]);
+        if (last > 0) {  // what it holds is what an uninterrupted run to its last snapshot writes
+          ASSERT_EQ(run(grid + " -nsteps " + std::to_string(last) + " upto").status, 0);
+          expect_continues(work() / "upto.cpu.vtkhdf", partial, n);
+        }
+        const Outcome r = run("-impl cpu -restart killed.cpu.vtkhdf.partial -nsteps 30 resumed");
+        ASSERT_EQ(r.status, 0) << r.out << r.err;
+        ASSERT_EQ(run(grid + " -nsteps " + std::to_string(last + 30) + " whole").status, 0);
+        expect_continues(work() / "whole.cpu.vtkhdf", work() / "resumed.cpu.vtkhdf", 3);  // last, +20, +30
+      }
+      if (agreed) {
+        if (const char* keep = std::getenv("AWAVE_KEEP_KILLED_FILE"); keep && n >= 2) {
+          // For the VTK 9.3 check; cp keeps the unwritten slots as holes (fs::copy_file would
+          // write every allocated byte: 600 MB here, for a file of a few MB).
+          ASSERT_EQ(std::system(("cp --sparse=always '" + partial.string() + "' '" + keep + "'").c_str()), 0);
+        }
+        break;
+      }
+      ASSERT_LT(attempt, 5) << "every kill landed inside a commit flush";
     }
-    const long last = long(c.step_values.back());
-    if (last > 0) {  // what it holds is what an uninterrupted run to its last snapshot writes
-      ASSERT_EQ(run(grid + " -nsteps " + std::to_string(last) + " upto").status, 0);
-      expect_continues(work() / "upto.cpu.vtkhdf", partial, c.nsteps);
-    }
-    const Outcome r = run("-impl cpu -restart killed.cpu.vtkhdf.partial -nsteps 30 resumed");
-    ASSERT_EQ(r.status, 0) << r.out << r.err;
-    ASSERT_EQ(run(grid + " -nsteps " + std::to_string(last + 30) + " whole").status, 0);
-    expect_continues(work() / "whole.cpu.vtkhdf", work() / "resumed.cpu.vtkhdf", 3);  // last, +20, +30
-    if (const char* keep = std::getenv("AWAVE_KEEP_KILLED_FILE"); keep && c.nsteps >= 2)
-      // For the VTK 9.3 check; cp keeps the unwritten slots as holes (fs::copy_file would write
-      // every allocated byte: 200 MB here, for a file of a few MB).
-      ASSERT_EQ(std::system(("cp --sparse=always '" + partial.string() + "' '" + keep + "'").c_str()), 0);
   }
 }
 

@@ -74,10 +74,7 @@ std::optional<int> first_bad_plane(const std::string& path, const std::string& n
 IntegrityReport check_integrity(const std::string& path, bool newest_only) {
   IntegrityReport r;
   const VtkHdfContents c = read_vtkhdf_contents(path);
-  int64_t n = c.nsteps;
-  n = std::min<int64_t>(n, int64_t(c.step_values.size()));
-  for (const auto& [name, offsets] : c.offsets) n = std::min<int64_t>(n, int64_t(offsets.size()));
-  r.snapshots = std::max<int64_t>(n, 0);
+  r.snapshots = c.committed_snapshots();
   r.damage.assign(std::size_t(r.snapshots), std::nullopt);
   const std::optional<VtkHdfChecksums> sums = read_vtkhdf_checksums(path);
   if (!sums) return r;

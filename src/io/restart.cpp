@@ -36,10 +36,7 @@ RestartPoint read_restart_point(const std::string& path) {
     throw refuse(fmt::format("has {} sponge layers; this awave uses {}", c.n_boundary_layers, kBoundaryLayers));
   if (c.spacing != std::array<double, 3>{p.dx, p.dx, p.dx}) throw refuse("is corrupt: Spacing is not dx");
 
-  // The snapshots every part of the file agrees on.
-  int64_t n = c.nsteps;
-  n = std::min<int64_t>(n, int64_t(c.step_values.size()));
-  for (const auto& [name, offsets] : c.offsets) n = std::min<int64_t>(n, int64_t(offsets.size()));
+  const int64_t n = c.committed_snapshots();
   if (n < 1) throw refuse("holds no complete snapshot (the run ended before its first output)");
   // The newest snapshot that verifies.
   IntegrityReport integrity;

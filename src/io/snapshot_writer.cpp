@@ -41,10 +41,18 @@ void SnapshotWriter::write_loop() {
   quiet_hdf5_errors_in_this_thread();
   const auto start = std::chrono::steady_clock::now();
   std::exception_ptr error;
+  // Made under another name and renamed once its structure is flushed: a run killed while
+  // HDF5 lays the file out leaves no .partial that cannot be opened (the rename is atomic),
+  // and an earlier run's .partial stays until this one's can replace it.
+  const std::string creating = path_ + ".creating";
+  const bool renames = ProcessGroup::world().rank() == 0;
   try {
-    file_ = std::make_unique<VtkHdfWriter>(partial_, problem_, slots_planned_);
+    file_ = std::make_unique<VtkHdfWriter>(creating, problem_, slots_planned_);
+    if (renames) std::filesystem::rename(creating, partial_);
   } catch (...) {
     error = std::current_exception();
+    std::error_code ignored;  // a file that could not be made is no use to anyone
+    if (renames) std::filesystem::remove(creating, ignored);
   }
   std::unique_lock lock(mutex_);
   write_seconds_ += seconds_since(start);

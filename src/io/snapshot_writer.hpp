@@ -2,8 +2,9 @@
 // buffers and hands it over; a writer thread scans it for NaN/Inf and appends it to the file
 // (VtkHdfWriter: crash-safe) while the next chunk computes. The driver waits only when both
 // pairs are taken, i.e. when the writer has fallen a whole chunk behind. The file is written
-// as "<path>.partial" and renamed to <path> by commit(); a run that stops before commit
-// leaves the .partial holding every snapshot written, which -restart continues.
+// as "<path>.partial" (made as "<path>.creating" and renamed once laid out) and renamed to
+// <path> by commit(); a run that stops before commit leaves the .partial holding every
+// snapshot written, which -restart continues.
 #pragma once
 
 #include "core/wave_impl.hpp"

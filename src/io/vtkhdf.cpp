@@ -528,6 +528,12 @@ Handle open_file(const std::string& path) {
 
 }  // namespace
 
+int64_t VtkHdfContents::committed_snapshots() const {
+  int64_t n = std::min<int64_t>(nsteps, int64_t(step_values.size()));
+  for (const auto& [name, array] : offsets) n = std::min<int64_t>(n, int64_t(array.size()));
+  return std::max<int64_t>(n, 0);
+}
+
 VtkHdfContents read_vtkhdf_contents(const std::string& path) {
   Handle file = open_file(path);
   Handle root(H5Gopen2(file, "/VTKHDF", H5P_DEFAULT), H5Gclose, "/VTKHDF");

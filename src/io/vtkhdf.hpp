@@ -85,6 +85,11 @@ struct VtkHdfContents {
   WaveParams params;                                    // /wave_params (nsteps: the end step)
   int n_boundary_layers = 0;
   bool complete = false;  // /wave_params complete: the run that wrote it ended well
+
+  // The snapshots every part of the file agrees on: NSteps and the length of each Steps
+  // array. They differ only in a file whose writer was killed inside a snapshot's commit
+  // flush (VtkHdfWriter::append_u); every reader of snapshots goes by this count.
+  int64_t committed_snapshots() const;
 };
 
 VtkHdfContents read_vtkhdf_contents(const std::string& path);
