@@ -2,7 +2,9 @@
 """What clang's OpenMP offload makes of each kernel of an openmptarget-build executable: relinks
 it with -save-temps (the device code is compiled at link time under -foffload-lto), then per
 target region (named by its source line) counts the PTX's generic and global loads and stores of
-doubles and asks ptxas for its registers. No GPU needed.
+doubles and reads the registers and spills that the link's own ptxas reports (-Xcuda-ptxas -v):
+clang's device link runs its CUDA installation's ptxas with -c (relocatable code), which gives
+the product's counts; ptxas run on the PTX without -c gives fewer. No GPU needed.
 
     python3 bench/omp_ptx_census.py BUILD_DIR TARGET SOURCE     e.g.
     python3 bench/omp_ptx_census.py build/openmptarget bench/awave-omp-shapes bench/omp_stencil_shapes.cpp
@@ -15,8 +17,8 @@ import tempfile
 
 
 PATTERNS = [r"\bld\.f64", r"ld\.global\.f64", r"\bst\.f64", r"st\.global\.f64"]
-# More ptxas options (PTXAS_ARGS="-maxrregcount=64": what a register cap at the device link,
-# clang's -Xcuda-ptxas -maxrregcount=64, would give each kernel).
+# More ptxas options for the relink (PTXAS_ARGS="--minnctapersm=8": each becomes
+# -Xcuda-ptxas OPTION, what a build would pass at its device link).
 PTXAS_ARGS = os.environ.get("PTXAS_ARGS", "").split()
 
 
@@ -53,9 +55,10 @@ def main(argv):
     cmd = link_command(build_dir, target)
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "exe")
-        cmd = re.sub(r" -o \S+", f" -o {out}", cmd, count=1) + " -save-temps"
-        subprocess.run(cmd, shell=True, cwd=os.path.abspath(build_dir), check=True,
-                       capture_output=True, env=dict(os.environ, TMPDIR=tmp))
+        cmd = re.sub(r" -o \S+", f" -o {out}", cmd, count=1) + " -save-temps -Xcuda-ptxas -v" + \
+            "".join(f" -Xcuda-ptxas {a}" for a in PTXAS_ARGS)
+        link = subprocess.run(cmd, shell=True, cwd=os.path.abspath(build_dir), check=True,
+                              capture_output=True, text=True, env=dict(os.environ, TMPDIR=tmp))
         ptx = [f for f in os.listdir(os.path.abspath(build_dir)) if f.startswith("exe.") and f.endswith(".s")]
         ptx_dir = os.path.abspath(build_dir)
         if not ptx:  # -save-temps writes next to the output or into the working directory
@@ -64,15 +67,12 @@ def main(argv):
         if not ptx:
             print("omp_ptx_census: no PTX from the relink", file=sys.stderr)
             return 1
-        path = os.path.join(ptx_dir, ptx[0])
-        text = open(path).read()
-        ptxas = subprocess.run(["/usr/local/cuda/bin/ptxas", "-arch=sm_90", "-O3", "-v", *PTXAS_ARGS, path, "-o",
-                                "/dev/null"], capture_output=True, text=True).stderr
+        text = open(os.path.join(ptx_dir, ptx[0])).read()
         for f in os.listdir(os.path.abspath(build_dir)):  # what -save-temps left in the build directory
             if f.startswith("exe."):
                 os.remove(os.path.join(os.path.abspath(build_dir), f))
     regs, spills, current = {}, {}, None
-    for line in ptxas.splitlines():
+    for line in (link.stdout + link.stderr).splitlines():
         m = re.search(r"entry function '(\S+)'", line)
         if m:
             current = m.group(1)
@@ -82,11 +82,15 @@ def main(argv):
         m = re.search(r"(\d+) bytes spill stores", line)
         if m and current:
             spills[current] = int(m.group(1))
+    if not regs:
+        print("omp_ptx_census: the link's ptxas reported no registers", file=sys.stderr)
+        return 1
     names = region_names(source)
     with open(source) as f:
         source_text = f.read()
-    extra = f" (ptxas {' '.join(PTXAS_ARGS)})" if PTXAS_ARGS else ""
-    print(f"# {target}: PTX of each target region (clang offload, sm_90{extra}), from `{' '.join(argv)}`")
+    extra = f", ptxas {' '.join(PTXAS_ARGS)}" if PTXAS_ARGS else ""
+    print(f"# {target}: PTX of each target region (clang offload, sm_90; registers from the device "
+          f"link's ptxas{extra}), from `{' '.join(argv)}`")
     print("| source line | function | region | generic ld.f64 | ld.global.f64 | generic st.f64 | st.global.f64 | "
           "registers | spill stores [bytes] |")
     print("|---|---|---|---|---|---|---|---|---|")
