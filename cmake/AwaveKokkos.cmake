@@ -61,6 +61,14 @@ if(AWAVE_BACKEND STREQUAL "openmptarget")
     list(APPEND AWAVE_OFFLOAD_FLAGS -foffload-lto -fopenmp-cuda-mode -fopenmp-assume-no-thread-state
          -fopenmp-assume-no-nested-parallelism)
   endif()
+  # Options for the ptxas that clang runs at the device link (with -c), e.g. --minnctapersm=8.
+  # Kokkos' kernels carry .maxntid 128, for which ptxas ignores -maxrregcount; a minimum of
+  # teams per SM caps their registers instead (bench/results/build-machine-2026-11-23/omp-ptx).
+  # Recorded in every result's compiler field. Default none: no setting of it has been timed.
+  set(AWAVE_OFFLOAD_PTXAS_OPTIONS "" CACHE STRING "OpenMP offload: options for the device link's ptxas (a ;-list)")
+  foreach(_opt IN LISTS AWAVE_OFFLOAD_PTXAS_OPTIONS)
+    list(APPEND AWAVE_OFFLOAD_FLAGS "SHELL:-Xcuda-ptxas ${_opt}")
+  endforeach()
 endif()
 
 # A build directory keeps the Kokkos it was first configured with; another backend or arch
