@@ -81,6 +81,28 @@ inline void set_dt(const std::string& path, double dt) {
   H5Fclose(file);
 }
 
+// What a kill inside a snapshot's commit flush can leave (VtkHdfWriter::append_u): the NSteps
+// attribute and the Steps array `array` (e.g. "Values") resized to `length`, each as given, and
+// /wave_params complete 0, as in a killed run's file.
+inline void set_interrupted_commit(const std::string& path, std::int64_t nsteps, const std::string& array,
+                                   hsize_t length) {
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  const hid_t steps = H5Gopen2(file, "/VTKHDF/Steps", H5P_DEFAULT);
+  const hid_t count = H5Aopen(steps, "NSteps", H5P_DEFAULT);
+  const hid_t ds = H5Dopen2(steps, array.c_str(), H5P_DEFAULT);
+  const hid_t params = H5Gopen2(file, "/wave_params", H5P_DEFAULT);
+  const hid_t complete = H5Aopen(params, "complete", H5P_DEFAULT);
+  const int no = 0;
+  const bool written = H5Awrite(count, H5T_NATIVE_INT64, &nsteps) >= 0 && H5Dset_extent(ds, &length) >= 0 &&
+                       H5Awrite(complete, H5T_NATIVE_INT, &no) >= 0;
+  H5Aclose(complete);
+  H5Gclose(params);
+  H5Dclose(ds);
+  H5Aclose(count);
+  H5Gclose(steps);
+  if (H5Fclose(file) < 0 || !written) throw std::runtime_error("cannot plant an interrupted commit in " + path);
+}
+
 // One random damage of the kinds a flaky copy makes: 1, 4 or 32 random bytes overwritten, a
 // run of 8-4096 bytes zeroed, or a run of 8-512 bytes of noise, at a random offset.
 inline std::string random_damage(const std::string& path, std::mt19937_64& rng) {

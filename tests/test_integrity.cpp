@@ -9,7 +9,6 @@
 #include "io/vtkhdf.hpp"
 
 #include <gtest/gtest.h>
-#include <hdf5.h>
 
 #include <cstring>
 #include <filesystem>
@@ -123,23 +122,6 @@ TEST_F(Integrity, ARestartSkipsADamagedLastSnapshotSaysSoAndComputesTheSameField
 TEST_F(Integrity, AKillInsideACommitLeavesTheSnapshotsAllAgreeOn) {
   ASSERT_EQ(run("-shape 20,16,12 -nsteps 25 -out_period 5 -impl cpu -quiet ref").status, 0);
   const std::vector<double> expected = last_u(work() / "ref.cpu.vtkhdf");  // step 25
-  auto plant = [&](const std::string& f, long nsteps, const char* array, hsize_t length) {
-    const hid_t file = H5Fopen(f.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
-    const hid_t steps = H5Gopen2(file, "/VTKHDF/Steps", H5P_DEFAULT);
-    const hid_t attr = H5Aopen(steps, "NSteps", H5P_DEFAULT);
-    const std::int64_t n = nsteps;
-    EXPECT_GE(H5Awrite(attr, H5T_NATIVE_INT64, &n), 0);
-    const hid_t ds = H5Dopen2(steps, array, H5P_DEFAULT);
-    EXPECT_GE(H5Dset_extent(ds, &length), 0);
-    const hid_t params = H5Gopen2(file, "/wave_params", H5P_DEFAULT);
-    const hid_t complete = H5Aopen(params, "complete", H5P_DEFAULT);
-    const int no = 0;
-    EXPECT_GE(H5Awrite(complete, H5T_NATIVE_INT, &no), 0);
-    for (const hid_t h : {complete, attr}) H5Aclose(h);
-    H5Dclose(ds);
-    for (const hid_t g : {params, steps}) H5Gclose(g);
-    EXPECT_GE(H5Fclose(file), 0);
-  };
   struct Case {
     long nsteps;
     const char* array;
@@ -152,7 +134,7 @@ TEST_F(Integrity, AKillInsideACommitLeavesTheSnapshotsAllAgreeOn) {
   for (const Case& c : cases) {
     SCOPED_TRACE(std::string(c.array) + " " + std::to_string(c.length) + ", NSteps " + std::to_string(c.nsteps));
     const std::string f = copy("killed.vtkhdf");
-    plant(f, c.nsteps, c.array, c.length);
+    awave_test::set_interrupted_commit(f, c.nsteps, c.array, c.length);
     ASSERT_EQ(awave::read_vtkhdf_contents(f).committed_snapshots(), c.agreed);
     const Outcome v = run("-verify killed.vtkhdf");
     EXPECT_EQ(v.status, 0) << v.err;
