@@ -11,6 +11,8 @@
 # both paths beside the one single-process run); COUNTS: the GPU counts of the scaling runs
 # (default 1 2, and 4 where there are 4 GPUs); STEPS: steps of each scaling run, in chunks of 10
 # (default 30); SLAB=1 also runs each strong run's slab alone on one GPU (slab_BUILD_npP).
+# AWAVE_NCCL_ORDER=host reaches every process (the host orders the NCCL exchange; see
+# src/parallel/halo_exchange.cpp): the runs' text names the order in its "halo exchange:" line.
 #   bench/device/mpi-scaling.sh OUT_DIR BUILD
 set -uo pipefail
 out=${1:?usage: mpi-scaling.sh OUT_DIR BUILD}
@@ -25,12 +27,12 @@ run() {  # run NAME NP ARGS...: mpirun with one process per GPU (or more), JSON 
   local name=$1 np=$2; shift 2
   [ "$np" -gt 1 ] && [ -n "${HALO:-}" ] && name+="_$HALO"
   OMP_NUM_THREADS=$((cores / np)) timeout 300 mpirun -np "$np" --oversubscribe --bind-to none ${MPIRUN_ARGS:-} \
-    -x OMP_NUM_THREADS -x OMP_TARGET_OFFLOAD -x AWAVE_FUSED_STEP_POINTS -x LD_LIBRARY_PATH \
+    -x OMP_NUM_THREADS -x OMP_TARGET_OFFLOAD -x AWAVE_FUSED_STEP_POINTS -x AWAVE_NCCL_ORDER -x LD_LIBRARY_PATH \
     "$exe" "$@" ${HALO:+-halo "$HALO"} -json "$out/$name.json" > "$out/$name.txt" 2>&1
   local rc=$?
   echo "$name rc=$rc $(grep -E '^(PASS|FAIL|UNCHECKED)' "$out/$name.txt") $(grep -E 'SU/s|MPI processes \(' "$out/$name.txt" | tr -s ' ' | tr '\n' ' ' | cut -c1-400)"
 }
-export AWAVE_FUSED_STEP_POINTS=
+export AWAVE_FUSED_STEP_POINTS= AWAVE_NCCL_ORDER=${AWAVE_NCCL_ORDER:-}
 [ "${ONLY:-}" = scaling ] || for np in 2 4; do
   for plan in fused split; do
     if [ $plan = split ]; then AWAVE_FUSED_STEP_POINTS=0; else AWAVE_FUSED_STEP_POINTS=2097152; fi

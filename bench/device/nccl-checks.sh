@@ -2,8 +2,9 @@
 # The GPU-to-GPU halo exchange (NCCL) on the GPUs of one machine (through on-device.sh, the GPU
 # MPI builds staged). For each BUILD:
 #  - 2 or more GPUs: tests/mpi_check.sh with -halo nccl on 2 .. min(4, GPUs) processes (every
-#    file h5diff-identical to the single-process file, fused and split steps; a stopped process
-#    times out with one line), the GPU implementation's log line naming NCCL;
+#    file h5diff-identical to the single-process file, fused and split steps, up to a grid whose
+#    bulk outlasts the exchange, NCCL_CHECK_BIG, default 256,192,160; a stopped process times
+#    out with one line), the GPU implementation's log line naming NCCL and its order;
 #  - 1 GPU: processes sharing it fall back to host memory and MPI (saying why) and still give
 #    the single-process files; -halo nccl is refused in one line; with the planted fault that
 #    lets them reach NCCL anyway, NCCL's own refusal ends the run in one line, exit 3, no hang.
@@ -26,7 +27,7 @@ for b in "${builds[@]}"; do
   w=/tmp/nccl-$b; rm -rf "$w"; mkdir -p "$w"
   if [ "$gpus" -ge 2 ]; then
     nps=$(seq -s ' ' 2 $((gpus < 4 ? gpus : 4)))
-    HALO=nccl STALL_IMPL=$gpu_impl SHAPES="10,12,7 61,23,19 97,61,33" NPS="$nps" timeout 400 \
+    HALO=nccl STALL_IMPL=$gpu_impl SHAPES="10,12,7 61,23,19 97,61,33 ${NCCL_CHECK_BIG:-256,192,160}" NPS="$nps" timeout 400 \
       bash tests/mpi_check.sh "$exe" "$w/check" > "$out/mpi_check_nccl_$b.log" 2>&1 || status=1
     note "$b: mpi_check -halo nccl on $nps processes: $(grep -c '^ok' "$out/mpi_check_nccl_$b.log") ok, $(tail -1 "$out/mpi_check_nccl_$b.log")"
     grep -h "halo exchange:" "$w"/check/p2_*.txt 2>/dev/null | sort | uniq -c | tee -a "$out/summary.txt"

@@ -282,6 +282,21 @@ class WaveKokkos final : public WaveImpl {
     }
   }
 
+#if defined(KOKKOS_ENABLE_CUDA)
+  void* cuda_stream() override {
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>)
+      return exec_.cuda_stream();
+    else
+      return nullptr;
+  }
+  void advance_queued_step() override {
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>)
+      ring_.rotate();
+    else
+      finish_step();
+  }
+#endif
+
   std::shared_ptr<double> halo_buffer(std::size_t n) override {
 #if defined(KOKKOS_ENABLE_CUDA)
     if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {  // pinned: the copies are DMA

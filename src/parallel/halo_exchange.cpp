@@ -12,6 +12,15 @@
 
 namespace awave {
 
+namespace {
+// AWAVE_NCCL_ORDER=host: the host orders the NCCL exchange also where the implementation's stream
+// could, to compare the two.
+bool gpu_ordering_enabled() {
+  const char* order = std::getenv("AWAVE_NCCL_ORDER");
+  return !(order && std::string(order) == "host");
+}
+}  // namespace
+
 HaloExchange::HaloExchange(WaveImpl& impl, const WaveProblem& problem, ProcessGroup& group,
                            const HaloSettings& settings)
     : impl_(impl), group_(group), slab_(problem.slab()), plane_(problem.geometry().stride_i()), settings_(settings) {
@@ -24,7 +33,9 @@ HaloExchange::HaloExchange(WaveImpl& impl, const WaveProblem& problem, ProcessGr
       try {
         nccl_link::open(group, fields, settings.timeout_seconds);
         gpu_to_gpu_ = true;
-        description_ = "GPU to GPU through " + nccl_link::version();
+        gpu_ordered_ = impl.cuda_stream() && impl.can_split_step() && gpu_ordering_enabled();
+        description_ = "GPU to GPU through " + nccl_link::version() +
+                       (gpu_ordered_ ? ", ordered on the GPU" : ", ordered by the host");
         return;
       } catch (const std::exception& e) {  // the same words on every process
         why = e.what();
@@ -74,6 +85,13 @@ void HaloExchange::run(int steps) {
     return;
   }
   for (int s = 0; s < steps; ++s) step();
+  if (gpu_ordered_) {  // run() is blocking: the last queued steps complete
+    const double exposed_before = nccl_link::exposed_seconds();
+    timed(step_seconds_, [&] { nccl_link::wait_for_queued_steps(); });
+    const double exposed = nccl_link::exposed_seconds() - exposed_before;
+    mpi_seconds_ += exposed;
+    step_seconds_ -= exposed;
+  }
 }
 
 // A planted fault for the tests (AWAVE_FAULT_STALL_HALO=RANK): that process stops before its
@@ -84,15 +102,36 @@ void HaloExchange::planted_stall() {
     std::this_thread::sleep_for(std::chrono::duration<double>(10 * settings_.timeout_seconds + 10));
 }
 
-// The planes GPU to GPU: queued on NCCL's stream while the implementation's previous step is
-// complete (finish_step waited for it), so the planes sent are final; the bulk computes while
-// they travel; the edges are queued once they have arrived.
+// The planes GPU to GPU. Where the implementation queues its step on a CUDA stream, the order
+// is kept on the GPU: the planes leave once the stream has finished the previous step, the bulk
+// computes while they travel, the edges wait for their arrival, and the host only queues (one
+// step ahead: it waits for the step before). Elsewhere the host keeps the order: the planes are
+// queued while the previous step is complete (finish_step waited for it), so they are final,
+// and the edges are queued once they have arrived.
 void HaloExchange::step_gpu_to_gpu() {
   const auto plane = [&](int pi) { return impl_.now_plane_on_device(pi); };
-  timed(mpi_seconds_, [&] {
-    nccl_link::start(slab_.first() ? nullptr : plane(1), slab_.last() ? nullptr : plane(slab_.nx),
-                     slab_.first() ? nullptr : plane(0), slab_.last() ? nullptr : plane(slab_.nx + 1), plane_);
-  });
+  double* const send_lo = slab_.first() ? nullptr : plane(1);
+  double* const send_hi = slab_.last() ? nullptr : plane(slab_.nx);
+  double* const recv_lo = slab_.first() ? nullptr : plane(0);
+  double* const recv_hi = slab_.last() ? nullptr : plane(slab_.nx + 1);
+  if (gpu_ordered_) {
+    void* const stream = impl_.cuda_stream();
+    const double exposed_before = nccl_link::exposed_seconds();
+    timed(step_seconds_, [&] {
+      nccl_link::queue_exchange(stream, send_lo, send_hi, recv_lo, recv_hi, plane_);
+      impl_.queue_step_part(WaveImpl::StepPart::bulk);
+      nccl_link::queue_wait_for_planes(stream);
+      impl_.queue_step_part(WaveImpl::StepPart::edges);
+      impl_.advance_queued_step();
+      nccl_link::queue_step_end(stream);  // waits for the step before
+    });
+    // Where the edges waited for the planes on the GPU: the exchange, not the kernels.
+    const double exposed = nccl_link::exposed_seconds() - exposed_before;
+    mpi_seconds_ += exposed;
+    step_seconds_ -= exposed;
+    return;
+  }
+  timed(mpi_seconds_, [&] { nccl_link::start(send_lo, send_hi, recv_lo, recv_hi, plane_); });
   if (!impl_.can_split_step()) {
     timed(mpi_seconds_, [&] { nccl_link::finish(); });
     timed(step_seconds_, [&] { impl_.run(1); });

@@ -56,6 +56,7 @@ class HaloExchange {
   std::size_t plane_;
   HaloSettings settings_;
   bool gpu_to_gpu_ = false;
+  bool gpu_ordered_ = false;  // NCCL's planes ordered with the kernels on the GPU (events), not by the host
   std::string description_;
   long exchanges_ = 0;
   std::shared_ptr<double> send_lo_, send_hi_, recv_lo_, recv_hi_;

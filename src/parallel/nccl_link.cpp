@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdlib>
 #include <stdexcept>
@@ -20,6 +21,16 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// A step queued with its exchange ordered on the GPU (queue_exchange .. queue_step_end).
+struct QueuedStep {
+  cudaEvent_t ready = nullptr;     // on the implementation's stream: the planes to send are final
+  cudaEvent_t bulk_end = nullptr;  // on the implementation's stream (timed)
+  cudaEvent_t arrived = nullptr;   // on the link's stream, after the receives (timed)
+  cudaEvent_t done = nullptr;      // on the implementation's stream: the step is complete
+  Clock::time_point queued;
+  bool pending = false;  // queued, not yet seen complete
+};
+
 struct Link {
   ncclComm_t comm = nullptr;
   cudaStream_t stream = nullptr;
@@ -27,6 +38,10 @@ struct Link {
   int rank = 0, size = 1, device = 0;
   double timeout_seconds = 0;
   Clock::time_point started;
+  // GPU-ordered steps: the one being queued and the one before it, alternately.
+  std::array<QueuedStep, 2> queued;
+  long steps_queued = 0;
+  double exposed_seconds = 0;
 };
 Link* link = nullptr;  // the run's, once opened
 std::string failure;   // why opening failed, once it has
@@ -93,6 +108,12 @@ Link* prepare_here(const ProcessGroup& group, const void* device_memory, double 
   check_cuda(cudaDeviceGetStreamPriorityRange(&priority_low, &priority_high), "querying stream priorities");
   check_cuda(cudaStreamCreateWithPriority(&link->stream, cudaStreamNonBlocking, priority_high), "creating its stream");
   check_cuda(cudaEventCreateWithFlags(&link->arrived, cudaEventDisableTiming), "creating its event");
+  for (QueuedStep& q : link->queued) {
+    check_cuda(cudaEventCreateWithFlags(&q.ready, cudaEventDisableTiming), "creating its events");
+    check_cuda(cudaEventCreate(&q.bulk_end), "creating its events");
+    check_cuda(cudaEventCreate(&q.arrived), "creating its events");
+    check_cuda(cudaEventCreateWithFlags(&q.done, cudaEventDisableTiming), "creating its events");
+  }
   return link;
 }
 
@@ -171,9 +192,15 @@ std::string version() {
   return library_version;
 }
 
-void start(const double* send_lo, const double* send_hi, double* recv_lo, double* recv_hi, std::size_t n) {
+namespace {
+
+void check_open() {
   if (!link || !link->comm) fail("NCCL halo exchange: used before it was opened, or after it failed");
-  link->started = Clock::now();
+}
+
+// Queues the sends and receives on the link's stream, then records `arrived` there.
+void queue_planes(const double* send_lo, const double* send_hi, double* recv_lo, double* recv_hi, std::size_t n,
+                  cudaEvent_t arrived, Clock::time_point since) {
   const int lo = link->rank - 1, hi = link->rank + 1;
   ncclGroupStart();
   if (recv_lo) ncclRecv(recv_lo, n, ncclDouble, lo, link->comm, link->stream);
@@ -181,37 +208,111 @@ void start(const double* send_lo, const double* send_hi, double* recv_lo, double
   if (recv_hi) ncclRecv(recv_hi, n, ncclDouble, hi, link->comm, link->stream);
   if (send_hi) ncclSend(send_hi, n, ncclDouble, hi, link->comm, link->stream);
   const ncclResult_t r = ncclGroupEnd();
+  if (r != ncclSuccess && r != ncclInProgress)
+    fail(fmt::format("NCCL halo exchange: sending the planes failed: {}", ncclGetErrorString(r)));
+  wait_until_ready(link->comm, since, link->timeout_seconds, "NCCL halo exchange: queueing the planes");
+  check_cuda(cudaEventRecord(arrived, link->stream), "recording the planes' arrival");
+}
+
+// Returns when `event` has completed; throws (one line) on an NCCL error, or where that takes
+// longer than the time-out from `since`. Its work ends with the planes' arrival, hence the words.
+void wait_for(cudaEvent_t event, Clock::time_point since) {
+  for (;;) {
+    const cudaError_t done = cudaEventQuery(event);
+    if (done == cudaSuccess) return;
+    if (done != cudaErrorNotReady) check_cuda(done, "waiting for the planes");
+    // A peer's failure, seen while the planes travel.
+    check_state(link->comm, "NCCL halo exchange: the exchange of halo planes");
+    if (std::chrono::duration<double>(Clock::now() - since).count() > link->timeout_seconds)
+      fail(
+          fmt::format("NCCL halo exchange: no plane from the neighbours of process {} within {} s (a process "
+                      "stopped, or the GPUs cannot reach each other; -halo_timeout sets the limit)",
+                      link->rank, link->timeout_seconds));
+    std::this_thread::yield();
+  }
+}
+
+// Runs `work`; where it throws, the communicator is aborted first (its kernels stop waiting).
+template <class Work>
+void aborting_on_failure(Work work) {
   try {
-    if (r != ncclSuccess && r != ncclInProgress)
-      fail(fmt::format("NCCL halo exchange: sending the planes failed: {}", ncclGetErrorString(r)));
-    wait_until_ready(link->comm, link->started, link->timeout_seconds, "NCCL halo exchange: queueing the planes");
-    check_cuda(cudaEventRecord(link->arrived, link->stream), "recording the planes' arrival");
+    work();
   } catch (...) {
     abort_link();
     throw;
   }
 }
 
+QueuedStep& step_being_queued() {
+  return link->queued[link->steps_queued % 2];
+}
+
+// Waits for a queued step and adds the time its edges waited for the planes beyond the bulk.
+void complete(QueuedStep& q) {
+  if (!q.pending) return;
+  wait_for(q.done, q.queued);
+  q.pending = false;
+  float ms = 0;
+  check_cuda(cudaEventElapsedTime(&ms, q.bulk_end, q.arrived), "timing the exchange");
+  if (ms > 0) link->exposed_seconds += 1e-3 * ms;
+}
+
+}  // namespace
+
+void start(const double* send_lo, const double* send_hi, double* recv_lo, double* recv_hi, std::size_t n) {
+  check_open();
+  link->started = Clock::now();
+  aborting_on_failure([&] { queue_planes(send_lo, send_hi, recv_lo, recv_hi, n, link->arrived, link->started); });
+}
+
 void finish() {
-  if (!link || !link->comm) fail("NCCL halo exchange: used before it was opened, or after it failed");
-  try {
-    for (;;) {
-      const cudaError_t done = cudaEventQuery(link->arrived);
-      if (done == cudaSuccess) return;
-      if (done != cudaErrorNotReady) check_cuda(done, "waiting for the planes");
-      // A peer's failure, seen while the planes travel.
-      check_state(link->comm, "NCCL halo exchange: the exchange of halo planes");
-      if (std::chrono::duration<double>(Clock::now() - link->started).count() > link->timeout_seconds)
-        fail(
-            fmt::format("NCCL halo exchange: no plane from the neighbours of process {} within {} s (a process "
-                        "stopped, or the GPUs cannot reach each other; -halo_timeout sets the limit)",
-                        link->rank, link->timeout_seconds));
-      std::this_thread::yield();
-    }
-  } catch (...) {
-    abort_link();
-    throw;
-  }
+  check_open();
+  aborting_on_failure([&] { wait_for(link->arrived, link->started); });
+}
+
+void queue_exchange(void* stream, const double* send_lo, const double* send_hi, double* recv_lo, double* recv_hi,
+                    std::size_t n) {
+  check_open();
+  QueuedStep& q = step_being_queued();  // its events' last use completed: queue_step_end waited for it
+  q.queued = Clock::now();
+  q.pending = true;
+  aborting_on_failure([&] {
+    check_cuda(cudaEventRecord(q.ready, static_cast<cudaStream_t>(stream)), "ordering the planes after the step");
+    check_cuda(cudaStreamWaitEvent(link->stream, q.ready, 0), "ordering the planes after the step");
+    queue_planes(send_lo, send_hi, recv_lo, recv_hi, n, q.arrived, q.queued);
+  });
+}
+
+void queue_wait_for_planes(void* stream) {
+  check_open();
+  QueuedStep& q = step_being_queued();
+  aborting_on_failure([&] {
+    check_cuda(cudaEventRecord(q.bulk_end, static_cast<cudaStream_t>(stream)), "ordering the step after the planes");
+    check_cuda(cudaStreamWaitEvent(static_cast<cudaStream_t>(stream), q.arrived, 0),
+               "ordering the step after the planes");
+  });
+}
+
+void queue_step_end(void* stream) {
+  check_open();
+  QueuedStep& q = step_being_queued();
+  aborting_on_failure([&] {
+    check_cuda(cudaEventRecord(q.done, static_cast<cudaStream_t>(stream)), "marking the step's end");
+    ++link->steps_queued;
+    complete(step_being_queued());  // the step before: the host stays one step ahead
+  });
+}
+
+void wait_for_queued_steps() {
+  check_open();
+  aborting_on_failure([&] {
+    complete(link->queued[link->steps_queued % 2]);  // the older first
+    complete(link->queued[(link->steps_queued + 1) % 2]);
+  });
+}
+
+double exposed_seconds() {
+  return link ? link->exposed_seconds : 0.0;
 }
 
 void close() {
@@ -229,6 +330,9 @@ void close() {
     link->comm = nullptr;
   }
   if (link->arrived) cudaEventDestroy(link->arrived);
+  for (QueuedStep& q : link->queued)
+    for (cudaEvent_t e : {q.ready, q.bulk_end, q.arrived, q.done})
+      if (e) cudaEventDestroy(e);
   if (link->stream) cudaStreamDestroy(link->stream);
   delete link;
   link = nullptr;
@@ -252,6 +356,15 @@ void start(const double*, const double*, double*, double*, std::size_t) {
   throw std::runtime_error("this build has no NCCL");
 }
 void finish() {}
+void queue_exchange(void*, const double*, const double*, double*, double*, std::size_t) {
+  throw std::runtime_error("this build has no NCCL");
+}
+void queue_wait_for_planes(void*) {}
+void queue_step_end(void*) {}
+void wait_for_queued_steps() {}
+double exposed_seconds() {
+  return 0.0;
+}
 void close() {}
 
 #endif

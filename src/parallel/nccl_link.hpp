@@ -36,6 +36,24 @@ void start(const double* send_lo, const double* send_hi, double* recv_lo, double
 // Returns when the planes of the last start() have arrived; throws (one line) where that takes
 // more than the time-out from start(), or NCCL reports an error, after aborting the communicator.
 void finish();
+
+// The exchange ordered on the GPU, for implementations that queue their steps on a CUDA stream
+// (`stream`, a cudaStream_t): events order the planes with the kernels, and the host waits only
+// for the step before the one it has just queued, so the GPU never waits for the host.
+// Queues one exchange (as start()) after the work already queued on `stream`.
+void queue_exchange(void* stream, const double* send_lo, const double* send_hi, double* recv_lo, double* recv_hi,
+                    std::size_t n);
+// Marks the end of the bulk queued on `stream`; what is queued on it later waits for the planes.
+void queue_wait_for_planes(void* stream);
+// Marks the end of the step queued on `stream`, then waits for the step queued before it
+// (throws as finish() where that takes longer than the time-out from its queueing).
+void queue_step_end(void* stream);
+// Waits until every queued step is complete (as queue_step_end's wait).
+void wait_for_queued_steps();
+// Of the completed queued steps, the GPU time the edges waited for the planes after the bulk
+// had ended: the exchange's cost beyond the bulk, in seconds.
+double exposed_seconds();
+
 // Destroys the communicator (ProcessGroup::finalize, before MPI_Finalize).
 void close();
 
