@@ -62,11 +62,12 @@ class WaveImpl {
     (void)pi;
     return nullptr;
   }
-  // The CUDA stream (a cudaStream_t) the step parts are queued on, where there is one: the NCCL
-  // exchange then orders the planes with the kernels on the GPU, through events, and the host
-  // stays a step ahead instead of waiting for each. Null: the host orders them (finish_step).
-  virtual void* cuda_stream() { return nullptr; }
-  // Where cuda_stream() is not null: advances the time counter over a step whose parts are
+  // The CUDA stream (a cudaStream_t; null is the legacy default stream) the step parts are
+  // queued on, where there is one: the NCCL exchange then orders the planes with the kernels on
+  // the GPU, through events, and the host stays a step ahead instead of waiting for each.
+  // Nothing: the host orders them (finish_step).
+  virtual std::optional<void*> cuda_stream() { return std::nullopt; }
+  // Where cuda_stream() names a stream: advances the time counter over a step whose parts are
   // queued, without waiting for them (the caller waits on the stream's events).
   virtual void advance_queued_step() { finish_step(); }
 

@@ -243,7 +243,7 @@ class WaveCuda final : public WaveImpl {
   double* now_plane_on_device(int pi) override {
     return ring_.now() + std::size_t(pi) * problem_.geometry().stride_i();
   }
-  void* cuda_stream() override { return stream_; }
+  std::optional<void*> cuda_stream() override { return stream_; }
   void advance_queued_step() override { ring_.rotate(); }
   std::shared_ptr<double> halo_buffer(std::size_t n) override {  // pinned: the copies are DMA
     double* p = nullptr;

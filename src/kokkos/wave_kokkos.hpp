@@ -283,11 +283,13 @@ class WaveKokkos final : public WaveImpl {
   }
 
 #if defined(KOKKOS_ENABLE_CUDA)
-  void* cuda_stream() override {
+  // Kokkos 3.4's default CUDA instance queues on the legacy default stream (a null handle);
+  // later versions on a stream of their own.
+  std::optional<void*> cuda_stream() override {
     if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>)
       return exec_.cuda_stream();
     else
-      return nullptr;
+      return std::nullopt;
   }
   void advance_queued_step() override {
     if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>)

@@ -33,7 +33,7 @@ HaloExchange::HaloExchange(WaveImpl& impl, const WaveProblem& problem, ProcessGr
       try {
         nccl_link::open(group, fields, settings.timeout_seconds);
         gpu_to_gpu_ = true;
-        gpu_ordered_ = impl.cuda_stream() && impl.can_split_step() && gpu_ordering_enabled();
+        gpu_ordered_ = impl.cuda_stream().has_value() && impl.can_split_step() && gpu_ordering_enabled();
         description_ = "GPU to GPU through " + nccl_link::version() +
                        (gpu_ordered_ ? ", ordered on the GPU" : ", ordered by the host");
         return;
@@ -115,7 +115,7 @@ void HaloExchange::step_gpu_to_gpu() {
   double* const recv_lo = slab_.first() ? nullptr : plane(0);
   double* const recv_hi = slab_.last() ? nullptr : plane(slab_.nx + 1);
   if (gpu_ordered_) {
-    void* const stream = impl_.cuda_stream();
+    void* const stream = *impl_.cuda_stream();
     const double exposed_before = nccl_link::exposed_seconds();
     timed(step_seconds_, [&] {
       nccl_link::queue_exchange(stream, send_lo, send_hi, recv_lo, recv_hi, plane_);

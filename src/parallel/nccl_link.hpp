@@ -38,7 +38,7 @@ void start(const double* send_lo, const double* send_hi, double* recv_lo, double
 void finish();
 
 // The exchange ordered on the GPU, for implementations that queue their steps on a CUDA stream
-// (`stream`, a cudaStream_t): events order the planes with the kernels, and the host waits only
+// (`stream`, a cudaStream_t, null the legacy default stream): events order the planes with the kernels, and the host waits only
 // for the step before the one it has just queued, so the GPU never waits for the host.
 // Queues one exchange (as start()) after the work already queued on `stream`.
 void queue_exchange(void* stream, const double* send_lo, const double* send_hi, double* recv_lo, double* recv_hi,
