@@ -56,11 +56,13 @@ DEFAULT_OMP_BEFORE_AFTER = [(os.path.join(HERE, "results", "h200-2026-11-23", "f
                              os.path.join(HERE, "results", "h200-2026-11-23", "omp-new", "*.json"))]
 DEFAULT_CHECKSUM_COST = sorted(glob.glob(os.path.join(HERE, "results", "*", "checksum-cost")))
 DEFAULT_NCCL = [os.path.join(HERE, "results", d, "summary.txt") for d in
-                ("h200x2-2026-11-23/nccl-checks", "h200x2-2026-11-23/nccl-checks-3529911", "h200-2026-11-23/nccl-1gpu")]
-# Newest first: GPU to GPU through NCCL on 2 H200s (both paths at 3529911, NCCL with each strong
-# run's slab alone at f8efcc7), then the host-staged path on 4 and 2 H200s (2026-11-22).
+                ("h200x2-2026-11-24/nccl-order-9b9bd49/nccl-checks", "h200x2-2026-11-23/nccl-checks", "h200x2-2026-11-23/nccl-checks-3529911", "h200-2026-11-23/nccl-1gpu")]
+# Newest first: NCCL ordered on the GPU (9b9bd49) and by the host (8b49ef9) on 2 H200s, GPU to GPU
+# through NCCL (both paths at 3529911, NCCL with each strong run's slab alone at f8efcc7), then the
+# host-staged path on 4 and 2 H200s (2026-11-22).
 DEFAULT_MPI = [os.path.join(HERE, "results", d) for d in
-               ("h200x2-2026-11-23/mpi-f8efcc7", "h200x2-2026-11-23/mpi", "h200x4-2026-11-22/mpi", "h200x2-2026-11-22/mpi")]
+               ("h200x2-2026-11-24/nccl-order-9b9bd49/mpi-gpu", "h200x2-2026-11-24/nccl-order-8b49ef9/mpi-host",
+                "h200x2-2026-11-23/mpi-f8efcc7", "h200x2-2026-11-23/mpi", "h200x4-2026-11-22/mpi", "h200x2-2026-11-22/mpi")]
 # Builds against another Kokkos: build directory -> the preset build it is compared with.
 KOKKOS_VARIANTS = {"cuda-k46": "cuda", "openmptarget-k46": "openmptarget"}
 GPU_IMPLS = ["cuda", "kokkos-cuda", "omp", "kokkos-openmptarget"]
@@ -637,8 +639,11 @@ def mpi_section(w, mpi_dirs):
       "`nccl`, GPU to GPU (`ncclSend`/`ncclRecv` straight from and into the `now` field; the default in the "
       "GPU MPI builds where every process of a node has its own GPU), and `mpi`, through pinned host buffers "
       "and MPI (OpenMPI not being CUDA-aware; host builds, machines without NCCL, processes sharing a GPU). "
-      "CUDA and Kokkos-CUDA overlap the exchange with the bulk of each step (the OpenMP offload codes, whose "
-      "target regions are synchronous, exchange between steps); one output file through parallel HDF5 "
+      "The planes travel while the bulk of the step computes (it reads no ghost plane); the edges follow "
+      "their arrival. Through NCCL, hand CUDA and Kokkos-CUDA keep that order on the GPU (`nccl, GPU "
+      "order`: CUDA events between their stream and NCCL's, the host a step ahead; since 8b49ef9/9b9bd49), "
+      "the OpenMP offload codes, whose target regions are synchronous and have no stream to order, by "
+      "host waits (`nccl, host order`; `AWAVE_NCCL_ORDER=host` forces it, to compare); one output file through parallel HDF5 "
       "(tested in CI: `tests/mpi_check.sh`). Runs by `bench/device/mpi-scaling.sh` (`HALO=nccl|mpi`, "
       "`SLAB=1`), per machine below, newest first. SU/s: the median of the chunks after the first (the "
       "first carries the exchange's warm-up; it is shown beside). Targets (issue 17, H200, 1024^3): strong "
@@ -650,23 +655,34 @@ def mpi_section(w, mpi_dirs):
       "shared memory -> host -> device: 2.3-2.6 ms of wait a step at 2 GPUs, as long as the shrunken bulk, "
       "and it does not shrink with more GPUs: 89-92% strong at 2 GPUs, 56-69% at 4 (turning "
       "OpenMPI's single-copy transfers off changed nothing, `results/h200x2-2026-11-22/mpi-vader-copy`). "
-      "GPU to GPU (`nccl`, NVLink NV18 between the two H200s, `results/h200x2-2026-11-23/topo.txt`) the "
-      "same runs reach 94.6-95.3% strong and 96.5-97.1% weak (hand CUDA, Kokkos-CUDA; two sessions), and "
-      "the OpenMP offload builds 85.6-94.5% strong and 89.1-99.0% weak (hand omp and Kokkos-OMPT moved "
-      "by up to 9 points between the two sessions, on four chunks each). Each strong run's slab alone on one GPU "
-      "(512x1024x1024, `slab_*`) runs at the rate of the whole grid on one (1.437e11 against 1.443e11 for "
-      "hand CUDA), so the slab's size costs nothing: what stands between 95% and 100% is a fixed "
-      "0.19-0.20 ms a step for CUDA (0.26-0.29 ms for OpenMP offload) beyond the slab's own time, and the "
-      "weak runs lose about the same (0.23-0.24 ms a step, hand CUDA and Kokkos-CUDA), so it does not "
-      "scale with the bulk: it is the exchange's per-step cost, not a transfer the bulk fails to hide "
-      "(a plane takes about 66 us over NVLink; the bulk takes 3.7 ms). What that fixed cost is made of "
-      "was not profiled; the step as built waits on the host three times (the previous step, the planes' "
-      "arrival, the step's end) and launches NCCL and three kernels each step without a CUDA graph, and "
-      "ordering the exchange with the kernels on the GPU (stream events instead of host waits) is the "
-      "next lever, not built. Targets met: the exchange's time beyond the bulk, 0.19-0.20 ms at 2 GPUs "
-      "(<= 0.2); weak 2 GPUs for Kokkos-CUDA in one session of two (97.1%). Missed: strong at 2 GPUs "
-      "(94.6-95.3% against 97%), weak for hand CUDA (96.5-96.9%), the OpenMP offload rows; 4 and 8 GPUs "
-      "were not lent in the session that built the path (the 4-GPU rows are the host-staged path's).\n")
+      "GPU to GPU (`nccl`, NVLink NV18 between the two H200s, `results/h200x2-2026-11-24/nccl-order-8b49ef9/topo.txt`) "
+      "with the host ordering the exchange, hand CUDA and Kokkos-CUDA reached 94.7-95.8% strong and "
+      "97.0-97.7% weak (`nccl-order-8b49ef9/mpi-host` and `mpi-host-r2`; 94.6-95.3% and 96.5-97.1% in "
+      "the two sessions before). Each strong run's slab alone on one GPU (512x1024x1024, `slab_*`) runs at "
+      "the whole grid's rate on one, so the slab's size costs nothing; what stood between 95% and 100% was "
+      "a fixed 0.16-0.20 ms a step beyond the slab's own time, the same in the weak runs, so not a "
+      "transfer the bulk failed to hide (a plane takes about 66 us over NVLink, the bulk 3.7 ms) but the "
+      "host's part of each step: it waited for the previous step before queueing the planes, for the "
+      "planes before queueing the edges, and for the step's end, and the GPU idled at each wait. "
+      "Ordered on the GPU instead (CUDA events: the planes leave when the stream has finished the previous "
+      "step, the edges wait for their arrival on the GPU, the host queues a step ahead and waits only for "
+      "the step before; 9b9bd49, `nccl-order-9b9bd49/mpi-gpu` and `mpi-gpu-r2`), the same runs give "
+      "98.5% strong for hand CUDA and 98.9-99.0% for Kokkos-CUDA, 0.03-0.04 ms a step beyond the slab alone, "
+      "and 99.4-99.7% weak; hand CUDA alone measured the same at 8b49ef9 (98.5-98.6%, 99.5%; there "
+      "Kokkos-CUDA was still ordered by the host: its default CUDA instance queues on the legacy default "
+      "stream, whose null handle the first version took for no stream). The time the edges waited on the "
+      "GPU for the planes after the bulk ended (CUDA event timing, the last column's exchange wait) is 0 "
+      "in every such run: the planes always arrive within the bulk, and the 0.03-0.04 ms left is the split "
+      "step itself (two kernel launches and four events a step against the single run's CUDA graph). "
+      "Every file of 2 processes, through either order, is h5diff-identical to 1 process's, up to "
+      "256x192x160 (`nccl-order-9b9bd49/nccl-checks`). Targets met at 2 GPUs: strong >= 97% and weak "
+      ">= 97% for hand CUDA and Kokkos-CUDA, the exchange's time beyond the bulk <= 0.2 ms. Missed: the "
+      "OpenMP offload rows (93.8-94.5% strong, 89.1-99.0% weak, `mpi-f8efcc7` and `mpi`): their target "
+      "regions are synchronous and have no stream to order NCCL with, so they keep the host's order and "
+      "its fixed cost (0.26-0.29 ms a step); an OpenMP interop object (`omp interop init(targetsync)`, "
+      "the runtime's CUDA stream) with `nowait` regions is the route, not built. 4 and 8 GPUs: not lent "
+      "in any session since the NCCL path was built (the 4-GPU rows are the host-staged path's), so 3- and "
+      "4-process files through NCCL are not checked either (NCCL needs a GPU per process).\n")
     nccl_paragraph(w, DEFAULT_NCCL)
 
 
@@ -992,7 +1008,14 @@ NEWEST_TARGETS_TEXT = (
     "ptxas takes the budget from `.minnctapersm`: `--minnctapersm` 6/7/8 gives `Marched` 80/72/64 "
     "registers with 36/72/112 bytes spilled and leaves hand omp's kernels alone. A build takes it as "
     "`-DAWAVE_OFFLOAD_PTXAS_OPTIONS=--minnctapersm=7` (recorded in each result's compiler field). "
-    "Whether more teams with spills close the gap is not timed yet.\n"
+    "Timed on the H100 (`results/h100-2026-11-24/omp-ptxas-8b49ef9`, three builds of 8b49ef9, "
+    "256^3/512^3/1000^3, one checked and two unchecked rounds, every checked run bitwise): Kokkos-OMPT "
+    "medians 6.32e10/8.10e10/8.37e10 without a cap, 0.95/0.95/0.92 of that with 7 teams, 0.91/0.85/0.81 "
+    "with 8, while hand omp (the same code in all three) stayed within 2%. The spills cost more "
+    "than the occupancy gains: occupancy is not what holds Kokkos-OMPT at 0.89/0.92/0.95 of hand omp, "
+    "and no cap is the default. The gap is about 30 us a step at 256^3 (265 against 235 us), which a "
+    "per-launch cost such as the functor's mapping would explain, and 0.64 ms at 1000^3, which only the "
+    "region's code can; neither is located further by a measurement.\n"
     "- Hand CUDA on the H200 (81-86% of the limit; 1.485e11 at 512^3): five block shapes and segments "
     "were within 1% of the default at 512^3 and at or below it at 1000^3, and restrict kernel "
     "parameters (read-only loads: more bytes in flight) lost 2.4% at both sizes (the first study, "
@@ -1047,6 +1070,18 @@ def checksum_section(w, dirs):
         w("")
 
 
+def halo_label(mpi):
+    """The path of a run over several processes, and for NCCL who ordered it with the kernels (runs
+    before 8b49ef9 do not say: the host did)."""
+    halo = mpi.get("halo", "mpi")
+    path = mpi.get("halo_path", "")
+    if halo == "nccl" and "ordered on the GPU" in path:
+        return "nccl, GPU order"
+    if halo == "nccl" and "ordered by the host" in path:
+        return "nccl, host order"
+    return halo
+
+
 def mpi_machine(w, d):
     runs = load_runs(d, "")
     gpu = next((r["build"]["accelerator"] for r in runs.values()), "?")
@@ -1085,7 +1120,7 @@ def mpi_machine(w, d):
                 steps = impl["chunk_steps"][-1]
                 breakdown = (f"{1e3 * last['step_seconds'] / steps:.2f} / {1e3 * last['halo_copy_seconds'] / steps:.2f} / "
                              f"{1e3 * last['mpi_seconds'] / steps:.2f}") if last else "—"
-                halo = mpi.get("halo", "mpi") if procs > 1 else "—"
+                halo = halo_label(mpi) if procs > 1 else "—"
                 # The strong run's slab alone on one GPU (SLAB=1): the share the exchange costs.
                 slab_run = runs.get(f"slab_{build}_np{procs}") if kind == "strong" and procs > 1 else None
                 slab_su = steady_su_of(slab_run, impl["id"])

@@ -64,7 +64,9 @@ if(AWAVE_BACKEND STREQUAL "openmptarget")
   # Options for the ptxas that clang runs at the device link (with -c), e.g. --minnctapersm=8.
   # Kokkos' kernels carry .maxntid 128, for which ptxas ignores -maxrregcount; a minimum of
   # teams per SM caps their registers instead (bench/results/build-machine-2026-11-23/omp-ptx).
-  # Recorded in every result's compiler field. Default none: no setting of it has been timed.
+  # Recorded in every result's compiler field. Default none: 7 or 8 teams per SM made Kokkos-OMPT
+  # 5-19% slower on the H100, spills costing more than the occupancy gained
+  # (bench/results/h100-2026-11-24/omp-ptxas-8b49ef9).
   set(AWAVE_OFFLOAD_PTXAS_OPTIONS "" CACHE STRING "OpenMP offload: options for the device link's ptxas (a ;-list)")
   foreach(_opt IN LISTS AWAVE_OFFLOAD_PTXAS_OPTIONS)
     list(APPEND AWAVE_OFFLOAD_FLAGS "SHELL:-Xcuda-ptxas ${_opt}")
