@@ -56,12 +56,15 @@ DEFAULT_OMP_BEFORE_AFTER = [(os.path.join(HERE, "results", "h200-2026-11-23", "f
                              os.path.join(HERE, "results", "h200-2026-11-23", "omp-new", "*.json"))]
 DEFAULT_CHECKSUM_COST = sorted(glob.glob(os.path.join(HERE, "results", "*", "checksum-cost")))
 DEFAULT_NCCL = [os.path.join(HERE, "results", d, "summary.txt") for d in
-                ("h200x2-2026-11-24/nccl-order-9b9bd49/nccl-checks", "h200x2-2026-11-23/nccl-checks", "h200x2-2026-11-23/nccl-checks-3529911", "h200-2026-11-23/nccl-1gpu")]
-# Newest first: NCCL ordered on the GPU (9b9bd49) and by the host (8b49ef9) on 2 H200s, GPU to GPU
+                ("h200x2-2026-11-24/nccl-order-9b9bd49/nccl-checks", "h200x2-2026-11-24/nccl-omp-d9dae2a/nccl-checks",
+                 "h200x2-2026-11-23/nccl-checks", "h200x2-2026-11-23/nccl-checks-3529911", "h200-2026-11-23/nccl-1gpu")]
+# Newest first: NCCL ordered on the GPU (9b9bd49) and by the host (8b49ef9; the OpenMP offload build
+# at d9dae2a) on 2 H200s, GPU to GPU
 # through NCCL (both paths at 3529911, NCCL with each strong run's slab alone at f8efcc7), then the
 # host-staged path on 4 and 2 H200s (2026-11-22).
 DEFAULT_MPI = [os.path.join(HERE, "results", d) for d in
                ("h200x2-2026-11-24/nccl-order-9b9bd49/mpi-gpu", "h200x2-2026-11-24/nccl-order-8b49ef9/mpi-host",
+                "h200x2-2026-11-24/nccl-omp-d9dae2a/mpi-omp",
                 "h200x2-2026-11-23/mpi-f8efcc7", "h200x2-2026-11-23/mpi", "h200x4-2026-11-22/mpi", "h200x2-2026-11-22/mpi")]
 # Builds against another Kokkos: build directory -> the preset build it is compared with.
 KOKKOS_VARIANTS = {"cuda-k46": "cuda", "openmptarget-k46": "openmptarget"}
@@ -677,9 +680,10 @@ def mpi_section(w, mpi_dirs):
       "Every file of 2 processes, through either order, is h5diff-identical to 1 process's, up to "
       "256x192x160 (`nccl-order-9b9bd49/nccl-checks`). Targets met at 2 GPUs: strong >= 97% and weak "
       ">= 97% for hand CUDA and Kokkos-CUDA, the exchange's time beyond the bulk <= 0.2 ms. Missed: the "
-      "OpenMP offload rows (93.8-94.5% strong, 89.1-99.0% weak, `mpi-f8efcc7` and `mpi`): their target "
+      "OpenMP offload rows (at d9dae2a, `nccl-omp-d9dae2a`: 93.8% and 94.5% strong, 96.6% and 97.9% weak "
+      "for hand omp and Kokkos-OMPT; 85.6-94.5% and 89.1-99.0% in the sessions before): their target "
       "regions are synchronous and have no stream to order NCCL with, so they keep the host's order and "
-      "its fixed cost (0.26-0.29 ms a step); an OpenMP interop object (`omp interop init(targetsync)`, "
+      "its fixed cost (0.24-0.29 ms a step beyond the slab alone); an OpenMP interop object (`omp interop init(targetsync)`, "
       "the runtime's CUDA stream) with `nowait` regions is the route, not built. 4 and 8 GPUs: not lent "
       "in any session since the NCCL path was built (the 4-GPU rows are the host-staged path's), so 3- and "
       "4-process files through NCCL are not checked either (NCCL needs a GPU per process).\n")
@@ -690,7 +694,8 @@ def nccl_paragraph(w, summaries):
     """The GPU-to-GPU path (src/parallel/nccl_link.cpp): what was measured of it."""
     w("The GPU-to-GPU path's checks (`bench/device/nccl-checks.sh`): on 2 H200s, `tests/mpi_check.sh` with "
       "`-halo nccl` on 2 processes, every implementation's file h5diff-identical to the single-process "
-      "file (shapes 10x12x7, 61x23x19, 97x61x33, fused and split steps; the host implementations of the "
+      "file (shapes 10x12x7, 61x23x19, 97x61x33 and, since the GPU order, 256x192x160 for the cuda-mpi "
+      "build; fused and split steps; the host implementations of the "
       "same runs go through MPI, as `-h` says), and a stopped process ending its neighbour's run after `-halo_timeout` with one line. 3 and 4 processes through NCCL need "
       "as many GPUs (NCCL takes one process per GPU); the 4-GPU machine was not lent, so they were "
       "checked through host memory only (`results/h200-2026-11-23/mpi-bitwise`, 2026-11-22's 4-GPU checks). "

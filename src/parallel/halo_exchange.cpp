@@ -62,6 +62,17 @@ void timed(double& seconds, Work work) {
   work();
   seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
+
+// The GPU-ordered exchange's host work (queueing, waiting for queued steps), timed as the step's,
+// except where the edges waited on the GPU for the planes beyond the bulk: the exchange's.
+template <class Work>
+void timed_gpu_ordered(double& step_seconds, double& exchange_seconds, Work work) {
+  const double waited_before = nccl_link::exposed_seconds();
+  timed(step_seconds, work);
+  const double waited = nccl_link::exposed_seconds() - waited_before;
+  exchange_seconds += waited;
+  step_seconds -= waited;
+}
 }  // namespace
 
 // Padded planes 1..nx are the slab's own; 0 and nx+1 are its ghosts.
@@ -85,13 +96,8 @@ void HaloExchange::run(int steps) {
     return;
   }
   for (int s = 0; s < steps; ++s) step();
-  if (gpu_ordered_) {  // run() is blocking: the last queued steps complete
-    const double exposed_before = nccl_link::exposed_seconds();
-    timed(step_seconds_, [&] { nccl_link::wait_for_queued_steps(); });
-    const double exposed = nccl_link::exposed_seconds() - exposed_before;
-    mpi_seconds_ += exposed;
-    step_seconds_ -= exposed;
-  }
+  if (gpu_ordered_)  // run() is blocking: the last queued steps complete
+    timed_gpu_ordered(step_seconds_, mpi_seconds_, [&] { nccl_link::wait_for_queued_steps(); });
 }
 
 // A planted fault for the tests (AWAVE_FAULT_STALL_HALO=RANK): that process stops before its
@@ -116,8 +122,7 @@ void HaloExchange::step_gpu_to_gpu() {
   double* const recv_hi = slab_.last() ? nullptr : plane(slab_.nx + 1);
   if (gpu_ordered_) {
     void* const stream = *impl_.cuda_stream();
-    const double exposed_before = nccl_link::exposed_seconds();
-    timed(step_seconds_, [&] {
+    timed_gpu_ordered(step_seconds_, mpi_seconds_, [&] {
       nccl_link::queue_exchange(stream, send_lo, send_hi, recv_lo, recv_hi, plane_);
       impl_.queue_step_part(WaveImpl::StepPart::bulk);
       nccl_link::queue_wait_for_planes(stream);
@@ -125,10 +130,6 @@ void HaloExchange::step_gpu_to_gpu() {
       impl_.advance_queued_step();
       nccl_link::queue_step_end(stream);  // waits for the step before
     });
-    // Where the edges waited for the planes on the GPU: the exchange, not the kernels.
-    const double exposed = nccl_link::exposed_seconds() - exposed_before;
-    mpi_seconds_ += exposed;
-    step_seconds_ -= exposed;
     return;
   }
   timed(mpi_seconds_, [&] { nccl_link::start(send_lo, send_hi, recv_lo, recv_hi, plane_); });

@@ -37,7 +37,9 @@ class HaloExchange {
 
   // Where the exchange's time went on this process, in seconds.
   double copy_seconds() const { return copy_seconds_; }  // device <-> host buffers
-  double mpi_seconds() const { return mpi_seconds_; }    // MPI, waiting for the neighbours included
+  // MPI or NCCL, waiting for the neighbours included (NCCL ordered on the GPU: the time the edges
+  // waited there for the planes after the bulk had ended)
+  double mpi_seconds() const { return mpi_seconds_; }
   double step_seconds() const { return step_seconds_; }  // the step's kernels, beyond what MPI overlapped
 
   bool gpu_to_gpu() const { return gpu_to_gpu_; }  // through NCCL
