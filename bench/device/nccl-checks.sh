@@ -4,7 +4,9 @@
 #  - 2 or more GPUs: tests/mpi_check.sh with -halo nccl on 2 .. min(4, GPUs) processes (every
 #    file h5diff-identical to the single-process file, fused and split steps, up to a grid whose
 #    bulk outlasts the exchange, NCCL_CHECK_BIG, default 256,192,160; a stopped process times
-#    out with one line), the GPU implementation's log line naming NCCL and its order;
+#    out with one line), the GPU implementation's log line naming NCCL and its order; where the
+#    order is on the GPU, a planted fault (AWAVE_FAULT_NCCL_UNORDERED) that leaves its waits out
+#    must make the files differ;
 #  - 1 GPU: processes sharing it fall back to host memory and MPI (saying why) and still give
 #    the single-process files; -halo nccl is refused in one line; with the planted fault that
 #    lets them reach NCCL anyway, NCCL's own refusal ends the run in one line, exit 3, no hang.
@@ -31,6 +33,25 @@ for b in "${builds[@]}"; do
       bash tests/mpi_check.sh "$exe" "$w/check" > "$out/mpi_check_nccl_$b.log" 2>&1 || status=1
     note "$b: mpi_check -halo nccl on $nps processes: $(grep -c '^ok' "$out/mpi_check_nccl_$b.log") ok, $(tail -1 "$out/mpi_check_nccl_$b.log")"
     grep -h "halo exchange:" "$w"/check/p2_*.txt 2>/dev/null | sort | uniq -c | tee -a "$out/summary.txt"
+    # The check's power over the GPU order: with its two event waits left out (a planted fault),
+    # the files of 2 processes must differ from 1 process's.
+    if grep -qh "ordered on the GPU" "$w"/check/p2_*.txt 2>/dev/null; then
+      gpu_ordered=$(grep -h "ordered on the GPU" "$w"/check/p2_*.txt | awk -F'[][]' '{print $2}' | sort -u | paste -sd,)
+      (cd "$w" && export AWAVE_FUSED_STEP_POINTS=0 AWAVE_FAULT_NCCL_UNORDERED=1 &&
+         timeout 120 "$exe" -shape 256,192,160 -nsteps 40 -out_period 20 -impl "$gpu_ordered" -no_check one > one.txt 2>&1 &&
+         timeout 120 mpirun -np 2 --oversubscribe -x AWAVE_FUSED_STEP_POINTS -x AWAVE_FAULT_NCCL_UNORDERED \
+           -x LD_LIBRARY_PATH "$exe" -shape 256,192,160 -nsteps 40 -out_period 20 -impl "$gpu_ordered" \
+           -halo nccl -reference cpu-openmp unordered > unordered.txt 2>&1)
+      for id in ${gpu_ordered//,/ }; do
+        if [ ! -e "$w/unordered.$id.vtkhdf" ]; then
+          note "$b: planted unordered exchange, $id: no file ($(tail -1 "$w/unordered.txt"))"; status=1
+        elif h5diff -r "$w/one.$id.vtkhdf" "$w/unordered.$id.vtkhdf" > /dev/null 2>&1; then
+          note "$b: planted unordered exchange, $id: NOT caught (the files are equal)"; status=1
+        else
+          note "$b: planted unordered exchange, $id: caught (the files differ; $(grep -E '^(PASS|FAIL)' "$w/unordered.txt" | cut -c1-100))"
+        fi
+      done
+    fi
   else
     (cd "$w" && timeout 120 mpirun -np 2 --oversubscribe -x OMP_TARGET_OFFLOAD -x LD_LIBRARY_PATH "$exe" \
        -shape 61,23,19 -nsteps 7 -out_period 3 -reference cpu-openmp fallback > fallback.txt 2>&1); rc=$?

@@ -243,6 +243,14 @@ void aborting_on_failure(Work work) {
   }
 }
 
+// A planted fault for the device checks (AWAVE_FAULT_NCCL_UNORDERED): the GPU order's two waits
+// left out, so planes may leave before they are final and the edges may read them before they
+// arrive; bench/device/nccl-checks.sh must see the files differ.
+bool unordered_fault() {
+  static const bool planted = std::getenv("AWAVE_FAULT_NCCL_UNORDERED") != nullptr;
+  return planted;
+}
+
 QueuedStep& step_being_queued() {
   return link->queued[link->steps_queued % 2];
 }
@@ -278,7 +286,8 @@ void queue_exchange(void* stream, const double* send_lo, const double* send_hi, 
   q.pending = true;
   aborting_on_failure([&] {
     check_cuda(cudaEventRecord(q.ready, static_cast<cudaStream_t>(stream)), "ordering the planes after the step");
-    check_cuda(cudaStreamWaitEvent(link->stream, q.ready, 0), "ordering the planes after the step");
+    if (!unordered_fault())
+      check_cuda(cudaStreamWaitEvent(link->stream, q.ready, 0), "ordering the planes after the step");
     queue_planes(send_lo, send_hi, recv_lo, recv_hi, n, q.arrived, q.queued);
   });
 }
@@ -288,8 +297,9 @@ void queue_wait_for_planes(void* stream) {
   QueuedStep& q = step_being_queued();
   aborting_on_failure([&] {
     check_cuda(cudaEventRecord(q.bulk_end, static_cast<cudaStream_t>(stream)), "ordering the step after the planes");
-    check_cuda(cudaStreamWaitEvent(static_cast<cudaStream_t>(stream), q.arrived, 0),
-               "ordering the step after the planes");
+    if (!unordered_fault())
+      check_cuda(cudaStreamWaitEvent(static_cast<cudaStream_t>(stream), q.arrived, 0),
+                 "ordering the step after the planes");
   });
 }
 
