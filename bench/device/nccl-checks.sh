@@ -42,6 +42,7 @@ for b in "${builds[@]}"; do
          timeout 120 mpirun -np 2 --oversubscribe -x AWAVE_FUSED_STEP_POINTS -x AWAVE_FAULT_NCCL_UNORDERED \
            -x LD_LIBRARY_PATH "$exe" -shape 256,192,160 -nsteps 40 -out_period 20 -impl "$gpu_ordered" \
            -halo nccl -reference cpu-openmp unordered > unordered.txt 2>&1)
+      cp "$w/one.txt" "$out/${b}_unordered_one.txt"; cp "$w/unordered.txt" "$out/${b}_unordered.txt"
       for id in ${gpu_ordered//,/ }; do
         if [ ! -e "$w/unordered.$id.vtkhdf" ]; then
           note "$b: planted unordered exchange, $id: no file ($(tail -1 "$w/unordered.txt"))"; status=1

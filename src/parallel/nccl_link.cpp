@@ -259,6 +259,9 @@ QueuedStep& step_being_queued() {
 void complete(QueuedStep& q) {
   if (!q.pending) return;
   wait_for(q.done, q.queued);
+  // `done` follows the planes' arrival on the GPU; waited for as well, so that the timing below
+  // never meets an unfinished event (as it would with the planted unordered fault).
+  wait_for(q.arrived, q.queued);
   q.pending = false;
   float ms = 0;
   check_cuda(cudaEventElapsedTime(&ms, q.bulk_end, q.arrived), "timing the exchange");
