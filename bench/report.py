@@ -56,7 +56,8 @@ DEFAULT_OMP_BEFORE_AFTER = [(os.path.join(HERE, "results", "h200-2026-11-23", "f
                              os.path.join(HERE, "results", "h200-2026-11-23", "omp-new", "*.json"))]
 DEFAULT_CHECKSUM_COST = sorted(glob.glob(os.path.join(HERE, "results", "*", "checksum-cost")))
 DEFAULT_NCCL = [os.path.join(HERE, "results", d, "summary.txt") for d in
-                ("h200x2-2026-11-24/nccl-order-9b9bd49/nccl-checks", "h200x2-2026-11-24/nccl-omp-d9dae2a/nccl-checks",
+                ("h200x2-2026-11-24/nccl-checks-eb38183/nccl-checks", "h200x2-2026-11-24/nccl-order-9b9bd49/nccl-checks",
+                 "h200x2-2026-11-24/nccl-omp-d9dae2a/nccl-checks",
                  "h200x2-2026-11-23/nccl-checks", "h200x2-2026-11-23/nccl-checks-3529911", "h200-2026-11-23/nccl-1gpu")]
 # Newest first: NCCL ordered on the GPU (9b9bd49) and by the host (8b49ef9; the OpenMP offload build
 # at d9dae2a) on 2 H200s, GPU to GPU
@@ -696,7 +697,11 @@ def nccl_paragraph(w, summaries):
       "`-halo nccl` on 2 processes, every implementation's file h5diff-identical to the single-process "
       "file (shapes 10x12x7, 61x23x19, 97x61x33 and, since the GPU order, 256x192x160 for the cuda-mpi "
       "build; fused and split steps; the host implementations of the "
-      "same runs go through MPI, as `-h` says), and a stopped process ending its neighbour's run after `-halo_timeout` with one line. 3 and 4 processes through NCCL need "
+      "same runs go through MPI, as `-h` says), and a stopped process ending its neighbour's run after `-halo_timeout` with one line. "
+      "Their power over the GPU order (since eb38183, `nccl-checks-eb38183/nccl-checks`): with a planted fault that "
+      "leaves its two event waits out (`AWAVE_FAULT_NCCL_UNORDERED`), 2 processes at 256x192x160 give "
+      "files that differ from 1 process's and FAIL the check (88,629 of 8,108,424 points, both "
+      "implementations), where the same runs ordered pass bit for bit. 3 and 4 processes through NCCL need "
       "as many GPUs (NCCL takes one process per GPU); the 4-GPU machine was not lent, so they were "
       "checked through host memory only (`results/h200-2026-11-23/mpi-bitwise`, 2026-11-22's 4-GPU checks). "
       "The first run of these checks (`nccl-checks-3529911`) failed one: with hand CUDA alone and "
