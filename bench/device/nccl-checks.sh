@@ -2,9 +2,8 @@
 # The GPU-to-GPU halo exchange (NCCL) on the GPUs of one machine (through on-device.sh, the GPU
 # MPI builds staged). For each BUILD:
 #  - 2 or more GPUs: tests/mpi_check.sh with -halo nccl on 2 .. min(4, GPUs) processes (every
-#    file h5diff-identical to the single-process file, fused and split steps, up to a grid whose
-#    bulk outlasts the exchange, NCCL_CHECK_BIG, default 256,192,160; a stopped process times
-#    out with one line), the GPU implementation's log line naming NCCL and its order; where the
+#    file h5diff-identical to the single-process file, fused and split steps, shapes up to
+#    NCCL_CHECK_BIG, default 256,192,160; a stopped process times out with one line), the GPU implementation's log line naming NCCL and its order; where the
 #    order is on the GPU, a planted fault (AWAVE_FAULT_NCCL_UNORDERED) that leaves its waits out
 #    must make the files differ;
 #  - 1 GPU: processes sharing it fall back to host memory and MPI (saying why) and still give
