@@ -42,6 +42,13 @@ struct OneRegionMarchThreeTestEveryPoint : OneRegionMarchThree<ExecSpace> {
   static constexpr bool sponge_test_per_march = false;
 };
 
+// Work items in (k, j) tiles of 32 x 4 (core/march_tiles.hpp): the shapes below have partial
+// tiles in k and j (nz 9 or 64, ny 17, 30) and whole ones.
+template <class ExecSpace>
+struct OneRegionMarchThreeTiles : OneRegionMarchThree<ExecSpace> {
+  static constexpr int march_rows = 4;
+};
+
 template <class ExecSpace, class Iteration>
 void expect_matches_reference(const std::string& id) {
   for (const auto shape : {std::array<int, 3>{8, 8, 1}, {33, 17, 9}, {40, 24, 64}, {9, 30, 2}}) {
@@ -83,6 +90,7 @@ TEST(KokkosGpuCodePaths, MatchCpuReferenceOnEveryHostBackend) {
       expect_matches_reference<Space, OneRegionMarchThree<Space>>(std::string(id) + "-one-region-march3");
       expect_matches_reference<Space, OneRegionMarchThreeTestEveryPoint<Space>>(std::string(id) +
                                                                                 "-one-region-march3-every-point");
+      expect_matches_reference<Space, OneRegionMarchThreeTiles<Space>>(std::string(id) + "-one-region-march3-tiles");
       ++backends;
     }
   });

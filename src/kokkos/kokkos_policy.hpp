@@ -36,6 +36,8 @@ struct KokkosIteration {
   // kokkos_regions::Marched) instead of three MDRange kernels. 0: always; max: never.
   static constexpr std::size_t march_plane_bytes = std::numeric_limits<std::size_t>::max();
   static constexpr int march_segment = 16;
+  // Rows j per (k, j) tile of the marching kernel's work items (core/march_tiles.hpp).
+  static constexpr int march_rows = 1;
   // A march tests for the sponge once (true: a march meeting no layer takes a loop with no
   // branch and no damp read) or at every point (false): which compiles faster differs.
   static constexpr bool sponge_test_per_march = true;
@@ -60,6 +62,7 @@ struct KokkosIteration<Kokkos::Experimental::OpenMPTarget> {
   // 512^3, H100 (MDRange interior march, bench/results/h100-tuning-2026-11-22): segment 1 gave
   // 5.0e10 SU/s, 4 gave 6.7e10, 8 7.3e10, 16 7.5e10, 32 7.3e10.
   static constexpr int march_segment = 16;
+  static constexpr int march_rows = 4;  // a team of 128 threads: a 32 x 4 tile
   // Testing once per march made clang's offload code slower: the hand-written shapes
   // (bench/omp_stencil_shapes.cpp, "split" against "one-region", H200 512^3, 128 threads,
   // segment 16, bench/results/h200-2026-11-23/kernel-shapes) 8.22e10 SU/s against 1.03e11, and
@@ -86,6 +89,7 @@ struct KokkosIteration<Kokkos::Cuda> {
   // (AWAVE_KOKKOS_MARCH_PLANE_BYTES=18446744073709551615).
   static constexpr std::size_t march_plane_bytes = 0;
   static constexpr int march_segment = 32;
+  static constexpr int march_rows = 4;
   static constexpr bool sponge_test_per_march = true;  // as measured above
   static constexpr bool k_first = true;                // policy axes (k, j, i), k on threadIdx.x
   static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Left;
@@ -128,6 +132,16 @@ inline int kokkos_segment(int compiled) {
     return env ? std::atoi(env) : 0;
   }();
   return compiled > 1 && tuned > 0 ? tuned : compiled;
+}
+
+// Rows j per tile of a Marched kernel: the compiled choice, unless AWAVE_KOKKOS_MARCH_ROWS
+// overrides it for a tuning sweep.
+inline int kokkos_march_rows(int compiled) {
+  static const int tuned = [] {
+    const char* env = std::getenv("AWAVE_KOKKOS_MARCH_ROWS");
+    return env ? std::atoi(env) : 0;
+  }();
+  return tuned > 0 ? tuned : compiled;
 }
 
 // Whether a step of this grid is one Marched kernel: planes above Iteration::march_plane_bytes,

@@ -11,6 +11,7 @@
 // The ring of three Views rotates by handle, never by copy.
 #pragma once
 
+#include "core/march_tiles.hpp"
 #include "core/step_plan.hpp"
 #include "core/time_ring.hpp"
 #include "core/wave_impl.hpp"
@@ -57,6 +58,7 @@ struct WaveStepKernel {
   int nx, ny, nz;
   int segment;                         // interior i points per work item
   int march_begin = 0, march_end = 0;  // the planes of a Marched kernel
+  MarchTiles tiles;                    // its work items' (k, j) tiles
 
   // Policy axes (a0, a1, a2) -> region coordinates (x, y, k).
   KOKKOS_INLINE_FUNCTION static void unpermute(int a0, int a1, int a2, int& x, int& y, int& k) {
@@ -156,9 +158,10 @@ struct WaveStepKernel {
     }
   }
 
-  // One flat 32-bit work index, k fastest (consecutive GPU threads read consecutive k).
+  // One flat 32-bit work index over (k, j) tiles, k fastest (core/march_tiles.hpp).
   KOKKOS_INLINE_FUNCTION void operator()(kokkos_regions::Marched, int t) const {
-    const int k = t % nz, rest = t / nz, j = rest % ny, s = rest / ny;
+    int s, j, k;
+    if (!tiles.decode(t, ny, nz, s, j, k)) return;
     const int i0 = march_begin + s * segment;
     march(i0, i0 + segment < march_end ? i0 + segment : march_end, j, k);
   }
@@ -357,7 +360,9 @@ class WaveKokkos final : public WaveImpl {
       Kernel marched = kernel;
       marched.march_begin = part == Part::all ? 0 : nbl;
       marched.march_end = part == Part::all ? nx : nx - nbl;
-      const long items = long((marched.march_end - marched.march_begin + segment - 1) / segment) * ny * nz;
+      marched.tiles = MarchTiles::make(ny, nz, (marched.march_end - marched.march_begin + segment - 1) / segment,
+                                       kokkos_march_rows(Iteration::march_rows));
+      const long items = marched.tiles.items();
       if (items > std::numeric_limits<int>::max())
         throw std::runtime_error("Kokkos: grid too large for 32-bit work indices (raise AWAVE_KOKKOS_SEGMENT)");
       Kokkos::parallel_for(part == Part::all ? "wave::step" : "wave::bulk",

@@ -2,15 +2,18 @@
 // residency as the CUDA version: fields allocated on the device with omp_target_alloc and
 // copied in once at set-up, out only by copy_u_to_host; cs2 per depth, damp per column. A step
 // is one target region over every plane: one flat 32-bit work index (k fastest, so consecutive
-// GPU threads take consecutive k: coalesced loads), each work item marching i over a segment
-// with `now` at i-1, i, i+1 in registers and the sponge handled inside (damped where its
-// column is in a layer). Small grids take one collapsed region over every point
-// (core/step_plan.hpp). The time levels rotate by pointer swap. AWAVE_OMP_SEGMENT and
-// AWAVE_OMP_THREADS override the segment length and team size for a tuning sweep.
+// GPU threads take consecutive k: coalesced loads; consecutive warps fill a (k, j) tile,
+// core/march_tiles.hpp), each work item marching i over a segment with `now` at i-1, i, i+1 in
+// registers and the sponge handled inside (damped where its column is in a layer), as many
+// teams as it takes for one work item per thread. Small grids take one collapsed region over
+// every point (core/step_plan.hpp). The time levels rotate by pointer swap. AWAVE_OMP_SEGMENT,
+// AWAVE_OMP_THREADS, AWAVE_OMP_TILE_ROWS and AWAVE_OMP_TEAMS override the segment length, team
+// size, rows j per tile and the number of teams for a tuning sweep.
 #include "omp/wave_omp.hpp"
 
 #include <dlfcn.h>
 
+#include "core/march_tiles.hpp"
 #include "core/step_plan.hpp"
 #include "core/time_ring.hpp"
 #include "core/wave_update.hpp"
@@ -22,6 +25,7 @@
 #include <cstdlib>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 namespace awave {
 namespace {
@@ -35,6 +39,27 @@ int interior_segment() {
   return segment;
 }
 
+// Rows j per (k, j) tile of work items (core/march_tiles.hpp).
+int tile_rows() {
+  static const int rows = [] {
+    const char* env = std::getenv("AWAVE_OMP_TILE_ROWS");
+    return env && std::atoi(env) > 0 ? std::atoi(env) : 4;
+  }();
+  return rows;
+}
+
+// Teams per region: one work item per thread (num_teams given), or, with
+// AWAVE_OMP_TEAMS=runtime, what the offload runtime picks without a num_teams clause (clang
+// 19's libomptarget caps it at 3200 teams on NVIDIA GPUs, so each thread then loops over
+// several work items).
+bool runtime_picks_teams() {
+  static const bool runtime = [] {
+    const char* env = std::getenv("AWAVE_OMP_TEAMS");
+    return env && std::string(env) == "runtime";
+  }();
+  return runtime;
+}
+
 // What a target region needs, passed by value (firstprivate): device pointers and sizes.
 struct OmpStep {
   double* next;
@@ -42,6 +67,7 @@ struct OmpStep {
   double f, dt;
   int nx, ny, nz, segment;
   long si, sj;  // padded strides of i and j
+  MarchTiles tiles;
 
   long at(int i, int j, int k) const { return (long(i + 1) * (ny + 2) + (j + 1)) * long(nz + 2) + (k + 1); }
   Stencil7 stencil(long c) const {
@@ -78,9 +104,10 @@ struct OmpStep {
     }
   }
   // Work item t of a region over planes [i_begin, i_end) cut into segments: one flat 32-bit
-  // index, k fastest (consecutive GPU threads read consecutive k), i, j, k by hand.
+  // index over (k, j) tiles (core/march_tiles.hpp), i, j, k by hand.
   void march_item(int t, int i_begin, int i_end) const {
-    const int k = t % nz, rest = t / nz, j = rest % ny, seg = rest / ny;
+    int seg, j, k;
+    if (!tiles.decode(t, ny, nz, seg, j, k)) return;
     const int i0 = i_begin + seg * segment;
     march(i0, i0 + segment < i_end ? i0 + segment : i_end, j, k);
   }
@@ -186,33 +213,41 @@ class WaveOmp final : public WaveImpl {
     const PaddedGeometry g = problem_.geometry();
     const int nbl = kBoundaryLayers, nx = g.nx, ny = g.ny, nz = g.nz;
     const int segment = interior_segment();
+    const int i_begin = part == Part::bulk ? nbl : 0, i_end = part == Part::bulk ? nx - nbl : nx;
+    const MarchTiles tiles = MarchTiles::make(ny, nz, (i_end - i_begin + segment - 1) / segment, tile_rows());
     const OmpStep st{ring_.next(),         ring_.now(), ring_.prev(), d_cs2_k_, d_damp_ij_, problem_.f(),
                      problem_.params().dt, nx,          ny,           nz,       segment,    long(g.stride_i()),
-                     long(g.stride_j())};
+                     long(g.stride_j()),   tiles};
     const int threads = team_threads();
     if (fused_step(problem_.params())) {
-#pragma omp target teams distribute parallel for collapse(3) device(device_) thread_limit(threads) firstprivate(st)
+      const int teams = int((long(nx) * ny * nz + threads - 1) / threads);
+#pragma omp target teams distribute parallel for collapse(3) device(device_) num_teams(teams) thread_limit(threads) \
+    firstprivate(st)
       for (int i = 0; i < nx; ++i)
         for (int j = 0; j < ny; ++j)
           for (int k = 0; k < nz; ++k) st.any_point(i, j, k);
       return;
     }
     if (part == Part::edges) {  // the two x layers: one segment of nbl planes each
-      const int items = 2 * ny * nz;
-#pragma omp target teams distribute parallel for device(device_) thread_limit(threads) firstprivate(st)
+      const int items = 2 * ny * nz, teams = (items + threads - 1) / threads;
+#pragma omp target teams distribute parallel for device(device_) num_teams(teams) thread_limit(threads) firstprivate(st)
       for (int t = 0; t < items; ++t) {
         const int k = t % nz, rest = t / nz, j = rest % ny, low = rest / ny == 0;
         st.march(low ? 0 : nx - nbl, low ? nbl : nx, j, k);
       }
       return;
     }
-    const int i_begin = part == Part::all ? 0 : nbl, i_end = part == Part::all ? nx : nx - nbl;
-    const long items = long((i_end - i_begin + segment - 1) / segment) * ny * nz;
+    const long items = tiles.items();
     if (items > std::numeric_limits<int>::max())
       throw std::runtime_error("OpenMP offload: grid too large for 32-bit work indices (raise AWAVE_OMP_SEGMENT)");
-    const int n = int(items);
+    const int n = int(items), teams = int((items + threads - 1) / threads);
+    if (runtime_picks_teams()) {
 #pragma omp target teams distribute parallel for device(device_) thread_limit(threads) firstprivate(st)
-    for (int t = 0; t < n; ++t) st.march_item(t, i_begin, i_end);
+      for (int t = 0; t < n; ++t) st.march_item(t, i_begin, i_end);
+    } else {
+#pragma omp target teams distribute parallel for device(device_) num_teams(teams) thread_limit(threads) firstprivate(st)
+      for (int t = 0; t < n; ++t) st.march_item(t, i_begin, i_end);
+    }
   }
 
   int device_, host_;
