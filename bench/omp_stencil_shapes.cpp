@@ -23,16 +23,28 @@
 //   global        one-region through pointers cast to the GPU's global address space: clang
 //                 emits generic loads and stores (ld.f64, st.f64) for every other shape, since
 //                 nothing tells it the fields are global memory; nvcc's are ld.global.
+//   tiled         one-region over (k, j) tiles of 32 x threads/32 (core/march_tiles.hpp) with
+//                 one work item per thread (num_teams given: clang 19's runtime otherwise caps
+//                 a region at 3200 teams and each thread loops over several work items);
+//   tiled-local   tiled, each work item copying the region's firstprivate struct into a local
+//                 one first: clang passes the struct through global memory, and without the
+//                 copy a store to `next` may alias it, so its members are loaded again;
+//   bare          tiled-local as an ompx_bare region (LLVM's extension: a kernel launched as
+//                 CUDA launches one, block and thread ids by hand, no worksharing loop code);
+//   bare-3        three ompx_bare regions shaped as hand CUDA's kernels: the undamped interior
+//                 march (no branch, no damp read), then the y and the x layers.
 // (restrict and batched had one kernel between them until 2026-11-23, whose 164 registers
 // limited both; each has its own now.)
 // Each at team sizes 128 and 256 and segments 8, 16, 32. Prints one JSON object per line.
 //   awave-omp-shapes N [STEPS] [SHAPE,...]   (padded N^3 grid of N-2 interior points a side;
 //                                            default every shape)
+#include "core/march_tiles.hpp"
 #include "core/step_plan.hpp"
 #include "core/wave_problem.hpp"
 #include "core/wave_update.hpp"
 
 #include <omp.h>
+#include <ompx.h>
 
 #include <algorithm>
 #include <climits>
@@ -203,10 +215,25 @@ void march_undamped_restrict(double* __restrict__ next, const double* __restrict
   }
 }
 
-enum class Shape { three_region, flat, one_region, split, unrolled, pairs, restrict_args, batched, global };
-constexpr Shape kShapes[] = {Shape::three_region,  Shape::flat,     Shape::one_region,
-                             Shape::split,         Shape::unrolled, Shape::pairs,
-                             Shape::restrict_args, Shape::batched,  Shape::global};
+enum class Shape {
+  three_region,
+  flat,
+  one_region,
+  split,
+  unrolled,
+  pairs,
+  restrict_args,
+  batched,
+  global,
+  tiled,
+  tiled_local,
+  bare,
+  bare3
+};
+constexpr Shape kShapes[] = {Shape::three_region, Shape::flat,  Shape::one_region,    Shape::split,
+                             Shape::unrolled,     Shape::pairs, Shape::restrict_args, Shape::batched,
+                             Shape::global,       Shape::tiled, Shape::tiled_local,   Shape::bare,
+                             Shape::bare3};
 const char* name(Shape s) {
   switch (s) {
     case Shape::three_region:
@@ -227,6 +254,14 @@ const char* name(Shape s) {
       return "batched";
     case Shape::global:
       return "global";
+    case Shape::tiled:
+      return "tiled";
+    case Shape::tiled_local:
+      return "tiled-local";
+    case Shape::bare:
+      return "bare";
+    case Shape::bare3:
+      return "bare-3";
   }
   return "?";
 }
@@ -247,9 +282,83 @@ void step_unrolled(const Grid& g, int threads) {
   }
 }
 
+// The tiled shapes: one region over every plane, work items in (k, j) tiles of 32 x
+// threads/32, one per thread.
+void step_tiled(Shape shape, const Grid& g, int threads, int seg) {
+  const int nx = g.nx, ny = g.ny, nz = g.nz;
+  const MarchTiles tiles = MarchTiles::make(ny, nz, (nx + seg - 1) / seg, threads / 32);
+  const int n = int(tiles.items()), teams = n / threads;
+  if (shape == Shape::tiled) {
+#pragma omp target teams distribute parallel for num_teams(teams) thread_limit(threads) firstprivate(g, tiles)
+    for (int t = 0; t < n; ++t) {
+      int s, j, k;
+      if (!tiles.decode(t, ny, nz, s, j, k)) continue;
+      g.march(s * seg, s * seg + seg < nx ? s * seg + seg : nx, j, k);
+    }
+  } else if (shape == Shape::tiled_local) {
+#pragma omp target teams distribute parallel for num_teams(teams) thread_limit(threads) firstprivate(g, tiles)
+    for (int t = 0; t < n; ++t) {
+      const Grid local = g;
+      int s, j, k;
+      if (!tiles.decode(t, ny, nz, s, j, k)) continue;
+      local.march(s * seg, s * seg + seg < nx ? s * seg + seg : nx, j, k);
+    }
+  } else {  // bare
+#pragma omp target teams ompx_bare num_teams(teams) thread_limit(threads) firstprivate(g, tiles)
+    {
+      const Grid local = g;
+      const int t = ompx_block_id_x() * ompx_block_dim_x() + ompx_thread_id_x();
+      int s, j, k;
+      if (tiles.decode(t, ny, nz, s, j, k)) local.march(s * seg, s * seg + seg < nx ? s * seg + seg : nx, j, k);
+    }
+  }
+}
+
+// Hand CUDA's three kernels as ompx_bare regions: the interior (i in [nbl, nx-nbl) in
+// segments, j in [nbl, ny-nbl), k; blocks of 32 x threads/32 (k, j)), then the y layers and the
+// x layers, one point per thread.
+void step_bare3(const Grid& g, int threads, int seg) {
+  const int nbl = kBoundaryLayers, nx = g.nx, ny = g.ny, nz = g.nz;
+  const MarchTiles interior = MarchTiles::make(ny - 2 * nbl, nz, (nx - 2 * nbl + seg - 1) / seg, threads / 32);
+  const int n = int(interior.items());
+#pragma omp target teams ompx_bare num_teams(n / threads) thread_limit(threads) firstprivate(g, interior)
+  {
+    const Grid local = g;
+    const int t = ompx_block_id_x() * ompx_block_dim_x() + ompx_thread_id_x();
+    int s, j, k;
+    if (interior.decode(t, local.ny - 2 * nbl, local.nz, s, j, k)) {
+      const int i0 = nbl + s * seg;
+      local.march_undamped(i0, i0 + seg < local.nx - nbl ? i0 + seg : local.nx - nbl, j + nbl, k);
+    }
+  }
+  const int n_y = (nx - 2 * nbl) * 2 * nbl * nz, n_x = 2 * nbl * ny * nz;
+#pragma omp target teams ompx_bare num_teams((n_y + threads - 1) / threads) thread_limit(threads) firstprivate(g)
+  {
+    const Grid local = g;
+    const int t = ompx_block_id_x() * ompx_block_dim_x() + ompx_thread_id_x();
+    if (t < n_y) {
+      const int k = t % local.nz, rest = t / local.nz, r = rest % (2 * nbl), i = nbl + rest / (2 * nbl);
+      local.damped(i, r < nbl ? r : local.ny - 2 * nbl + r, k);
+    }
+  }
+#pragma omp target teams ompx_bare num_teams((n_x + threads - 1) / threads) thread_limit(threads) firstprivate(g)
+  {
+    const Grid local = g;
+    const int t = ompx_block_id_x() * ompx_block_dim_x() + ompx_thread_id_x();
+    if (t < n_x) {
+      const int k = t % local.nz, rest = t / local.nz, j = rest % local.ny, r = rest / local.ny;
+      local.damped(r < nbl ? r : local.nx - 2 * nbl + r, j, k);
+    }
+  }
+}
+
 void step(Shape shape, const Grid& g, int threads, int seg) {
   const int nbl = kBoundaryLayers, nx = g.nx, ny = g.ny, nz = g.nz;
-  if (shape == Shape::three_region) {
+  if (shape == Shape::tiled || shape == Shape::tiled_local || shape == Shape::bare) {
+    step_tiled(shape, g, threads, seg);
+  } else if (shape == Shape::bare3) {
+    step_bare3(g, threads, seg);
+  } else if (shape == Shape::three_region) {
     const int segs = (nx - 2 * nbl + seg - 1) / seg;
 #pragma omp target teams distribute parallel for collapse(3) thread_limit(threads) firstprivate(g)
     for (int s = 0; s < segs; ++s)

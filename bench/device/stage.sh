@@ -8,7 +8,8 @@
 # Builds over MPI (the *-mpi presets) bring OpenMPI's runtime along: mpirun, orted, their
 # plugins, PMIx and the help and configuration files, at their Debian paths (on-device.sh
 # adds them to the machine without replacing anything it has), and the libraries they load.
-# AWAVE_STAGE_TESTS=0 leaves the test executables out (to fit two builds in 64 MiB).
+# AWAVE_STAGE_TESTS=0 leaves the test executables out (to fit two builds in 64 MiB); the
+# awave* tools (awave, awave-devbench, awave-omp-shapes, awave-view) stay.
 # HDF5's h5diff and h5dump come along (in .device/bin, on PATH there): the device scripts
 # compare files exactly with them.
 set -euo pipefail
@@ -24,7 +25,7 @@ mkdir -p "$work/lib" "$out"
 binaries=()
 for b in "${builds[@]}"; do
   [ -x "$b/src/awave" ] || { echo "stage: $b/src/awave not built" >&2; exit 1; }
-  pattern=(-name 'awave*' -o -name 'test_*'); [ "${AWAVE_STAGE_TESTS:-1}" = 0 ] && pattern=(-name 'awave')
+  pattern=(-name 'awave*' -o -name 'test_*'); [ "${AWAVE_STAGE_TESTS:-1}" = 0 ] && pattern=(-name 'awave*')
   while IFS= read -r f; do binaries+=("$f"); done < <(find "$b" -type f -perm -u+x \( "${pattern[@]}" \) ! -name '*.cmake')
 done
 tools=()
