@@ -5,22 +5,10 @@
 #include "kokkos/kokkos_backends.hpp"
 #include "kokkos/wave_kokkos.hpp"
 
-#include <cstdlib>
 #include <limits>
 
 namespace awave {
 namespace {
-
-#if defined(KOKKOS_ENABLE_OPENMPTARGET)
-// Kokkos 3.4's OpenMPTarget RangePolicy launches its target region without num_teams. LLVM's
-// offload runtime then caps the teams at its default (3200 on NVIDIA GPUs with clang 19) and
-// each thread loops over several work items, unless LIBOMPTARGET_REUSE_BLOCKS_FOR_HIGH_TRIP_COUNT
-// is off: then it launches one work item per thread, as the hand-written offload asks with
-// num_teams. Set before the runtime reads it (a user's own setting stands).
-__attribute__((constructor(101))) void one_work_item_per_offload_thread() {
-  setenv("LIBOMPTARGET_REUSE_BLOCKS_FOR_HIGH_TRIP_COUNT", "0", 0);
-}
-#endif
 
 template <class ExecSpace>
 ImplEntry kokkos_entry(const std::string& id) {

@@ -202,6 +202,11 @@ class WaveOmp final : public WaveImpl {
     return threads;
   }
 
+  // Standard OpenMP worksharing, kept although its loop code costs: the same march as an LLVM
+  // ompx_bare region (a kernel launched as CUDA launches one, ids by hand) ran 9.87e10 SU/s
+  // against 9.12e10 (H100, 512^3, bench/omp_stencil_shapes.cpp "bare" and "tiled",
+  // bench/results/h100-2026-11-24/omp-shapes-bare); an extension of one compiler is not the
+  // portable OpenMP this implementation stands for.
   // One step's target regions, each synchronous. (Queued with nowait and ordered by a
   // dependence they were 5-20% faster on small grids but gave wrong results with clang 19's
   // offload runtime: 745 of 7315 points differed at 33x17x9, every run. Not kept.)
