@@ -62,13 +62,14 @@ struct KokkosIteration<Kokkos::Experimental::OpenMPTarget> {
   // 512^3, H100 (MDRange interior march, bench/results/h100-tuning-2026-11-22): segment 1 gave
   // 5.0e10 SU/s, 4 gave 6.7e10, 8 7.3e10, 16 7.5e10, 32 7.3e10.
   static constexpr int march_segment = 16;
-  // A team of 128 threads (the runtime's default) is one 32 x 4 tile. Kokkos 3.4's RangePolicy
-  // region has no num_teams, so clang 19's runtime caps it at 3200 teams (each thread then loops
-  // over several work items) unless LIBOMPTARGET_REUSE_BLOCKS_FOR_HIGH_TRIP_COUNT=0 is in the
-  // environment at start-up (H100, bench/results/h100-2026-11-24/teams: Kokkos-OMPT +3-5% at
-  // 256^3 and 1000^3, within the spread at 512^3). The runtime reads it before main: a
-  // constructor setting it was measured too late (still 3200 teams).
-  static constexpr int march_rows = 4;
+  // Rows of k, no (k, j) tiles: Kokkos 3.4's RangePolicy region has no num_teams, so clang 19's
+  // runtime caps it at 3200 teams and each thread loops over several work items; so laid out,
+  // tiles of 32 x 4 were slower (H100, bench/results/h100-2026-11-24/march-tiles-c82a63d: 512^3
+  // 7.55e10, 7.74e10 against 7.73e10, 7.96e10 with rows of k; sweep-68fdb71: 1000^3 7.80e10
+  // against 8.37e10 before tiles). LIBOMPTARGET_REUSE_BLOCKS_FOR_HIGH_TRIP_COUNT=0 in the
+  // environment at start-up lifts the cap (h100-2026-11-24/teams: Kokkos-OMPT +2-4%); the
+  // runtime reads it before main (a constructor setting it was measured too late).
+  static constexpr int march_rows = 1;
   // Testing once per march made clang's offload code slower: the hand-written shapes
   // (bench/omp_stencil_shapes.cpp, "split" against "one-region", H200 512^3, 128 threads,
   // segment 16, bench/results/h200-2026-11-23/kernel-shapes) 8.22e10 SU/s against 1.03e11, and
