@@ -38,10 +38,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_RESULTS = [os.path.join(HERE, "results", d) for d in
                    ("h100-2026-11-22/sweep", "h100-2026-11-23/sweep", "h100-2026-11-23/sweep-c547332",
                     "h100-2026-11-23/sweep-3529911", "h200-2026-11-22/sweep", "h200-2026-11-23/sweep",
-                    "h200x2-2026-11-23/sweep", "host-2core-2026-11-22")]
+                    "h200x2-2026-11-23/sweep", "host-2core-2026-11-22", "h100-2026-11-24/sweep-68fdb71",
+                    "h100-2026-11-24/sweep-99be1ee")]
 # The newest sweep of each GPU, for the targets of section 16 (one directory per GPU).
 DEFAULT_NEWEST_SWEEPS = [os.path.join(HERE, "results", d) for d in
-                         ("h100-2026-11-23/sweep-3529911", "h200x2-2026-11-23/sweep")]
+                         ("h100-2026-11-24/sweep-68fdb71+h100-2026-11-24/sweep-99be1ee", "h200x2-2026-11-23/sweep")]
 # Issue 16's shape study before the product moved (bench/device/kernel-shapes.sh).
 DEFAULT_KERNEL_SHAPES = sorted(glob.glob(os.path.join(HERE, "results", "*", "kernel-shapes", "shapes.log")))
 # Output overlapping compute (io-overlap.sh) and the row-alignment lever (row-alignment.sh).
@@ -948,10 +949,11 @@ def omp_shapes_section(w, shape_files, before_after, kernel_shape_logs=()):
 def newest_sweep_targets(w, dirs):
     """Section 16's targets, from the newest sweep of each GPU (every run checked and bitwise)."""
     rows = []
-    for d in dirs:
-        if not os.path.isdir(d):
+    for d in dirs:  # "A+B": B's runs replace A's of the same build
+        parts = [os.path.join(HERE, "results", x) if i else x for i, x in enumerate(d.split("+"))]
+        if not all(os.path.isdir(x) for x in parts):
             continue
-        runs, bench, _, _, platforms = load_all([d])
+        runs, bench, _, _, platforms = load_all(parts)
         gpus = [p for p in platforms if p != "build machine"]
         if gpus:
             rows.append((d, gpus[0], runs, bench))
@@ -973,7 +975,7 @@ def newest_sweep_targets(w, dirs):
                 continue
             commit = ", ".join(sorted({runs[(p, b, s)]["build"]["git_commit"] for b in ("cuda", "openmptarget")}))
             pp = pennycook([kc / lim if kc and lim else None, ko / lim if ko and lim else None])
-            w(f"| {p} | `{commit}` (`{os.path.relpath(d, HERE)}`) | {s.split('x')[0]}^3 | {o / c:.2f} | {ko / o:.2f} | "
+            w(f"| {p} | `{commit}` (`{os.path.relpath(d.split('+')[0], HERE)}`{' + ' + d.split('+')[1] if '+' in d else ''}) | {s.split('x')[0]}^3 | {o / c:.2f} | {ko / o:.2f} | "
               f"{kc / c:.2f} | {fmt_pct(c / lim) if lim else '-'} | {pp:.2f} |")
     w("")
     w(NEWEST_TARGETS_TEXT)
@@ -983,9 +985,19 @@ def newest_sweep_targets(w, dirs):
 NEWEST_TARGETS_TEXT = (
     "Targets: hand OMP / hand CUDA >= 0.80 at 256^3 and 384^3, >= 0.85 from 512^3; Kokkos-OMPT / hand OMP "
     ">= 0.95; Kokkos-CUDA / hand CUDA >= 0.95; hand CUDA >= 95% of the limit on the H100 and >= 90% on "
-    "the H200 at 512^3 and 1000^3; PP >= 0.85 at 512^3. Both GPUs' rows are sweeps of one commit, "
-    "`3529911` (the kernels above): the H100's cuda build whole and its openmptarget build from 256^3; "
-    "the H200's on the 2-H200 machine, the cuda build on one GPU and the openmptarget build on the other "
+    "the H200 at 512^3 and 1000^3; PP >= 0.85 at 512^3. The H100's rows are the sweeps of 2026-11-24: "
+    "the cuda build of `68fdb71` and the openmptarget build of `99be1ee` (work items in (k, j) tiles, "
+    "`core/march_tiles.hpp`; hand omp with one work item per thread through `num_teams`; Kokkos-OMPT in "
+    "rows of k), every run checked and bitwise. One sweep run per size moves by 5-10% between sessions "
+    "for the offload builds, more than the layout change; the layout was measured interleaved in one "
+    "session instead: at 1000^3 hand omp 9.11e10 and 9.17e10 against 7.78e10 and 7.78e10 with the "
+    "layout before (`results/h100-2026-11-24/sweep-99be1ee/ab-1000`), at 512^3 8.54-8.89e10 against "
+    "7.87-7.93e10 (`results/h100-2026-11-24/march-tiles-c82a63d`, README there), and what OpenMP's "
+    "worksharing code costs against an LLVM `ompx_bare` region of the same march (9.12e10 against "
+    "9.87e10 at 512^3, 0.79 against 0.86 of hand CUDA: `results/h100-2026-11-24/omp-shapes-bare`, "
+    "README there; the product keeps standard OpenMP). The figures in the list below are the earlier "
+    "`3529911` sweeps' where they name no other source. The H200's rows are sweeps of `3529911` (the "
+    "H200 was not swept again): the H200's on the 2-H200 machine, the cuda build on one GPU and the openmptarget build on the other "
     "at the same time, each on its own 16 of the 32 cores (`taskset`), so neither's CPU check ran beside "
     "the other's timed GPU runs. Met: Kokkos-CUDA / hand CUDA on the H100 at 256^3, 384^3, 768^3 and "
     "1000^3 (0.95-1.01; 0.92 at 512^3) and on the H200 at 384^3 and 1000^3 (0.95, 0.96; 0.91-0.94 "
