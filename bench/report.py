@@ -794,7 +794,8 @@ def bitwise_section(w, bitwise_dirs, cost_dirs):
         w("")
 
 
-SHAPE_ORDER = ("three-region", "flat", "one-region", "split", "unrolled", "pairs", "batched", "restrict")
+SHAPE_ORDER = ("three-region", "flat", "one-region", "split", "unrolled", "pairs", "batched", "restrict", "tiled",
+               "tiled-local", "bare", "bare-3")
 
 
 def gpu_of_result_dir(d):
@@ -885,7 +886,11 @@ def omp_shapes_section(w, shape_files, before_after, kernel_shape_logs=()):
     """Section 16: OpenMP offload kernel shapes (bench/omp_stencil_shapes.cpp), the product
     before/after the one-region step, the shape study of Kokkos-CUDA and hand CUDA, the targets."""
     rows = []
+    # A run's console copy (*.txt) holds the same lines as its .jsonl where both were kept.
+    with_jsonl = {os.path.dirname(p) for p in shape_files if p.endswith(".jsonl")}
     for path in shape_files:
+        if path.endswith(".txt") and os.path.dirname(path) in with_jsonl:
+            continue
         with open(path) as f:
             rows += [(path, json.loads(line)) for line in f if line.startswith("{")]
     pairs = [(b, a) for b, a in before_after if glob.glob(b) and glob.glob(a)]
@@ -901,7 +906,10 @@ def omp_shapes_section(w, shape_files, before_after, kernel_shape_logs=()):
       "once per work item, a branch-free loop where it meets no layer), *unrolled* (split, a whole segment's "
       "undamped loop unrolled at compile time), *pairs* (split, two rows j, j+1 per work item), *batched* "
       "(split, four points' loads before their stores), *restrict* (split, the undamped march a function "
-      "of restrict pointers). SU/s, 30 steps, best of 3. "
+      "of restrict pointers), *tiled* (one-region with one work item per thread through `num_teams`, work "
+      "items in (k, j) tiles of 32 x 4: the product's shape since c82a63d), *tiled-local* (tiled, the "
+      "region's firstprivate struct copied into a local), *bare* (tiled as an LLVM `ompx_bare` region: "
+      "no worksharing loop code, ids by hand), *bare-3* (hand CUDA's three kernels as `ompx_bare` regions). SU/s, 30 steps, best of 3. "
       "`awave-omp-shapes N+2 30 [SHAPE,...]`; `bench/device/omp-shapes.sh`, `bench/device/kernel-shapes.sh`.\n")
     for path in sorted({p for p, _ in rows}):
         sel_file = [r for p, r in rows if p == path]
