@@ -39,10 +39,10 @@ DEFAULT_RESULTS = [os.path.join(HERE, "results", d) for d in
                    ("h100-2026-11-22/sweep", "h100-2026-11-23/sweep", "h100-2026-11-23/sweep-c547332",
                     "h100-2026-11-23/sweep-3529911", "h200-2026-11-22/sweep", "h200-2026-11-23/sweep",
                     "h200x2-2026-11-23/sweep", "host-2core-2026-11-22", "h100-2026-11-24/sweep-68fdb71",
-                    "h100-2026-11-24/sweep-99be1ee")]
+                    "h100-2026-11-24/sweep-99be1ee", "h200-2026-11-24/sweep")]
 # The newest sweep of each GPU, for the targets of section 16 (one directory per GPU).
 DEFAULT_NEWEST_SWEEPS = [os.path.join(HERE, "results", d) for d in
-                         ("h100-2026-11-24/sweep-68fdb71+h100-2026-11-24/sweep-99be1ee", "h200x2-2026-11-23/sweep")]
+                         ("h100-2026-11-24/sweep-68fdb71+h100-2026-11-24/sweep-99be1ee", "h200-2026-11-24/sweep")]
 # Issue 16's shape study before the product moved (bench/device/kernel-shapes.sh).
 DEFAULT_KERNEL_SHAPES = sorted(glob.glob(os.path.join(HERE, "results", "*", "kernel-shapes", "shapes.log")))
 # Output overlapping compute (io-overlap.sh) and the row-alignment lever (row-alignment.sh).

@@ -1,0 +1,306 @@
+// awave-cuda-shapes (cuda build): shapes of hand CUDA's interior kernel that keep more bytes in
+// flight per thread, timed on the GPU and checked bitwise against the product's shape. The
+// interior kernel is 94-99% of a step on grids >= 256^3; the sponge kernels are left out here.
+//   march      the product's interior kernel (src/cuda/wave_cuda.cu): a thread per (k, j) column
+//              marching i over a segment, `now` at i-1, i, i+1 in registers, unroll 4;
+//   prefetch   march, the next point's six loads (x+1, y-1, y+1, z-1, z+1, prev) issued before
+//              this point's store: software pipelining by hand, two points' loads in flight;
+//   two-j      each thread marches two rows j, j+1 (blocks of 32 x 4 threads over 32 x 8
+//              points): the centre of one row is the y neighbour of the other, so a point pair
+//              makes 10 loads instead of 12, with two independent updates per iteration;
+//   two-k      each thread marches two columns k and k+32 (blocks of 32 x 8 threads over 64 x 8
+//              points): twice the independent loads per thread, no shared loads;
+//   ldg        march, every load of `now` through the read-only path (__ldg);
+//   planted    march with one point's update off by one ulp: the bitwise check must see it.
+// Each at the segments given (default 4, 8, 16, 32). SU/s over the interior region's points,
+// best of 3 runs of STEPS steps; bitwise: the fields after the same steps equal march's.
+//   awave-cuda-shapes N [STEPS] [SHAPE,...] [SEGMENT,...]   (padded N^3 grid, N-2 points a side)
+// Prints one JSON object per line.
+#include "core/wave_params.hpp"
+#include "core/wave_update.hpp"
+
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace awave;
+
+namespace {
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "awave-cuda-shapes: %s: %s\n", what, cudaGetErrorString(e));
+    std::exit(1);
+  }
+}
+
+struct Fields {
+  double* __restrict__ next;
+  const double* __restrict__ now;
+  const double* __restrict__ prev;
+  const double* __restrict__ cs2_k;
+  double f;
+  int nx, ny, nz;  // interior points per axis; the arrays are padded by one on each side
+  long si, sj;
+};
+
+constexpr int nbl = kBoundaryLayers;
+
+__device__ inline long index_of(const Fields& a, int i, int j, int k) {
+  return (long(i + 1) * (a.ny + 2) + (j + 1)) * long(a.nz + 2) + (k + 1);
+}
+
+// The product's kernel, as in src/cuda/wave_cuda.cu (plant: one point off by one ulp).
+template <bool plant>
+__device__ inline void march_body(const Fields& a, int segment) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  const int j = nbl + blockIdx.y * blockDim.y + threadIdx.y;
+  const int i_begin = nbl + blockIdx.z * segment, i_end = min(i_begin + segment, a.nx - nbl);
+  if (k >= a.nz || j >= a.ny - nbl) return;
+  const double cs2 = a.cs2_k[k];
+  long c = index_of(a, i_begin, j, k);
+  double xm = a.now[c - a.si], centre = a.now[c];
+#pragma unroll 4
+  for (int i = i_begin; i < i_end; ++i, c += a.si) {
+    const double xp = a.now[c + a.si];
+    const Stencil7 s{centre, xm, xp, a.now[c - a.sj], a.now[c + a.sj], a.now[c - 1], a.now[c + 1]};
+    const double value = undamped_next(s, a.prev[c], cs2, a.f);
+    a.next[c] = plant && k == 0 && j == nbl && i == nbl ? nextafter(value, 1e300) : value;
+    xm = centre;
+    centre = xp;
+  }
+}
+
+__global__ void march(Fields a, int segment) {
+  march_body<false>(a, segment);
+}
+__global__ void planted(Fields a, int segment) {
+  march_body<true>(a, segment);
+}
+
+__global__ void ldg(Fields a, int segment) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  const int j = nbl + blockIdx.y * blockDim.y + threadIdx.y;
+  const int i_begin = nbl + blockIdx.z * segment, i_end = min(i_begin + segment, a.nx - nbl);
+  if (k >= a.nz || j >= a.ny - nbl) return;
+  const double cs2 = __ldg(a.cs2_k + k);
+  long c = index_of(a, i_begin, j, k);
+  double xm = __ldg(a.now + c - a.si), centre = __ldg(a.now + c);
+#pragma unroll 4
+  for (int i = i_begin; i < i_end; ++i, c += a.si) {
+    const double xp = __ldg(a.now + c + a.si);
+    const Stencil7 s{
+        centre, xm, xp, __ldg(a.now + c - a.sj), __ldg(a.now + c + a.sj), __ldg(a.now + c - 1), __ldg(a.now + c + 1)};
+    a.next[c] = undamped_next(s, __ldg(a.prev + c), cs2, a.f);
+    xm = centre;
+    centre = xp;
+  }
+}
+
+// The next point's operands are loaded before this point's store. The loads one plane past the
+// segment's end stay inside the padded array (i_end <= nx - nbl, the padding is nx + 1).
+__global__ void prefetch(Fields a, int segment) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  const int j = nbl + blockIdx.y * blockDim.y + threadIdx.y;
+  const int i_begin = nbl + blockIdx.z * segment, i_end = min(i_begin + segment, a.nx - nbl);
+  if (k >= a.nz || j >= a.ny - nbl) return;
+  const double cs2 = a.cs2_k[k];
+  long c = index_of(a, i_begin, j, k);
+  double xm = a.now[c - a.si], centre = a.now[c], xp = a.now[c + a.si];
+  double ym = a.now[c - a.sj], yp = a.now[c + a.sj], zm = a.now[c - 1], zp = a.now[c + 1], pv = a.prev[c];
+#pragma unroll 4
+  for (int i = i_begin; i < i_end; ++i, c += a.si) {
+    const long n = c + a.si;
+    const double xp2 = a.now[n + a.si], ym2 = a.now[n - a.sj], yp2 = a.now[n + a.sj], zm2 = a.now[n - 1],
+                 zp2 = a.now[n + 1], pv2 = a.prev[n];
+    a.next[c] = undamped_next(Stencil7{centre, xm, xp, ym, yp, zm, zp}, pv, cs2, a.f);
+    xm = centre;
+    centre = xp;
+    xp = xp2;
+    ym = ym2;
+    yp = yp2;
+    zm = zm2;
+    zp = zp2;
+    pv = pv2;
+  }
+}
+
+// Rows j and j + 1 (blockDim.y threads cover 2 * blockDim.y rows).
+__global__ void two_j(Fields a, int segment) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  const int j = nbl + 2 * (blockIdx.y * blockDim.y + threadIdx.y);
+  const int i_begin = nbl + blockIdx.z * segment, i_end = min(i_begin + segment, a.nx - nbl);
+  if (k >= a.nz || j >= a.ny - nbl) return;
+  const bool second = j + 1 < a.ny - nbl;
+  const double cs2 = a.cs2_k[k];
+  long c = index_of(a, i_begin, j, k);
+  double xm0 = a.now[c - a.si], c0 = a.now[c];
+  double xm1 = a.now[c + a.sj - a.si], c1 = a.now[c + a.sj];
+#pragma unroll 4
+  for (int i = i_begin; i < i_end; ++i, c += a.si) {
+    const long d = c + a.sj;
+    const double xp0 = a.now[c + a.si], xp1 = a.now[d + a.si];
+    const double below = a.now[c - a.sj], above = a.now[d + a.sj];
+    a.next[c] = undamped_next(Stencil7{c0, xm0, xp0, below, c1, a.now[c - 1], a.now[c + 1]}, a.prev[c], cs2, a.f);
+    if (second)
+      a.next[d] = undamped_next(Stencil7{c1, xm1, xp1, c0, above, a.now[d - 1], a.now[d + 1]}, a.prev[d], cs2, a.f);
+    xm0 = c0;
+    c0 = xp0;
+    xm1 = c1;
+    c1 = xp1;
+  }
+}
+
+// Columns k and k + blockDim.x (a block covers 2 * blockDim.x columns).
+__global__ void two_k(Fields a, int segment) {
+  const int k = 2 * blockIdx.x * blockDim.x + threadIdx.x, k2 = k + blockDim.x;
+  const int j = nbl + blockIdx.y * blockDim.y + threadIdx.y;
+  const int i_begin = nbl + blockIdx.z * segment, i_end = min(i_begin + segment, a.nx - nbl);
+  if (k >= a.nz || j >= a.ny - nbl) return;
+  const bool second = k2 < a.nz;
+  const int kk = second ? k2 : k;  // loads stay in range; the store is skipped
+  const double cs2 = a.cs2_k[k], cs2b = a.cs2_k[kk];
+  long c = index_of(a, i_begin, j, k), e = c + (kk - k);
+  double xm0 = a.now[c - a.si], c0 = a.now[c], xm1 = a.now[e - a.si], c1 = a.now[e];
+#pragma unroll 4
+  for (int i = i_begin; i < i_end; ++i, c += a.si, e += a.si) {
+    const double xp0 = a.now[c + a.si], xp1 = a.now[e + a.si];
+    const Stencil7 s0{c0, xm0, xp0, a.now[c - a.sj], a.now[c + a.sj], a.now[c - 1], a.now[c + 1]};
+    const Stencil7 s1{c1, xm1, xp1, a.now[e - a.sj], a.now[e + a.sj], a.now[e - 1], a.now[e + 1]};
+    const double p0 = a.prev[c], p1 = a.prev[e];
+    a.next[c] = undamped_next(s0, p0, cs2, a.f);
+    if (second) a.next[e] = undamped_next(s1, p1, cs2b, a.f);
+    xm0 = c0;
+    c0 = xp0;
+    xm1 = c1;
+    c1 = xp1;
+  }
+}
+
+// Deterministic fields: a hash of the index, small values (any bits do; the check is bitwise).
+__global__ void fill(double* u, long n, unsigned salt) {
+  for (long t = blockIdx.x * long(blockDim.x) + threadIdx.x; t < n; t += long(gridDim.x) * blockDim.x) {
+    unsigned h = unsigned(t) * 2654435761u ^ salt;
+    h ^= h >> 15;
+    h *= 2246822519u;
+    h ^= h >> 13;
+    u[t] = double(h % 100000) * 1e-5 - 0.5;
+  }
+}
+
+__global__ void count_differences(const double* a, const double* b, long n, unsigned long long* count) {
+  for (long t = blockIdx.x * long(blockDim.x) + threadIdx.x; t < n; t += long(gridDim.x) * blockDim.x)
+    if (__double_as_longlong(a[t]) != __double_as_longlong(b[t])) atomicAdd(count, 1ull);
+}
+
+struct Shape {
+  const char* name;
+  void (*kernel)(Fields, int);
+  int rows_per_thread, columns_per_thread;
+};
+
+const Shape kShapes[] = {{"march", march, 1, 1}, {"prefetch", prefetch, 1, 1}, {"two-j", two_j, 2, 1},
+                         {"two-k", two_k, 1, 2}, {"ldg", ldg, 1, 1},           {"planted", planted, 1, 1}};
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t p = 0;
+  while (p <= s.size()) {
+    const std::size_t q = s.find(',', p);
+    out.push_back(s.substr(p, q == std::string::npos ? std::string::npos : q - p));
+    if (q == std::string::npos) break;
+    p = q + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || std::atoi(argv[1]) < 2 * nbl + 3) {
+    std::fprintf(stderr, "usage: awave-cuda-shapes N [STEPS] [SHAPE,...] [SEGMENT,...]  (N >= %d)\n", 2 * nbl + 3);
+    return 2;
+  }
+  const int n = std::atoi(argv[1]) - 2, steps = argc > 2 ? std::atoi(argv[2]) : 30;
+  std::vector<std::string> wanted = split(argc > 3 ? argv[3] : "march,prefetch,two-j,two-k,ldg");
+  wanted.push_back("march");  // the reference of the bitwise check: kShapes runs it first
+  std::vector<int> segments;
+  for (const std::string& s : split(argc > 4 ? argv[4] : "4,8,16,32")) segments.push_back(std::atoi(s.c_str()));
+  if (steps < 1) {
+    std::fprintf(stderr, "awave-cuda-shapes: STEPS must be positive\n");
+    return 2;
+  }
+  const long points = long(n + 2) * (n + 2) * (n + 2);
+  const std::size_t bytes = std::size_t(points) * sizeof(double);
+  double *u[3], *reference, *cs2;
+  for (double*& p : u) check(cudaMalloc(&p, bytes), "allocating a field");
+  check(cudaMalloc(&reference, bytes), "allocating the reference");
+  check(cudaMalloc(&cs2, n * sizeof(double)), "allocating cs2");
+  unsigned long long* differences;
+  check(cudaMalloc(&differences, sizeof(unsigned long long)), "allocating the counter");
+  fill<<<1024, 256>>>(cs2, n, 7u);
+  cudaEvent_t start, stop;
+  check(cudaEventCreate(&start), "creating an event");
+  check(cudaEventCreate(&stop), "creating an event");
+  const double interior = double(n - 2 * nbl) * (n - 2 * nbl) * n;
+  bool have_reference = false;
+  for (const int segment : segments) {
+    for (const Shape& shape : kShapes) {
+      bool want = false;
+      for (const std::string& w : wanted) want = want || w == shape.name;
+      if (!want || segment < 1) continue;
+      for (int l = 0; l < 3; ++l) fill<<<4096, 256>>>(u[l], points, 11u + l);
+      const dim3 block(32, shape.rows_per_thread == 2 ? 4 : 8);
+      const dim3 grid((n + 32 * shape.columns_per_thread - 1) / (32 * shape.columns_per_thread),
+                      (n - 2 * nbl + 8 - 1) / 8, (n - 2 * nbl + segment - 1) / segment);
+      int ring = 0;  // u[ring] = prev, u[ring + 1] = now, u[ring + 2] = next (mod 3)
+      auto step = [&] {
+        Fields a{u[(ring + 2) % 3], u[(ring + 1) % 3], u[ring % 3], cs2, 0.1, n, n, n, long(n + 2) * (n + 2), n + 2};
+        shape.kernel<<<grid, block>>>(a, segment);
+        ring = (ring + 1) % 3;
+      };
+      step();
+      step();
+      check(cudaDeviceSynchronize(), "warming up");
+      double best = 0;
+      for (int r = 0; r < 3; ++r) {
+        check(cudaEventRecord(start), "timing");
+        for (int s = 0; s < steps; ++s) step();
+        check(cudaEventRecord(stop), "timing");
+        check(cudaEventSynchronize(stop), "running the steps");
+        float ms = 0;
+        check(cudaEventElapsedTime(&ms, start, stop), "timing");
+        best = std::max(best, interior * steps / (1e-3 * ms));
+      }
+      check(cudaGetLastError(), "running the kernel");
+      // The same steps from the same fields: every shape must leave march's bits. (The segment
+      // does not change the arithmetic, so march at the first segment is the reference.)
+      const double* now = u[(ring + 1) % 3];
+      long differing = -1;
+      if (!have_reference) {
+        check(cudaMemcpy(reference, now, bytes, cudaMemcpyDeviceToDevice), "keeping the reference");
+        have_reference = true;
+        differing = 0;
+      } else {
+        check(cudaMemset(differences, 0, sizeof(unsigned long long)), "comparing");
+        count_differences<<<4096, 256>>>(now, reference, points, differences);
+        unsigned long long d = 0;
+        check(cudaMemcpy(&d, differences, sizeof d, cudaMemcpyDeviceToHost), "comparing");
+        differing = long(d);
+      }
+      cudaFuncAttributes attributes{};
+      check(cudaFuncGetAttributes(&attributes, shape.kernel), "reading the kernel's attributes");
+      std::printf(
+          "{\"n\": %d, \"shape\": \"%s\", \"segment\": %d, \"block\": [%u, %u], \"registers\": %d, \"steps\": %d, "
+          "\"su_per_s\": %.5g, \"differing_points\": %ld, \"bitwise_with_march\": %s}\n",
+          n, shape.name, segment, block.x, block.y, attributes.numRegs, steps, best, differing,
+          differing == 0 ? "true" : "false");
+      std::fflush(stdout);
+    }
+  }
+  return 0;
+}
