@@ -11,6 +11,8 @@
 //   two-k      each thread marches two columns k and k+32 (blocks of 32 x 8 threads over 64 x 8
 //              points): twice the independent loads per thread, no shared loads;
 //   ldg        march, every load of `now` through the read-only path (__ldg);
+//   shared-y   march with the plane's (k, j) tile in shared memory (double-buffered, one barrier
+//              a plane): the y neighbours come from it instead of loads of rows j-1, j+1;
 //   planted    march with one point's update off by one ulp: the bitwise check must see it.
 // Diagnostics (not the update, so never bitwise): what the neighbour loads cost against the
 // same march streaming the same bytes.
@@ -109,6 +111,39 @@ __global__ void march_without_y(Fields a, int segment) {
     }
     xm = centre;
     centre = xp;
+  }
+}
+
+// The y neighbours from a shared-memory copy of the block's (k, j) tile of the plane, its rows
+// j0-1 .. j0+blockDim.y (blocks of 32 x 8). Each thread stores its centre, the first and last
+// rows their outer neighbours; two buffers, so one barrier a plane.
+__global__ void shared_y(Fields a, int segment) {
+  constexpr int bk = 32, bj = 8;
+  __shared__ double tile[2][bj + 2][bk];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int k = blockIdx.x * bk + tx;
+  const int j = nbl + blockIdx.y * bj + ty;
+  const int i_begin = nbl + blockIdx.z * segment, i_end = min(i_begin + segment, a.nx - nbl);
+  const bool active = k < a.nz && j < a.ny - nbl;  // inactive threads still meet the barriers
+  const bool low_edge = ty == 0, high_edge = ty == bj - 1 || j + 1 == a.ny - nbl;
+  const double cs2 = active ? a.cs2_k[k] : 0.0;
+  long c = index_of(a, i_begin, j, k);
+  double xm = active ? a.now[c - a.si] : 0.0, centre = active ? a.now[c] : 0.0;
+  int buffer = 0;
+  for (int i = i_begin; i < i_end; ++i, c += a.si, buffer ^= 1) {
+    if (active) {
+      tile[buffer][ty + 1][tx] = centre;
+      if (low_edge) tile[buffer][0][tx] = a.now[c - a.sj];
+      if (high_edge) tile[buffer][ty + 2][tx] = a.now[c + a.sj];
+    }
+    __syncthreads();
+    if (active) {
+      const double xp = a.now[c + a.si];
+      const Stencil7 s{centre, xm, xp, tile[buffer][ty][tx], tile[buffer][ty + 2][tx], a.now[c - 1], a.now[c + 1]};
+      a.next[c] = undamped_next(s, a.prev[c], cs2, a.f);
+      xm = centre;
+      centre = xp;
+    }
   }
 }
 
@@ -239,6 +274,7 @@ const Shape kShapes[] = {{"march", march, 1, 1},
                          {"two-j", two_j, 2, 1},
                          {"two-k", two_k, 1, 2},
                          {"ldg", ldg, 1, 1},
+                         {"shared-y", shared_y, 1, 1},
                          {"planted", planted, 1, 1},
                          {"no-y", march_without_y<true, true>, 1, 1, true},
                          {"no-yz", march_without_y<false, true>, 1, 1, true},
