@@ -53,6 +53,7 @@ DEFAULT_FP_COST = sorted(glob.glob(os.path.join(HERE, "results", "*", "fp-cost")
 DEFAULT_OMP_SHAPES = sorted(glob.glob(os.path.join(HERE, "results", "*", "omp-shapes*", "*.txt")) +
                             glob.glob(os.path.join(HERE, "results", "*", "omp-shapes*", "*.jsonl")) +
                             glob.glob(os.path.join(HERE, "results", "*", "kernel-shapes", "*.jsonl")))
+DEFAULT_CUDA_SHAPES = sorted(glob.glob(os.path.join(HERE, "results", "*", "cuda-shapes*", "cuda-shapes.jsonl")))
 DEFAULT_OMP_BEFORE_AFTER = [(os.path.join(HERE, "results", "h200-2026-11-23", "fp-cost", "cost_openmptarget_[0-9]*.json"),
                              os.path.join(HERE, "results", "h200-2026-11-23", "omp-new", "*.json"))]
 DEFAULT_CHECKSUM_COST = sorted(glob.glob(os.path.join(HERE, "results", "*", "checksum-cost")))
@@ -831,6 +832,49 @@ def kernel_shapes_runs(path):
     return runs
 
 
+CUDA_SHAPE_ORDER = ("march", "prefetch", "two-j", "two-k", "ldg", "shared-y", "no-y", "no-yz", "stream")
+
+
+def cuda_shapes_tables(w, files):
+    """Section 16: hand CUDA's interior kernel in shapes with more bytes in flight, and the
+    diagnostics that drop the neighbour loads (bench/cuda_stencil_shapes.cu)."""
+    if not files:
+        return
+    w("`awave-cuda-shapes` (`bench/cuda_stencil_shapes.cu`, the cuda build's flags; `bench/device/cuda-shapes.sh`) "
+      "times hand CUDA's interior kernel alone (SU/s over the interior region's points, best of 3 runs of 30 "
+      "steps; the median over rounds where a folder has several) in shapes that keep more bytes in flight, "
+      "each checked bitwise against *march* (the product's kernel): *prefetch* (the next point's six loads "
+      "issued before this point's store), *two-j* (two rows per thread, sharing their y loads), *two-k* (two "
+      "columns k, k+32 per thread), *ldg* (every load of `now` through the read-only path), *shared-y* (the "
+      "y neighbours from a double-buffered shared-memory tile of the plane). Diagnostics, not the update "
+      "(so not bitwise): *no-y* (march without the y neighbours' loads), *no-yz* (without the z ones "
+      "too), *stream* (next = 2 now - prev along the same march: 24 B a point and no stencil). A planted "
+      "shape (one point off by one ulp) is reported as differing in every run (`cuda-shapes-planted.jsonl`).\n")
+    for path in files:
+        with open(path) as f:
+            rows = [json.loads(line) for line in f if line.startswith("{")]
+        gpu_file = os.path.join(os.path.dirname(path), "cuda-shapes-gpu.txt")
+        gpu = open(gpu_file).read().split(",")[0].strip() if os.path.exists(gpu_file) else "?"
+        for n in sorted({r["n"] for r in rows}):
+            sel = [r for r in rows if r["n"] == n]
+            segs = sorted({r["segment"] for r in sel})
+            rounds = len({r.get("round", 1) for r in sel})
+            w(f"{n}^3 interior, {gpu} (`{os.path.relpath(path, HERE)}`, {rounds} round{'s' if rounds > 1 else ''}):\n")
+            w("| shape | registers | " + " | ".join(f"segment {g}" for g in segs) + " | bitwise with march |")
+            w("|---|---|" + "---|" * len(segs) + "---|")
+            for shape in CUDA_SHAPE_ORDER:
+                cells = [r for r in sel if r["shape"] == shape]
+                if not cells:
+                    continue
+                per_seg = {g: statistics.median(r["su_per_s"] for r in cells if r["segment"] == g)
+                           for g in segs if any(r["segment"] == g for r in cells)}
+                bitwise = ("diagnostic" if cells[0].get("diagnostic") else
+                           "yes" if all(r["bitwise_with_march"] for r in cells) else "**no**")
+                w(f"| {shape} | {cells[0]['registers']} | " +
+                  " | ".join(fmt_su(per_seg[g]) if g in per_seg else "-" for g in segs) + f" | {bitwise} |")
+            w("")
+
+
 def kernel_shapes_tables(w, logs):
     """Section 16: Kokkos-CUDA's MDRange kernels against its flat march, hand CUDA's block shapes
     with and without restrict kernel parameters (bench/device/kernel-shapes.sh)."""
@@ -945,6 +989,7 @@ def omp_shapes_section(w, shape_files, before_after, kernel_shape_logs=()):
                 w(f"| {impl} | {n}^3 | {', '.join(fmt_su(x) for x in bv)} | {', '.join(fmt_su(x) for x in av)} |")
         w("")
     kernel_shapes_tables(w, kernel_shape_logs)
+    cuda_shapes_tables(w, DEFAULT_CUDA_SHAPES)
     w("What moved into the product from these (commit `1cc8092`): Kokkos-CUDA runs the flat marching kernel, "
       "32 planes a work item, on every grid that is not fused (`src/kokkos/kokkos_policy.hpp`; the sponge "
       "tested once per march there); hand OpenMP offload keeps the one-region shape with teams of 128 threads "
@@ -993,66 +1038,69 @@ def newest_sweep_targets(w, dirs):
 NEWEST_TARGETS_TEXT = (
     "Targets: hand OMP / hand CUDA >= 0.80 at 256^3 and 384^3, >= 0.85 from 512^3; Kokkos-OMPT / hand OMP "
     ">= 0.95; Kokkos-CUDA / hand CUDA >= 0.95; hand CUDA >= 95% of the limit on the H100 and >= 90% on "
-    "the H200 at 512^3 and 1000^3; PP >= 0.85 at 512^3. The H100's rows are the sweeps of 2026-11-24: "
-    "the cuda build of `68fdb71` and the openmptarget build of `99be1ee` (work items in (k, j) tiles, "
+    "the H200 at 512^3 and 1000^3; PP >= 0.85 at 512^3. Both GPUs' rows are sweeps of 2026-11-24 of the "
+    "cuda build of `68fdb71` and the openmptarget build of `99be1ee` (work items in (k, j) tiles, "
     "`core/march_tiles.hpp`; hand omp with one work item per thread through `num_teams`; Kokkos-OMPT in "
-    "rows of k), every run checked and bitwise. One sweep run per size moves by 5-10% between sessions "
-    "for the offload builds, more than the layout change; the layout was measured interleaved in one "
-    "session instead: at 1000^3 hand omp 9.11e10 and 9.17e10 against 7.78e10 and 7.78e10 with the "
-    "layout before (`results/h100-2026-11-24/sweep-99be1ee/ab-1000`), at 512^3 8.54-8.89e10 against "
-    "7.87-7.93e10 (`results/h100-2026-11-24/march-tiles-c82a63d`, README there), and what OpenMP's "
-    "worksharing code costs against an LLVM `ompx_bare` region of the same march (9.12e10 against "
-    "9.87e10 at 512^3, 0.79 against 0.86 of hand CUDA: `results/h100-2026-11-24/omp-shapes-bare`, "
-    "README there; the product keeps standard OpenMP). The figures in the list below are the earlier "
-    "`3529911` sweeps' where they name no other source. The H200's rows are sweeps of `3529911` (the "
-    "H200 was not swept again): the H200's on the 2-H200 machine, the cuda build on one GPU and the openmptarget build on the other "
-    "at the same time, each on its own 16 of the 32 cores (`taskset`), so neither's CPU check ran beside "
-    "the other's timed GPU runs. Met: Kokkos-CUDA / hand CUDA on the H100 at 256^3, 384^3, 768^3 and "
-    "1000^3 (0.95-1.01; 0.92 at 512^3) and on the H200 at 384^3 and 1000^3 (0.95, 0.96; 0.91-0.94 "
-    "elsewhere), up from 0.83 and 0.73 at 512^3 and 1000^3 on the H200 before the march; Kokkos-OMPT / "
-    "hand OMP at 1000^3 on the H100 and at 768^3 on the H200 (0.95); hand CUDA's share at 512^3 on the H100 (96%). "
-    "Missed, and what limits each, measured:\n\n"
-    "- Hand OpenMP offload against hand CUDA (H100 0.64-0.82, H200 0.63-0.76). Not the memory system: "
-    "the offload triad reaches 0.93 (H100) and 0.87 (H200) of CUDA's (`devbench-*.json`). The kernel: "
-    "every shape clang 19 was given lands at 1.00-1.07e11 at 512^3 on the H200, against hand CUDA's "
-    "1.485e11 there (two shape studies, above; the best of each within the run-to-run spread of the "
-    "other: one-region's segment 16 against 32 at 512^3 swapped order between the two sessions). The "
-    "`global` shape, whose fields are cast to global memory so that every load is `ld.global` as in "
-    "nvcc's code instead of a generic `ld.f64` (`results/build-machine-2026-11-23/omp-ptx`), measured "
-    "1.067e11 against one-region's 1.055e11 (128 threads, segment 32; +1%, inside the spread): the "
-    "generic loads are not what limits it. The product kept one-region with teams of 128 (the one "
-    "change that held in both sessions and on both GPUs). At 1000^3 segment 32 beat 16 in both "
-    "sessions (+3%); not moved (the product was not re-timed with it).\n"
-    "- Kokkos-OMPT against hand OMP (H100 0.90-0.95, H200 0.82-0.95): not the launch. "
-    "`LIBOMPTARGET_INFO=16` on the H200 (`results/h200x2-2026-11-23/kernel-shapes/launches.txt`): both "
-    "step kernels launch 3200 blocks of 128 threads at 256^3, in SPMD mode, the same geometry; "
-    "`OMP_TEAMS_THREAD_LIMIT` 128 against 256 gave Kokkos-OMPT 8.61e10 against 8.05e10 at 512^3, so the "
-    "runtime's default (128) is already the better one. What differs is the code inside the region: "
-    "Kokkos 3.4 maps the functor (`map(to: functor)`) at every launch and indexes through its Views. "
-    "What the device link's ptxas makes of it (`results/build-machine-2026-11-23/omp-ptx/census-ef9ce66.md`, "
-    "no GPU; clang runs the ptxas of its CUDA 12.4 root with `-c`, which the earlier census, ptxas on the "
-    "PTX alone, did not): Kokkos-OMPT's `Marched` kernel makes the same field loads as hand omp's step "
-    "(10 generic, 3 global) but gets 92 registers against 71, so 5 teams of 128 threads fit on an SM "
-    "against 7 (20 warps against 28). `-maxrregcount` does not cap it because Kokkos' kernels carry "
-    "`.maxntid 128` (clang's default thread limit; hand omp's limit is a run-time value), for which "
-    "ptxas takes the budget from `.minnctapersm`: `--minnctapersm` 6/7/8 gives `Marched` 80/72/64 "
-    "registers with 36/72/112 bytes spilled and leaves hand omp's kernels alone. A build takes it as "
-    "`-DAWAVE_OFFLOAD_PTXAS_OPTIONS=--minnctapersm=7` (recorded in each result's compiler field). "
-    "Timed on the H100 (`results/h100-2026-11-24/omp-ptxas-8b49ef9`, three builds of 8b49ef9, "
-    "256^3/512^3/1000^3, one checked and two unchecked rounds, every checked run bitwise): Kokkos-OMPT "
-    "medians 6.32e10/8.10e10/8.37e10 without a cap, 0.95/0.95/0.92 of that with 7 teams, 0.91/0.85/0.81 "
-    "with 8, while hand omp (the same code in all three) stayed within 2%. The spills cost more "
-    "than the occupancy gains: occupancy is not what holds Kokkos-OMPT at 0.89/0.92/0.95 of hand omp, "
-    "and no cap is the default. The gap is about 30 us a step at 256^3 (265 against 235 us), which a "
-    "per-launch cost such as the functor's mapping would explain, and 0.64 ms at 1000^3, which only the "
-    "region's code can; neither is located further by a measurement.\n"
-    "- Hand CUDA on the H200 (81-86% of the limit; 1.485e11 at 512^3): five block shapes and segments "
-    "were within 1% of the default at 512^3 and at or below it at 1000^3, and restrict kernel "
-    "parameters (read-only loads: more bytes in flight) lost 2.4% at both sizes (the first study, "
-    "above). Two points per thread and prefetching the next plane are not tried. On the H100 it holds "
-    "95-96% at 384^3-512^3 and 90-91% at 768^3 and 1000^3.\n"
-    "- PP at 512^3 (H100 0.76, H200 0.61): bounded by Kokkos-OMPT, which is bounded by clang's code "
-    "as above.\n")
+    "rows of k), every run checked and bitwise: on the H100 `sweep-68fdb71` (both builds) with "
+    "`sweep-99be1ee` (the openmptarget build again), on the H200 one sweep of both builds "
+    "(`results/h200-2026-11-24/sweep`, README there). One sweep run per size moves by 5-10% between "
+    "sessions for the offload builds, more than the layout change; the layout was measured interleaved in "
+    "one session instead: on the H100 at 1000^3 hand omp 9.11e10 and 9.17e10 against 7.78e10 and 7.78e10 "
+    "with the layout before (`results/h100-2026-11-24/sweep-99be1ee/ab-1000`), at 512^3 8.54-8.89e10 "
+    "against 7.87-7.93e10 (`results/h100-2026-11-24/march-tiles-c82a63d`, README there). On the H200 the "
+    "sweep's hand omp (1.046e11 at 512^3, 1.102e11 at 1000^3) is where the `3529911` sweep's was "
+    "(0.70 and 0.76 of hand CUDA then and now). Met: Kokkos-CUDA / hand CUDA on the H100 at 384^3, 768^3 "
+    "and 1000^3 (0.95-1.00) and on the H200 at 768^3 and 1000^3 (0.95); Kokkos-OMPT / hand OMP at 512^3 "
+    "on the H100 (0.96); hand CUDA's share at 384^3 and 512^3 on the H100 (95%). Missed, and what limits "
+    "each, measured:\n\n"
+    "- Hand CUDA's share of the limit (H100 90-91% at 768^3-1000^3; H200 81-86%). The limit is the "
+    "triad's bandwidth over 24 B a site; `awave-cuda-shapes` (above) measured what the march's own access "
+    "pattern reaches when it streams those 24 B and computes nothing (*stream*): on the H100 1.20e11 at "
+    "512^3 (100% of the limit) but 1.12e11 at 1000^3 (93%), on the H200 1.72e11 at 512^3 (99%) and "
+    "1.62e11 at 1000^3 (94%). On the H100 the interior kernel is at that ceiling: 1.165e11 at 512^3 (97% "
+    "of *stream*), 1.100e11 at 1000^3 (98% of *stream*'s best), so what is left at 1000^3 is the access "
+    "pattern of three 8 GB fields marched plane by plane, not the stencil. On the H200 it is not: 1.489e11 "
+    "at 512^3 and 1.438e11 at 1000^3 against *stream*'s 1.72e11 and 1.62e11, and dropping the y "
+    "neighbours' loads alone (*no-y*) gives 1.67e11 and 1.55e11: the two loads of rows j-1, j+1 cost 11% "
+    "and 8% on the H200 (3% at 512^3 on the H100, whose memory is slower behind the same SMs), the z "
+    "neighbours' under 1% more. Shapes with more bytes in flight recover little of it: *prefetch* +3% at 512^3 and +2% at "
+    "1000^3 on the H200 but 0% to -5% on the H100 at the product's segments, *two-j* +1-2% on the H200 "
+    "(-12% on the H100 at 1000^3, segment 16), *ldg* up to +2%, *two-k* (66 registers) -13% to -18%, and "
+    "*shared-y* (the rows from shared memory, one barrier a plane) -5% to -8% on both GPUs. The block shapes and segments of the first study (above) were within 1%. None "
+    "moved into the product: none gains on both GPUs.\n"
+    "- Hand OpenMP offload against hand CUDA (H100 0.59-0.85, H200 0.61-0.76). Not the memory system: "
+    "the offload triad reaches 0.93 (H100) and 0.90 (H200) of CUDA's (`devbench-*.json`). The "
+    "worksharing loop code: the same march and tiles as an LLVM `ompx_bare` region (no worksharing code, "
+    "ids by hand) ran 9.87e10 against 9.12e10 on the H100 at 512^3 (`results/h100-2026-11-24/omp-shapes-bare`) "
+    "and 1.21-1.23e11 against 1.03-1.11e11 on the H200 (`results/h200-2026-11-24/omp-shapes-99be1ee`, "
+    "tiled, 128 threads, segments 16 and 32): 8% and 11-17%, with 14 more registers (70 against 56; "
+    "nvcc's interior kernel has 32). Even bare, clang's march is 0.86 (H100) and 0.82 (H200) of hand "
+    "CUDA. The product keeps standard OpenMP (an extension of one compiler is not the portable OpenMP "
+    "this implementation stands for). At 256^3 a step is 0.2 ms and the offload runtime's synchronous "
+    "region costs a fixed part of it (section 6). The segment, 32 instead of 16 in the product, "
+    "interleaved on the H200 (`results/h200-2026-11-24/omp-segment-99be1ee`, two rounds each): hand omp "
+    "1.116/1.109e11 against 1.069/1.088e11 at 1000^3 (+3%), 1.044/0.974e11 against 1.046/1.031e11 at "
+    "512^3 and 8.13/7.89e10 against 8.53/8.39e10 at 256^3 (-5%): not moved.\n"
+    "- Kokkos-OMPT against hand OMP (H100 0.79-0.96, H200 0.86-0.90). The launch: Kokkos 3.4's "
+    "RangePolicy gives the region no `num_teams`, and clang 19's offload runtime then caps it at 3200 "
+    "teams (`LIBOMPTARGET_INFO=16`), so each thread loops over several work items where hand omp's have "
+    "one. `LIBOMPTARGET_REUSE_BLOCKS_FOR_HIGH_TRIP_COUNT=0` lifts the cap: Kokkos-OMPT +2-4% on the H100 "
+    "(`results/h100-2026-11-24/teams`), and on the H200 medians 9.74e10 and 9.65e10 against 9.21e10 "
+    "and 9.27e10 at 1000^3 (+5%), within the spread at 512^3 (`results/h200-2026-11-24/teams-99be1ee`); "
+    "hand omp unchanged, as it passes `num_teams`. The variable has to be set before the runtime starts "
+    "(a constructor in awave was measured too late), so the product does not set it; a user can. What "
+    "remains is the code inside the region: Kokkos 3.4 maps the functor (`map(to: functor)`) at every "
+    "launch and indexes through its Views; its `Marched` kernel gets 92 registers against hand omp's 71 "
+    "(`results/build-machine-2026-11-23/omp-ptx/census-ef9ce66.md`), and capping them (`--minnctapersm` "
+    "7 and 8: 72 and 64 registers with spills) was slower (`results/h100-2026-11-24/omp-ptxas-8b49ef9`: "
+    "0.81-0.95 of no cap). Tiles of 32 x 4 for Kokkos-OMPT were slower under the 3200-team cap "
+    "(7.72-7.76e10 against 8.14-8.15e10 at 1000^3, H100) and were taken out (99be1ee).\n"
+    "- Kokkos-CUDA against hand CUDA below 0.95 at 256^3 and 512^3 (H100 0.91, 0.92; H200 0.87, 0.94): "
+    "the same march in Kokkos' flat range (`Marched`, `src/kokkos`) against hand CUDA's (k, j) blocks "
+    "and CUDA graphs; at 256^3 a step is 0.12 ms (H200), and hand CUDA launches a graph of three steps "
+    "where Kokkos launches each step. Not located further by a measurement.\n"
+    "- PP at 512^3 (H100 0.76, H200 0.63): the harmonic mean over the four platforms is held down by "
+    "Kokkos-OMPT's share of the limit, bounded as above.\n")
 
 
 def checksum_section(w, dirs):
