@@ -457,7 +457,7 @@ def targets_section(w, runs, bench, platforms, primary):
         cb, ob = bench.get((p, "cuda"), {}), bench.get((p, "openmptarget"), {})
         if "triad_bandwidth_gb_s" in cb and "triad_bandwidth_gb_s" in ob:
             r = ob["triad_bandwidth_gb_s"] / cb["triad_bandwidth_gb_s"]
-            rows.append((f"OpenMP offload triad / CUDA triad ({p})", f"{r:.2f}", ">= 0.90", r >= 0.90))
+            rows.append((f"OpenMP offload triad / CUDA triad ({p})", f"{r:.3f}", ">= 0.90", r >= 0.90))
         big = [s for s in gpu_shapes(runs, p, ("cuda",)) if points(s) >= 256 ** 3]
         sp = span([ratio_value(best(runs, (p, "openmptarget", s), "omp"), best(runs, (p, "cuda", s), "cuda")) for s in big])
         rows.append((f"hand OMP / hand CUDA, >= 256^3 ({p})", fmt_span(sp), ">= 0.90", bool(sp) and sp[0] >= 0.90))
