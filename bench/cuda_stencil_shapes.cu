@@ -1,6 +1,6 @@
 // awave-cuda-shapes (cuda build): shapes of hand CUDA's interior kernel that keep more bytes in
 // flight per thread, timed on the GPU and checked bitwise against the product's shape. The
-// interior kernel is 94-99% of a step on grids >= 256^3; the sponge kernels are left out here.
+// interior region holds 94-99% of the points of grids >= 256^3; the sponge kernels are left out.
 //   march      the product's interior kernel (src/cuda/wave_cuda.cu): a thread per (k, j) column
 //              marching i over a segment, `now` at i-1, i, i+1 in registers, unroll 4;
 //   prefetch   march, the next point's six loads (x+1, y-1, y+1, z-1, z+1, prev) issued before
@@ -28,6 +28,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -308,6 +309,16 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "awave-cuda-shapes: STEPS must be positive\n");
     return 2;
   }
+  for (const int segment : segments)
+    if (segment < 1) {
+      std::fprintf(stderr, "awave-cuda-shapes: a SEGMENT must be a positive number of planes\n");
+      return 2;
+    }
+  for (const std::string& w : wanted)
+    if (std::none_of(std::begin(kShapes), std::end(kShapes), [&](const Shape& s) { return w == s.name; })) {
+      std::fprintf(stderr, "awave-cuda-shapes: no shape '%s'\n", w.c_str());
+      return 2;
+    }
   const long points = long(n + 2) * (n + 2) * (n + 2);
   const std::size_t bytes = std::size_t(points) * sizeof(double);
   double *u[3], *reference, *cs2;
@@ -326,7 +337,7 @@ int main(int argc, char** argv) {
     for (const Shape& shape : kShapes) {
       bool want = false;
       for (const std::string& w : wanted) want = want || w == shape.name;
-      if (!want || segment < 1) continue;
+      if (!want) continue;
       for (int l = 0; l < 3; ++l) fill<<<4096, 256>>>(u[l], points, 11u + l);
       const dim3 block(32, shape.rows_per_thread == 2 ? 4 : 8);
       const dim3 grid((n + 32 * shape.columns_per_thread - 1) / (32 * shape.columns_per_thread),
