@@ -36,6 +36,9 @@ struct KokkosIteration {
   // kokkos_regions::Marched) instead of three MDRange kernels. 0: always; max: never.
   static constexpr std::size_t march_plane_bytes = std::numeric_limits<std::size_t>::max();
   static constexpr int march_segment = 16;
+  // Planes of at most short_march_plane_bytes march short_march_segment planes instead (0: never).
+  static constexpr std::size_t short_march_plane_bytes = 0;
+  static constexpr int short_march_segment = 16;
   // Rows j per (k, j) tile of the marching kernel's work items (core/march_tiles.hpp).
   static constexpr int march_rows = 1;
   // A march tests for the sponge once (true: a march meeting no layer takes a loop with no
@@ -62,6 +65,8 @@ struct KokkosIteration<Kokkos::Experimental::OpenMPTarget> {
   // 512^3, H100 (MDRange interior march, bench/results/h100-tuning-2026-11-22): segment 1 gave
   // 5.0e10 SU/s, 4 gave 6.7e10, 8 7.3e10, 16 7.5e10, 32 7.3e10.
   static constexpr int march_segment = 16;
+  static constexpr std::size_t short_march_plane_bytes = 0;
+  static constexpr int short_march_segment = 16;
   // Rows of k, no (k, j) tiles: Kokkos 3.4's RangePolicy region has no num_teams, so clang 19's
   // runtime caps it at 3200 teams and each thread loops over several work items; so laid out,
   // tiles of 32 x 4 were slower (H100, bench/results/h100-2026-11-24/march-tiles-c82a63d: 512^3
@@ -96,6 +101,13 @@ struct KokkosIteration<Kokkos::Cuda> {
   // (AWAVE_KOKKOS_MARCH_PLANE_BYTES=18446744073709551615).
   static constexpr std::size_t march_plane_bytes = 0;
   static constexpr int march_segment = 32;
+  // Planes of at most 4 MiB (512^3 and below) march 8 planes. H100, both rounds alike
+  // (bench/results/h100-2026-11-24/kokkos-segment-68fdb71, AWAVE_KOKKOS_SEGMENT 32/16/8/4, best
+  // chunk): 256^3 9.76e10 / 1.02e11 / 1.06e11 / 1.06e11, 512^3 1.07e11 / 1.08e11 / 1.09e11 /
+  // 1.09e11, 1000^3 1.08e11 / 1.08e11 / 1.05e11 / 9.77e10 (hand CUDA 1.08e11, 1.15e11, 1.10e11).
+  // H200 512^3 (h200-2026-11-23/kernel-shapes): 8 planes 1.372e11 against 32 planes 1.382e11.
+  static constexpr std::size_t short_march_plane_bytes = std::size_t(4) << 20;
+  static constexpr int short_march_segment = 8;
   static constexpr int march_rows = 4;
   static constexpr bool sponge_test_per_march = true;  // as measured above
   static constexpr bool k_first = true;                // policy axes (k, j, i), k on threadIdx.x
@@ -128,6 +140,12 @@ std::array<int, 3> kokkos_tile(bool large_planes) {
     return std::nullopt;
   }();
   return tuned ? *tuned : large_planes ? Iteration::tile_large_planes : Iteration::tile;
+}
+
+// The compiled march segment for planes of plane_bytes (core/step_plan.hpp, plane_bytes).
+template <class Iteration>
+int march_segment_for(std::size_t plane_bytes) {
+  return plane_bytes <= Iteration::short_march_plane_bytes ? Iteration::short_march_segment : Iteration::march_segment;
 }
 
 // A segment length: the compiled one (KokkosIteration's interior_segment or march_segment),

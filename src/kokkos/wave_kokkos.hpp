@@ -335,8 +335,9 @@ class WaveKokkos final : public WaveImpl {
   void launch(Part part) {
     const WaveParams& p = problem_.params();
     const int nbl = kBoundaryLayers, nx = p.nx(), ny = p.ny(), nz = p.nz();
-    const bool marches = kokkos_marches<Iteration>(plane_bytes(problem_.geometry()));
-    const int segment = kokkos_segment(marches ? Iteration::march_segment : Iteration::interior_segment);
+    const std::size_t bytes = plane_bytes(problem_.geometry());
+    const bool marches = kokkos_marches<Iteration>(bytes);
+    const int segment = kokkos_segment(marches ? march_segment_for<Iteration>(bytes) : Iteration::interior_segment);
     const int segments = (nx - 2 * nbl + segment - 1) / segment;
     const Kernel kernel{ring_.next(), ring_.now(), ring_.prev(), cs2_k_, damp_ij_, problem_.f(),
                         p.dt,         nx,          ny,           nz,     segment};
