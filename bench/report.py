@@ -39,10 +39,12 @@ DEFAULT_RESULTS = [os.path.join(HERE, "results", d) for d in
                    ("h100-2026-11-22/sweep", "h100-2026-11-23/sweep", "h100-2026-11-23/sweep-c547332",
                     "h100-2026-11-23/sweep-3529911", "h200-2026-11-22/sweep", "h200-2026-11-23/sweep",
                     "h200x2-2026-11-23/sweep", "host-2core-2026-11-22", "h100-2026-11-24/sweep-68fdb71",
-                    "h100-2026-11-24/sweep-99be1ee", "h200-2026-11-24/sweep")]
+                    "h100-2026-11-24/sweep-99be1ee", "h200-2026-11-24/sweep", "h100-2026-11-24/sweep-3e7614a",
+                    "h200-2026-11-24/sweep-3e7614a")]
 # The newest sweep of each GPU, for the targets of section 16 (one directory per GPU).
 DEFAULT_NEWEST_SWEEPS = [os.path.join(HERE, "results", d) for d in
-                         ("h100-2026-11-24/sweep-68fdb71+h100-2026-11-24/sweep-99be1ee", "h200-2026-11-24/sweep")]
+                         ("h100-2026-11-24/sweep-99be1ee+h100-2026-11-24/sweep-3e7614a",
+                          "h200-2026-11-24/sweep+h200-2026-11-24/sweep-3e7614a")]
 # Issue 16's shape study before the product moved (bench/device/kernel-shapes.sh).
 DEFAULT_KERNEL_SHAPES = sorted(glob.glob(os.path.join(HERE, "results", "*", "kernel-shapes", "shapes.log")))
 # Output overlapping compute (io-overlap.sh) and the row-alignment lever (row-alignment.sh).
@@ -995,7 +997,8 @@ def omp_shapes_section(w, shape_files, before_after, kernel_shape_logs=()):
       "tested once per march there); hand OpenMP offload keeps the one-region shape with teams of 128 threads "
       "instead of 256; Kokkos-OpenMPTarget keeps the sponge test at every point (once per march, *split*, "
       "was slower with clang: in the table above and in the product); hand CUDA is unchanged (no block shape "
-      "beat the default, restrict parameters lost 2.4%).\n")
+      "beat the default, restrict parameters lost 2.4%). Since 3e7614a Kokkos-CUDA marches 8 planes where a plane "
+      "is at most 4 MiB (below).\n")
     newest_sweep_targets(w, DEFAULT_NEWEST_SWEEPS)
 
 
@@ -1039,21 +1042,21 @@ NEWEST_TARGETS_TEXT = (
     "Targets: hand OMP / hand CUDA >= 0.80 at 256^3 and 384^3, >= 0.85 from 512^3; Kokkos-OMPT / hand OMP "
     ">= 0.95; Kokkos-CUDA / hand CUDA >= 0.95; hand CUDA >= 95% of the limit on the H100 and >= 90% on "
     "the H200 at 512^3 and 1000^3; PP >= 0.85 at 512^3. Both GPUs' rows are sweeps of 2026-11-24 of the "
-    "cuda build of `68fdb71` and the openmptarget build of `99be1ee` (work items in (k, j) tiles, "
-    "`core/march_tiles.hpp`; hand omp with one work item per thread through `num_teams`; Kokkos-OMPT in "
-    "rows of k), every run checked and bitwise: on the H100 `sweep-68fdb71` (both builds) with "
-    "`sweep-99be1ee` (the openmptarget build again), on the H200 one sweep of both builds "
-    "(`results/h200-2026-11-24/sweep`, README there). One sweep run per size moves by 5-10% between "
+    "cuda build of `3e7614a` (Kokkos-CUDA marching 8 planes where a plane is at most 4 MiB) and the "
+    "openmptarget build of `99be1ee` (work items in (k, j) tiles, `core/march_tiles.hpp`; hand omp with "
+    "one work item per thread through `num_teams`; Kokkos-OMPT in rows of k), every run checked and "
+    "bitwise: `sweep-3e7614a` on each GPU, with `sweep-99be1ee` on the H100 and `sweep` on the H200 "
+    "(README there) for the openmptarget build. One sweep run per size moves by 5-10% between "
     "sessions for the offload builds, more than the layout change; the layout was measured interleaved in "
     "one session instead: on the H100 at 1000^3 hand omp 9.11e10 and 9.17e10 against 7.78e10 and 7.78e10 "
     "with the layout before (`results/h100-2026-11-24/sweep-99be1ee/ab-1000`), at 512^3 8.54-8.89e10 "
     "against 7.87-7.93e10 (`results/h100-2026-11-24/march-tiles-c82a63d`, README there). On the H200 the "
     "sweep's hand omp (1.046e11 at 512^3, 1.102e11 at 1000^3) is where the `3529911` sweep's was "
-    "(0.70 and 0.76 of hand CUDA then and now). Met: Kokkos-CUDA / hand CUDA on the H100 at 384^3, 768^3 "
-    "and 1000^3 (0.95-1.00) and on the H200 at 768^3 and 1000^3 (0.95); Kokkos-OMPT / hand OMP at 512^3 "
-    "on the H100 (0.96); hand CUDA's share at 384^3 and 512^3 on the H100 (95%). Missed, and what limits "
-    "each, measured:\n\n"
-    "- Hand CUDA's share of the limit (H100 90-91% at 768^3-1000^3; H200 81-86%). The limit is the "
+    "(0.70 and 0.76 of hand CUDA then, 0.71 and 0.77 now). Met: Kokkos-CUDA / hand CUDA on the H100 at "
+    "256^3, 384^3, 768^3 and 1000^3 (0.96-1.00) and on the H200 at 256^3 (0.96); Kokkos-OMPT / hand OMP "
+    "at 512^3 on the H100 (0.96); hand CUDA's share at 384^3 and 512^3 on the H100 (96%). Missed, and "
+    "what limits each, measured:\n\n"
+    "- Hand CUDA's share of the limit (H100 91-92% at 768^3-1000^3; H200 79-85%). The limit is the "
     "triad's bandwidth over 24 B a site; `awave-cuda-shapes` (above) measured what the march's own access "
     "pattern reaches when it streams those 24 B and computes nothing (*stream*): on the H100 1.20e11 at "
     "512^3 (100% of the limit) but 1.12e11 at 1000^3 (93%), on the H200 1.72e11 at 512^3 (99%) and "
@@ -1099,11 +1102,17 @@ NEWEST_TARGETS_TEXT = (
     "7 and 8: 72 and 64 registers with spills) was slower (`results/h100-2026-11-24/omp-ptxas-8b49ef9`: "
     "0.81-0.95 of no cap). Tiles of 32 x 4 for Kokkos-OMPT were slower under the 3200-team cap "
     "(7.72-7.76e10 against 8.14-8.15e10 at 1000^3, H100) and were taken out (99be1ee).\n"
-    "- Kokkos-CUDA against hand CUDA below 0.95 at 256^3 and 512^3 (H100 0.91, 0.92; H200 0.87, 0.94): "
-    "the same march in Kokkos' flat range (`Marched`, `src/kokkos`) against hand CUDA's (k, j) blocks "
-    "and CUDA graphs; at 256^3 a step is 0.12 ms (H200), and hand CUDA launches a graph of three steps "
-    "where Kokkos launches each step. Not located further by a measurement.\n"
-    "- PP at 512^3 (H100 0.76, H200 0.63): the harmonic mean over the four platforms is held down by "
+    "- Kokkos-CUDA against hand CUDA at 512^3 on the H100 (0.94) and from 384^3 on the H200 (0.94). "
+    "One cause was the march's length: Kokkos-CUDA marched 32 planes on every grid, and hand CUDA 4 "
+    "where a plane is at most 4 MiB; interleaved on the H100 (`results/h100-2026-11-24/kokkos-segment-68fdb71`, "
+    "`AWAVE_KOKKOS_SEGMENT`) 8 planes gave 1.06e11 against 9.76e10 at 256^3 and 1.09e11 against "
+    "1.07e11 at 512^3, and 1000^3 kept 32 (1.08e11 against 1.05e11 with 8). Since 3e7614a such planes "
+    "march 8: 256^3 went from 0.91 to 0.98 (H100) and from 0.87 to 0.96 (H200). What remains is the "
+    "same march in Kokkos' flat range (`Marched`, `src/kokkos`) against hand CUDA's (k, j) blocks and "
+    "graphs of three steps; on the H200 the rows at 768^3 and 1000^3, whose code did not change, read "
+    "0.945 and 0.946 in the 68fdb71 sweep, 0.942 and 0.944 in this one. Not located further by a "
+    "measurement.\n"
+    "- PP at 512^3 (H100 0.77, H200 0.63): the harmonic mean over the four platforms is held down by "
     "Kokkos-OMPT's share of the limit, bounded as above.\n")
 
 
