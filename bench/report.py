@@ -308,8 +308,10 @@ def kokkos_versions_section(w, runs, bench, platform, dirs=()):
     w(f"The same awave sources built against two Kokkos installations on the {platform}, each build run "
       "over the whole sweep in one session" +
       (f" (`{'`, `'.join(os.path.relpath(d, HERE) for d in dirs)}`; commits `{'`, `'.join(commits)}`: "
-       "before the kernels of section 16, so the Kokkos 3.4.01 numbers here are not the newest sweep's)"
-       if dirs else "") +
+       "before the kernels of section 16, so the Kokkos 3.4.01 numbers here are not the newest sweep's" +
+       ("; a commit marked `-dirty` was built from a tree with uncommitted changes, so those builds cannot be "
+        "rebuilt exactly: an indication, not evidence" if any(c.endswith("-dirty") for c in commits) else "") +
+       ")" if dirs else "") +
       ". The hand-written code is identical in both builds, so the ratio of its two measurements shows the "
       "run-to-run spread that a Kokkos difference must exceed.\n")
     versions = {}
@@ -1286,7 +1288,10 @@ def generate(dirs, out_dir, io_dirs=None, align_dirs=None, mpi_dirs=None, bitwis
       "not checked against the CPU reference (the sweeps check every run: GPU runs against the threaded "
       "CPU reference, host runs against the serial one); ‡ marks checked runs whose fields are not the "
       "reference's bits (within the spec's tolerance, but not bitwise: section 15); "
-      "`failed` and `missing` are runs that were planned in a sweep manifest and produced no valid result.\n")
+      "`failed` and `missing` are runs that were planned in a sweep manifest and produced no valid result. "
+      "The results of 2026-11-22 (`results/*-2026-11-22`) were built from trees with uncommitted changes "
+      "(their commits end in `-dirty`) and cannot be rebuilt exactly: where a section still shows them "
+      "they are an indication, not evidence; every later result names a clean commit.\n")
 
     # (a) estimate
     w("## 1. The performance estimate\n")
