@@ -62,13 +62,29 @@ __device__ inline long index_of(const Fields& a, int i, int j, int k) {
   return (long(i + 1) * (a.ny + 2) + (j + 1)) * long(a.nz + 2) + (k + 1);
 }
 
+// A thread's (k, j) column and i segment in the shapes of one column per thread (blocks of 32 x 8
+// over (k, j), blockIdx.z the segment); `inside`: the column is in the interior region.
+struct Column {
+  int k, j, i_begin, i_end;
+  bool inside;
+};
+
+__device__ inline Column column_of(const Fields& a, int segment) {
+  Column c;
+  c.k = blockIdx.x * blockDim.x + threadIdx.x;
+  c.j = nbl + blockIdx.y * blockDim.y + threadIdx.y;
+  c.i_begin = nbl + blockIdx.z * segment;
+  c.i_end = min(c.i_begin + segment, a.nx - nbl);
+  c.inside = c.k < a.nz && c.j < a.ny - nbl;
+  return c;
+}
+
 // The product's kernel, as in src/cuda/wave_cuda.cu (plant: one point off by one ulp).
 template <bool plant>
 __device__ inline void march_body(const Fields& a, int segment) {
-  const int k = blockIdx.x * blockDim.x + threadIdx.x;
-  const int j = nbl + blockIdx.y * blockDim.y + threadIdx.y;
-  const int i_begin = nbl + blockIdx.z * segment, i_end = min(i_begin + segment, a.nx - nbl);
-  if (k >= a.nz || j >= a.ny - nbl) return;
+  const Column col = column_of(a, segment);
+  if (!col.inside) return;
+  const int k = col.k, j = col.j, i_begin = col.i_begin, i_end = col.i_end;
   const double cs2 = a.cs2_k[k];
   long c = index_of(a, i_begin, j, k);
   double xm = a.now[c - a.si], centre = a.now[c];
@@ -94,10 +110,9 @@ __global__ void planted(Fields a, int segment) {
 // without the z neighbours' too where !z_loads, and without any stencil where !stencil.
 template <bool z_loads, bool stencil>
 __global__ void march_without_y(Fields a, int segment) {
-  const int k = blockIdx.x * blockDim.x + threadIdx.x;
-  const int j = nbl + blockIdx.y * blockDim.y + threadIdx.y;
-  const int i_begin = nbl + blockIdx.z * segment, i_end = min(i_begin + segment, a.nx - nbl);
-  if (k >= a.nz || j >= a.ny - nbl) return;
+  const Column col = column_of(a, segment);
+  if (!col.inside) return;
+  const int k = col.k, j = col.j, i_begin = col.i_begin, i_end = col.i_end;
   const double cs2 = a.cs2_k[k];
   long c = index_of(a, i_begin, j, k);
   double xm = a.now[c - a.si], centre = a.now[c];
@@ -122,10 +137,9 @@ __global__ void shared_y(Fields a, int segment) {
   constexpr int bk = 32, bj = 8;
   __shared__ double tile[2][bj + 2][bk];
   const int tx = threadIdx.x, ty = threadIdx.y;
-  const int k = blockIdx.x * bk + tx;
-  const int j = nbl + blockIdx.y * bj + ty;
-  const int i_begin = nbl + blockIdx.z * segment, i_end = min(i_begin + segment, a.nx - nbl);
-  const bool active = k < a.nz && j < a.ny - nbl;  // inactive threads still meet the barriers
+  const Column col = column_of(a, segment);  // launched as 32 x 8 blocks: the tile's shape
+  const int k = col.k, j = col.j, i_begin = col.i_begin, i_end = col.i_end;
+  const bool active = col.inside;  // inactive threads still meet the barriers
   const bool low_edge = ty == 0, high_edge = ty == bj - 1 || j + 1 == a.ny - nbl;
   const double cs2 = active ? a.cs2_k[k] : 0.0;
   long c = index_of(a, i_begin, j, k);
@@ -149,10 +163,9 @@ __global__ void shared_y(Fields a, int segment) {
 }
 
 __global__ void ldg(Fields a, int segment) {
-  const int k = blockIdx.x * blockDim.x + threadIdx.x;
-  const int j = nbl + blockIdx.y * blockDim.y + threadIdx.y;
-  const int i_begin = nbl + blockIdx.z * segment, i_end = min(i_begin + segment, a.nx - nbl);
-  if (k >= a.nz || j >= a.ny - nbl) return;
+  const Column col = column_of(a, segment);
+  if (!col.inside) return;
+  const int k = col.k, j = col.j, i_begin = col.i_begin, i_end = col.i_end;
   const double cs2 = __ldg(a.cs2_k + k);
   long c = index_of(a, i_begin, j, k);
   double xm = __ldg(a.now + c - a.si), centre = __ldg(a.now + c);
@@ -170,10 +183,9 @@ __global__ void ldg(Fields a, int segment) {
 // The next point's operands are loaded before this point's store. The loads one plane past the
 // segment's end stay inside the padded array (i_end <= nx - nbl, the padding is nx + 1).
 __global__ void prefetch(Fields a, int segment) {
-  const int k = blockIdx.x * blockDim.x + threadIdx.x;
-  const int j = nbl + blockIdx.y * blockDim.y + threadIdx.y;
-  const int i_begin = nbl + blockIdx.z * segment, i_end = min(i_begin + segment, a.nx - nbl);
-  if (k >= a.nz || j >= a.ny - nbl) return;
+  const Column col = column_of(a, segment);
+  if (!col.inside) return;
+  const int k = col.k, j = col.j, i_begin = col.i_begin, i_end = col.i_end;
   const double cs2 = a.cs2_k[k];
   long c = index_of(a, i_begin, j, k);
   double xm = a.now[c - a.si], centre = a.now[c], xp = a.now[c + a.si];
