@@ -166,6 +166,13 @@ struct WaveStepKernel {
     march(i0, i0 + segment < march_end ? i0 + segment : march_end, j, k);
   }
 
+  // The same work items in teams (Iteration::march_team_size): team r's threads take items
+  // r * team_size to (r + 1) * team_size - 1, so a CUDA block holds whole (k, j) tiles.
+  using TeamMember = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  KOKKOS_INLINE_FUNCTION void operator()(kokkos_regions::Marched, const TeamMember& m) const {
+    (*this)(kokkos_regions::Marched{}, m.league_rank() * m.team_size() + m.team_rank());
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(kokkos_regions::MarchedXLayers, int t) const {
     const int k = t % nz, rest = t / nz, j = rest % ny;
     if (rest / ny == 0)
@@ -366,8 +373,7 @@ class WaveKokkos final : public WaveImpl {
       const long items = marched.tiles.items();
       if (items > std::numeric_limits<int>::max())
         throw std::runtime_error("Kokkos: grid too large for 32-bit work indices (raise AWAVE_KOKKOS_SEGMENT)");
-      Kokkos::parallel_for(part == Part::all ? "wave::step" : "wave::bulk",
-                           Kokkos::RangePolicy<ExecSpace, kokkos_regions::Marched, Int>(exec_, 0, int(items)), marched);
+      launch_marched(part == Part::all ? "wave::step" : "wave::bulk", marched, int(items));
       return;
     }
     if constexpr (Iteration::k_columns) {
@@ -393,6 +399,38 @@ class WaveKokkos final : public WaveImpl {
     if (bulk)
       Kokkos::parallel_for("wave::y_layers", policy<kokkos_regions::YLayers>({nbl, 0, 0}, {nx - nbl, 2 * nbl, nz}),
                            kernel);
+  }
+
+  // The Marched kernel over `items` work items, launched as kokkos_policy.hpp chooses (a range
+  // or teams, with or without launch bounds); only the compiled choice is instantiated unless
+  // the backend is tunable (Iteration::march_launch_tunable).
+  void launch_marched(const char* name, const Kernel& kernel, int items) {
+    auto run = [&](auto bounds, auto teams) {
+      using Bounds = decltype(bounds);
+      using Int = Kokkos::IndexType<int>;
+      if constexpr (decltype(teams)::value) {
+        const int team = kokkos_march_team<Iteration>();
+        Kokkos::parallel_for(
+            name,
+            Kokkos::TeamPolicy<ExecSpace, kokkos_regions::Marched, Int, Bounds>(exec_, (items + team - 1) / team, team),
+            kernel);
+      } else {
+        Kokkos::parallel_for(
+            name, Kokkos::RangePolicy<ExecSpace, kokkos_regions::Marched, Int, Bounds>(exec_, 0, items), kernel);
+      }
+    };
+    using Full = MarchFullOccupancyBounds;
+    using Free = Kokkos::LaunchBounds<>;
+    if constexpr (Iteration::march_launch_tunable) {
+      const bool teams = kokkos_march_team<Iteration>() > 0, full = kokkos_march_full_occupancy<Iteration>();
+      if (teams)
+        full ? run(Full{}, std::true_type{}) : run(Free{}, std::true_type{});
+      else
+        full ? run(Full{}, std::false_type{}) : run(Free{}, std::false_type{});
+    } else {
+      using Bounds = std::conditional_t<Iteration::march_full_occupancy, Full, Free>;
+      run(Bounds{}, std::bool_constant<(Iteration::march_team_size > 0)>{});
+    }
   }
 
   // An MDRange over region coordinates [lo, hi) as (x, y, k), permuted to the policy's axes.
