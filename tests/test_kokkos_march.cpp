@@ -4,8 +4,7 @@
 // in registers; what OpenMPTarget runs), here marching 3 points (3 divides none of these
 // interiors), and the one flat kernel per step marching every plane with the sponge inside
 // (what OpenMPTarget and CUDA run), with the sponge tested once per march (CUDA: segments of 3
-// take both the per-point sponge march and the branch-free one) and at every point (OpenMPTarget),
-// in a flat range and in teams (a CUDA launch choice, kokkos_policy.hpp). Host backends run k
+// take both the per-point sponge march and the branch-free one) and at every point (OpenMPTarget). Host backends run k
 // columns by default (test_equivalence.cpp). Each also as the split step of an MPI run (bulk, then x layers). ctest
 // runs these twice: as they are (small grids take the fused step) and with AWAVE_FUSED_STEP_POINTS=0.
 #include "app/registry.hpp"
@@ -50,15 +49,6 @@ struct OneRegionMarchThreeTiles : OneRegionMarchThree<ExecSpace> {
   static constexpr int march_rows = 4;
 };
 
-// The same in teams of 1 and of 2 work items (what a CUDA block of march_team_size threads
-// runs), with the launch bounds of full occupancy (ignored on the host: compiled here).
-template <class ExecSpace, int Team>
-struct OneRegionMarchThreeTeams : OneRegionMarchThreeTiles<ExecSpace> {
-  static constexpr int march_team_size = Team;
-  static constexpr bool march_full_occupancy = Team == 2;
-  static constexpr bool march_launch_tunable = false;
-};
-
 template <class ExecSpace, class Iteration>
 void expect_matches_reference(const std::string& id) {
   for (const auto shape : {std::array<int, 3>{8, 8, 1}, {33, 17, 9}, {40, 24, 64}, {9, 30, 2}}) {
@@ -101,9 +91,6 @@ TEST(KokkosGpuCodePaths, MatchCpuReferenceOnEveryHostBackend) {
       expect_matches_reference<Space, OneRegionMarchThreeTestEveryPoint<Space>>(std::string(id) +
                                                                                 "-one-region-march3-every-point");
       expect_matches_reference<Space, OneRegionMarchThreeTiles<Space>>(std::string(id) + "-one-region-march3-tiles");
-      expect_matches_reference<Space, OneRegionMarchThreeTeams<Space, 1>>(std::string(id) + "-one-region-teams-of-1");
-      if (Space().concurrency() >= 2)  // a team of 2 needs two threads (Kokkos-Serial has one)
-        expect_matches_reference<Space, OneRegionMarchThreeTeams<Space, 2>>(std::string(id) + "-one-region-teams-of-2");
       ++backends;
     }
   });

@@ -44,14 +44,6 @@ struct KokkosIteration {
   // A march tests for the sponge once (true: a march meeting no layer takes a loop with no
   // branch and no damp read) or at every point (false): which compiles faster differs.
   static constexpr bool sponge_test_per_march = true;
-  // How the Marched kernel is launched: a RangePolicy (0: the backend chooses its team or block
-  // size) or teams of march_team_size threads numbered as the flat index; with launch bounds
-  // asking for full occupancy (march_full_occupancy, kMarchBoundsThreads threads a team at most)
-  // or not. Where march_launch_tunable, the other three choices are compiled as well, for
-  // AWAVE_KOKKOS_MARCH_TEAM and AWAVE_KOKKOS_MARCH_BOUNDS to select in a tuning sweep.
-  static constexpr int march_team_size = 0;
-  static constexpr bool march_full_occupancy = false;
-  static constexpr bool march_launch_tunable = false;
   // The MDRange choices below apply where k_columns is false (the GPU backends).
   static constexpr bool k_first = false;  // policy axes (i, j, k)
   static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Right;
@@ -118,13 +110,7 @@ struct KokkosIteration<Kokkos::Cuda> {
   static constexpr int short_march_segment = 8;
   static constexpr int march_rows = 4;
   static constexpr bool sponge_test_per_march = true;  // as measured above
-  // Kokkos 3.4 sizes a RangePolicy's CUDA block as the smallest that reaches the kernel's best
-  // occupancy: the Marched kernel has 48 registers (sm_90, its sponge path included; hand CUDA's
-  // interior 32), so 64-thread blocks and 42 of 64 warps a multiprocessor.
-  static constexpr int march_team_size = 0;
-  static constexpr bool march_full_occupancy = false;
-  static constexpr bool march_launch_tunable = true;
-  static constexpr bool k_first = true;  // policy axes (k, j, i), k on threadIdx.x
+  static constexpr bool k_first = true;                // policy axes (k, j, i), k on threadIdx.x
   static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Left;
   // H100, 512^3, 30 steps (bench/device/gpu-checks.sh): tiles (k, j, i) of 32x8x1, 64x4x1,
   // 128x2x1 and 256x1x1 all gave 1.060e11 to 1.067e11 SU/s, 32x4x2 1.050e11, 16x8x2 1.027e11,
@@ -181,32 +167,6 @@ inline int kokkos_march_rows(int compiled) {
     return env ? std::atoi(env) : 0;
   }();
   return tuned > 0 ? tuned : compiled;
-}
-
-// Threads a team at most, and the 2048 threads a multiprocessor (sm_70 to sm_90) that launch
-// bounds for full occupancy ask for: 32 registers a thread.
-constexpr int kMarchBoundsThreads = 256;
-using MarchFullOccupancyBounds = Kokkos::LaunchBounds<kMarchBoundsThreads, 2048 / kMarchBoundsThreads>;
-
-// The Marched kernel's team size (0: a RangePolicy) and launch bounds: the compiled choice,
-// unless AWAVE_KOKKOS_MARCH_TEAM or AWAVE_KOKKOS_MARCH_BOUNDS (0 or 1) override it for a tuning
-// sweep where the backend compiles the alternatives (Iteration::march_launch_tunable).
-template <class Iteration>
-int kokkos_march_team() {
-  static const int team = [] {
-    const char* env = std::getenv("AWAVE_KOKKOS_MARCH_TEAM");
-    return Iteration::march_launch_tunable && env && *env ? std::atoi(env) : Iteration::march_team_size;
-  }();
-  return team;
-}
-
-template <class Iteration>
-bool kokkos_march_full_occupancy() {
-  static const bool bounds = [] {
-    const char* env = std::getenv("AWAVE_KOKKOS_MARCH_BOUNDS");
-    return Iteration::march_launch_tunable && env && *env ? std::atoi(env) != 0 : Iteration::march_full_occupancy;
-  }();
-  return bounds;
 }
 
 // Whether a step of this grid is one Marched kernel: planes above Iteration::march_plane_bytes,
