@@ -100,6 +100,9 @@ struct KokkosIteration<Kokkos::Cuda> {
   // 1.474e11 and 1.433e11 there). The MDRange choices below remain for comparison
   // (AWAVE_KOKKOS_MARCH_PLANE_BYTES=18446744073709551615).
   static constexpr std::size_t march_plane_bytes = 0;
+  // Since the branch-free march indexes through one offset (6f9c835), 32 planes lose on the H100:
+  // 16 planes gave 1.097e11 against 9.76e10 at 1000^3, 1.085e11 against 1.002e11 at 768^3
+  // (bench/results/h100-2026-11-24/kokkos-segment-6f9c835); 16 is not yet measured on the H200.
   static constexpr int march_segment = 32;
   // Planes of at most 4 MiB (512^3 and below) march 8 planes. H100, both rounds alike
   // (bench/results/h100-2026-11-24/kokkos-segment-68fdb71, AWAVE_KOKKOS_SEGMENT 32/16/8/4, best
