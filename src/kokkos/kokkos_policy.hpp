@@ -93,17 +93,17 @@ struct KokkosIteration<Kokkos::Experimental::OpenMPTarget> {
 template <>
 struct KokkosIteration<Kokkos::Cuda> {
   static constexpr bool k_columns = false;
-  // The flat marching kernel on every grid that is not fused, 32 planes a work item. H200
+  // The flat marching kernel on every grid that is not fused, 16 planes a work item (below). H200
   // (bench/results/h200-2026-11-23/kernel-shapes, best chunk SU/s): MDRange against the march
   // of 8, 16, 32 planes: 512^3 1.227e11 / 1.372e11, 1.381e11, 1.382e11; 768^3 1.237e11 /
   // 1.330e11, 1.364e11, 1.375e11; 1000^3 1.047e11 / 1.323e11, 1.354e11, 1.371e11 (hand CUDA
   // 1.474e11 and 1.433e11 there). The MDRange choices below remain for comparison
   // (AWAVE_KOKKOS_MARCH_PLANE_BYTES=18446744073709551615).
   static constexpr std::size_t march_plane_bytes = 0;
-  // Since the branch-free march indexes through one offset (6f9c835), 32 planes lose on the H100:
-  // 16 planes gave 1.097e11 against 9.76e10 at 1000^3, 1.085e11 against 1.002e11 at 768^3
-  // (bench/results/h100-2026-11-24/kokkos-segment-6f9c835); 16 is not yet measured on the H200.
-  static constexpr int march_segment = 32;
+  // Since the branch-free march indexes through one offset (6f9c835), 16 planes: 32 lose on the
+  // H100, 16 gave 1.097e11 against 9.76e10 at 1000^3, 1.085e11 against 1.002e11 at 768^3
+  // (bench/results/h100-2026-11-24/kokkos-segment-6f9c835; H200: kokkos-segment-* there).
+  static constexpr int march_segment = 16;
   // Planes of at most 4 MiB (512^3 and below) march 8 planes. H100, both rounds alike
   // (bench/results/h100-2026-11-24/kokkos-segment-68fdb71, AWAVE_KOKKOS_SEGMENT 32/16/8/4, best
   // chunk): 256^3 9.76e10 / 1.02e11 / 1.06e11 / 1.06e11, 512^3 1.07e11 / 1.08e11 / 1.09e11 /
