@@ -40,11 +40,12 @@ DEFAULT_RESULTS = [os.path.join(HERE, "results", d) for d in
                     "h100-2026-11-23/sweep-3529911", "h200-2026-11-22/sweep", "h200-2026-11-23/sweep",
                     "h200x2-2026-11-23/sweep", "host-2core-2026-11-22", "h100-2026-11-24/sweep-68fdb71",
                     "h100-2026-11-24/sweep-99be1ee", "h200-2026-11-24/sweep", "h100-2026-11-24/sweep-3e7614a",
-                    "h200-2026-11-24/sweep-3e7614a", "h100-2026-11-24/sweep-6f9c835", "h200-2026-11-24/sweep-6f9c835")]
+                    "h200-2026-11-24/sweep-3e7614a", "h100-2026-11-24/sweep-6f9c835", "h200-2026-11-24/sweep-6f9c835",
+                    "h100-2026-11-24/sweep-e6f9f03", "h200-2026-11-24/sweep-e6f9f03")]
 # The newest sweep of each GPU, for the targets of section 16 (one directory per GPU).
 DEFAULT_NEWEST_SWEEPS = [os.path.join(HERE, "results", d) for d in
-                         ("h100-2026-11-24/sweep-99be1ee+h100-2026-11-24/sweep-6f9c835",
-                          "h200-2026-11-24/sweep+h200-2026-11-24/sweep-6f9c835")]
+                         ("h100-2026-11-24/sweep-99be1ee+h100-2026-11-24/sweep-e6f9f03",
+                          "h200-2026-11-24/sweep+h200-2026-11-24/sweep-e6f9f03")]
 # Issue 16's shape study before the product moved (bench/device/kernel-shapes.sh).
 DEFAULT_KERNEL_SHAPES = sorted(glob.glob(os.path.join(HERE, "results", "*", "kernel-shapes", "shapes.log")))
 # Output overlapping compute (io-overlap.sh) and the row-alignment lever (row-alignment.sh).
@@ -1000,7 +1001,7 @@ def omp_shapes_section(w, shape_files, before_after, kernel_shape_logs=()):
       "instead of 256; Kokkos-OpenMPTarget keeps the sponge test at every point (once per march, *split*, "
       "was slower with clang: in the table above and in the product); hand CUDA is unchanged (no block shape "
       "beat the default, restrict parameters lost 2.4%). Since 3e7614a Kokkos-CUDA marches 8 planes where a plane "
-      "is at most 4 MiB (below).\n")
+      "is at most 4 MiB, and since e6f9f03 16 planes elsewhere (below).\n")
     newest_sweep_targets(w, DEFAULT_NEWEST_SWEEPS)
 
 
@@ -1044,21 +1045,21 @@ NEWEST_TARGETS_TEXT = (
     "Targets: hand OMP / hand CUDA >= 0.80 at 256^3 and 384^3, >= 0.85 from 512^3; Kokkos-OMPT / hand OMP "
     ">= 0.95; Kokkos-CUDA / hand CUDA >= 0.95; hand CUDA >= 95% of the limit on the H100 and >= 90% on "
     "the H200 at 512^3 and 1000^3; PP >= 0.85 at 512^3. Both GPUs' rows are sweeps of 2026-11-24 of the "
-    "cuda build of `6f9c835` (Kokkos-CUDA's branch-free march indexing through one offset, below) and the "
+    "cuda build of `e6f9f03` (Kokkos-CUDA's branch-free march indexing through one offset, 16 planes a work item, below) and the "
     "openmptarget build of `99be1ee` (work items in (k, j) tiles, `core/march_tiles.hpp`; hand omp with "
     "one work item per thread through `num_teams`; Kokkos-OMPT in rows of k), every run checked and "
-    "bitwise: `sweep-6f9c835` on each GPU, with `sweep-99be1ee` on the H100 and `sweep` on the H200 "
+    "bitwise: `sweep-e6f9f03` on each GPU, with `sweep-99be1ee` on the H100 and `sweep` on the H200 "
     "(README there) for the openmptarget build. One sweep run per size moves by 5-10% between "
     "sessions for the offload builds, more than the layout change; the layout was measured interleaved in "
     "one session instead: on the H100 at 1000^3 hand omp 9.11e10 and 9.17e10 against 7.78e10 and 7.78e10 "
     "with the layout before (`results/h100-2026-11-24/sweep-99be1ee/ab-1000`), at 512^3 8.54-8.89e10 "
     "against 7.87-7.93e10 (`results/h100-2026-11-24/march-tiles-c82a63d`, README there). On the H200 the "
     "sweep's hand omp (1.046e11 at 512^3, 1.102e11 at 1000^3) is where the `3529911` sweep's was "
-    "(0.70 and 0.76 of hand CUDA then, 0.71 and 0.77 now). Met: Kokkos-CUDA / hand CUDA on the H100 at "
-    "256^3, 384^3 and 512^3 (0.97-1.00) and on the H200 at every size (0.97-0.99); Kokkos-OMPT / hand OMP "
+    "(0.70 and 0.76 of hand CUDA then, 0.71 and 0.77 now). Met: Kokkos-CUDA / hand CUDA at every size "
+    "on both GPUs (H100 0.97-1.00, H200 0.97-0.99; how, after this list); Kokkos-OMPT / hand OMP "
     "at 512^3 on the H100 (0.96); hand CUDA's share at 384^3 and 512^3 on the H100 (95-96%). Missed, and "
     "what limits each, measured:\n\n"
-    "- Hand CUDA's share of the limit (H100 91-92% at 768^3-1000^3; H200 79-85%). The limit is the "
+    "- Hand CUDA's share of the limit (H100 90-91% at 768^3-1000^3; H200 79-85%). The limit is the "
     "triad's bandwidth over 24 B a site; `awave-cuda-shapes` (above) measured what the march's own access "
     "pattern reaches when it streams those 24 B and computes nothing (*stream*): on the H100 1.20e11 at "
     "512^3 (100% of the limit) but 1.12e11 at 1000^3 (93%), on the H200 1.72e11 at 512^3 (99%) and "
@@ -1104,22 +1105,25 @@ NEWEST_TARGETS_TEXT = (
     "7 and 8: 72 and 64 registers with spills) was slower (`results/h100-2026-11-24/omp-ptxas-8b49ef9`: "
     "0.81-0.95 of no cap). Tiles of 32 x 4 for Kokkos-OMPT were slower under the 3200-team cap "
     "(7.72-7.76e10 against 8.14-8.15e10 at 1000^3, H100) and were taken out (99be1ee).\n"
-    "- Kokkos-CUDA against hand CUDA at 768^3 and 1000^3 on the H100 (0.93, 0.89; 1.00 and 0.99 in the "
-    "`3e7614a` sweep). What closed the gap elsewhere: the branch-free march (`undamped_march`, "
+    "- PP at 512^3 (H100 0.77, H200 0.64): the harmonic mean over the four platforms is held down by "
+    "Kokkos-OMPT's share of the limit, bounded as above.\n\n"
+    "How Kokkos-CUDA reached hand CUDA: the branch-free march (`undamped_march`, "
     "`src/kokkos/wave_kokkos.hpp`) indexes the three levels through one offset and two strides, as hand "
-    "CUDA does, instead of each View's index arithmetic. On the H200, in two device calls of the same "
+    "CUDA does, instead of each View's index arithmetic (`6f9c835`). On the H200, in two device calls of the same "
     "day, not interleaved (`results/h200-2026-11-24/kokkos-unroll-cbb39ec`, setting *range*, against "
     "*range* of `kokkos-launch-9ab3bfd`, medians; hand CUDA 1.478-1.487e11 and 1.442e11 in the first, 1.472-1.473e11 and 1.432-1.433e11 in the second), that took Kokkos-CUDA from 1.385e11 to 1.436e11 at 512^3 and "
-    "from 1.363e11 to 1.407e11 at 1000^3 (hand CUDA 1.473e11, 1.432e11), and the sweeps of `6f9c835` "
-    "give 0.97-0.99 on the H200 and 0.97-1.00 up to 512^3 on the H100 (0.94-0.96 and 0.94-0.98 before). But "
+    "from 1.363e11 to 1.407e11 at 1000^3, and the sweeps of `6f9c835` "
+    "gave 0.97-0.99 on the H200 and 0.97-1.00 up to 512^3 on the H100 (0.94-0.96 and 0.94-0.98 before). But "
     "on the H100 the 32-plane march of large planes lost with it: 1.014e11 against 1.089e11 at 768^3 and "
     "9.80e10 against 1.080e11 at 1000^3 (sweeps of `6f9c835` and `3e7614a`). Interleaved on the H100 "
     "with the `6f9c835` build (`results/h100-2026-11-24/kokkos-segment-6f9c835`, `AWAVE_KOKKOS_SEGMENT`, "
-    "two rounds, medians): 16 planes give 1.083e11 and 1.085e11 at 768^3, 1.097e11 twice at 1000^3, "
-    "against 1.002e11 and 9.76e10 with 32 (hand CUDA 1.085-1.088e11, 1.095-1.096e11): the miss is the "
-    "segment, and 16 meets the target on the H100. It was not moved into the product in this session, as "
-    "16 planes on the H200 with this indexing are not measured (with the Views' indexing 32 planes were "
-    "1% ahead there, `h200-2026-11-23/kernel-shapes`). What was ruled out, on the H200 "
+    "two rounds, medians): 16 planes gave 1.083e11 and 1.085e11 at 768^3, 1.097e11 twice at 1000^3, "
+    "against 1.002e11 and 9.76e10 with 32 (hand CUDA 1.085-1.088e11, 1.095-1.096e11). On the H200, "
+    "interleaved with the `e6f9f03` build (`results/h200-2026-11-24/kokkos-segment-e6f9f03`, two rounds, "
+    "medians), 16 planes cost under 1%: 1.428e11 and 1.429e11 against 1.441e11 and 1.436e11 with 32 at "
+    "768^3, 1.395e11 and 1.397e11 against 1.408e11 and 1.406e11 at 1000^3 (8 planes 1.384e11, 1.364e11; "
+    "hand CUDA 1.461e11, 1.434e11). So `e6f9f03` marches 16 planes (`src/kokkos/kokkos_policy.hpp`): "
+    "+9% on the H100 for -1% on the H200, 0.97 of hand CUDA or more on both. What was ruled out, on the H200 "
     "(`results/h200-2026-11-24/kokkos-launch-9ab3bfd`, `kokkos-split-ab7ba5e`, `kokkos-unroll-cbb39ec`, "
     "every setting checked bitwise at 192^3; the code is on branch `exp/kokkos-split-march`): Kokkos 3.4 "
     "runs the step kernel (48 registers) in 64-thread blocks, the smallest block of its best occupancy, "
@@ -1127,9 +1131,7 @@ NEWEST_TARGETS_TEXT = (
     "512^3); teams of 128-512 threads (`TeamPolicy`, which asks for shared memory before L1) were 17-25% "
     "slower; launch bounds for full occupancy spilled and halved the rate; a step split into a branch-free "
     "interior kernel at 32 registers (unrolled twice) and the two layer kernels reached 1.493e11 at 512^3, "
-    "above hand CUDA, but 1.232e11 at 1000^3 and 1.247e11 at 256^3, below the one-kernel step.\n"
-    "- PP at 512^3 (H100 0.77, H200 0.63): the harmonic mean over the four platforms is held down by "
-    "Kokkos-OMPT's share of the limit, bounded as above.\n")
+    "above hand CUDA, but 1.232e11 at 1000^3 and 1.247e11 at 256^3, below the one-kernel step.\n\n")
 
 
 def checksum_section(w, dirs):

@@ -102,7 +102,8 @@ struct KokkosIteration<Kokkos::Cuda> {
   static constexpr std::size_t march_plane_bytes = 0;
   // Since the branch-free march indexes through one offset (6f9c835), 16 planes: 32 lose on the
   // H100, 16 gave 1.097e11 against 9.76e10 at 1000^3, 1.085e11 against 1.002e11 at 768^3
-  // (bench/results/h100-2026-11-24/kokkos-segment-6f9c835; H200: kokkos-segment-* there).
+  // (bench/results/h100-2026-11-24/kokkos-segment-6f9c835); on the H200 16 cost under 1%,
+  // 1.396e11 against 1.407e11 at 1000^3 (bench/results/h200-2026-11-24/kokkos-segment-e6f9f03).
   static constexpr int march_segment = 16;
   // Planes of at most 4 MiB (512^3 and below) march 8 planes. H100, both rounds alike
   // (bench/results/h100-2026-11-24/kokkos-segment-68fdb71, AWAVE_KOKKOS_SEGMENT 32/16/8/4, best
