@@ -96,3 +96,19 @@ TEST(KokkosGpuCodePaths, MatchCpuReferenceOnEveryHostBackend) {
   });
   EXPECT_GE(backends, 1) << "a build always has at least one host Kokkos backend";
 }
+
+// The marches index the three time levels through one offset: one_layout must refuse levels of
+// another shape, or with k not contiguous, and accept the ring's.
+TEST(KokkosGpuCodePaths, OneLayoutRefusesLevelsThatDiffer) {
+  using Field = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  Field a("a", 4, 5, 6), b("b", 4, 5, 6), c("c", 4, 5, 6), other("other", 4, 6, 5);
+  EXPECT_TRUE(one_layout(a, b, c));
+  EXPECT_FALSE(one_layout(a, b, other));
+  EXPECT_FALSE(one_layout(a, other, c));
+  using Strided = Kokkos::View<double***, Kokkos::LayoutStride, Kokkos::HostSpace>;
+  Kokkos::View<double***, Kokkos::LayoutLeft, Kokkos::HostSpace> left("left", 4, 5, 6);
+  const Strided sa(a), sleft(left);
+  EXPECT_FALSE(one_layout(sleft, sleft, sleft)) << "k is not contiguous in LayoutLeft";
+  EXPECT_FALSE(one_layout(sa, sleft, sa));
+  EXPECT_TRUE(one_layout(sa, sa, sa));
+}

@@ -228,6 +228,16 @@ struct WaveStepKernel {
   }
 };
 
+// The marches (WaveStepKernel) index next, now and prev through one offset and now's strides:
+// the three levels need one layout, k contiguous. The time ring makes them so; this checks it.
+template <class View3>
+bool one_layout(const View3& a, const View3& b, const View3& c) {
+  for (const View3* u : {&b, &c})
+    for (int r = 0; r < 3; ++r)
+      if (u->extent(r) != a.extent(r) || u->stride(r) != a.stride(r)) return false;
+  return a.stride(2) == 1;
+}
+
 template <class ExecSpace, class Iteration = KokkosIteration<ExecSpace>>
 class WaveKokkos final : public WaveImpl {
   using Kernel = WaveStepKernel<ExecSpace, Iteration>;
@@ -427,6 +437,7 @@ class WaveKokkos final : public WaveImpl {
     const PaddedGeometry g = problem.geometry();
     const int px = g.nx + 2, py = g.ny + 2, pz = g.nz + 2;
     Field u0("wave::u_0", px, py, pz), u1("wave::u_1", px, py, pz), u2("wave::u_2", px, py, pz);
+    if (!one_layout(u0, u1, u2)) throw std::logic_error("Kokkos: the three time levels differ in layout");
     using HostField = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
     HostField h_now("wave::h_now", px, py, pz), h_prev("wave::h_prev", px, py, pz);
     problem.fill_start_state(h_now.data(), h_prev.data());
