@@ -28,7 +28,8 @@ class ResultSchema(unittest.TestCase):
         cls.tmp = tempfile.TemporaryDirectory()
         path = os.path.join(cls.tmp.name, "r.json")
         subprocess.run([exe, "-shape", "12,10,5", "-nsteps", "7", "-out_period", "3", "-no_output", "-impl", impls,
-                        "-json", path], check=True, capture_output=True, env=dict(os.environ, OMP_NUM_THREADS="2"))
+                        "-json", path], check=True, capture_output=True,
+                       env=dict(os.environ, OMP_NUM_THREADS="2", AWAVE_TEST_MARKER="x=1", NOT_AWAVE_MARKER="2"))
         with open(path) as f:
             cls.result = json.load(f)
 
@@ -41,6 +42,12 @@ class ResultSchema(unittest.TestCase):
         impl = self.result["implementations"][-1]
         self.assertEqual(impl["chunk_steps"], [3, 3, 1])
         self.assertAlmostEqual(impl["effective_bandwidth_gb_s"], impl["best_su_per_s"] * 24 / 1e9)
+
+    def test_environment_recorded(self):
+        env = self.result["environment"]
+        self.assertEqual(env.get("OMP_NUM_THREADS"), "2")
+        self.assertEqual(env.get("AWAVE_TEST_MARKER"), "x=1")  # the value after the first '='
+        self.assertNotIn("NOT_AWAVE_MARKER", env)  # only the runtimes' prefixes
 
     def test_validator_catches_planted_faults(self):
         faults = {

@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 using namespace awave;
 
 namespace {
@@ -112,3 +114,13 @@ TEST(KokkosGpuCodePaths, OneLayoutRefusesLevelsThatDiffer) {
   EXPECT_FALSE(one_layout(sa, sleft, sa));
   EXPECT_TRUE(one_layout(sa, sa, sa));
 }
+
+#if defined(KOKKOS_ENABLE_OPENMPTARGET)
+// Kokkos' OpenMPTarget regions name no num_teams: the build lifts clang's 3200-team cap from
+// .preinit_array before the offload runtime starts (src/kokkos/register_kokkos.cpp).
+TEST(KokkosOffloadRuntime, TeamCapLiftedBeforeTheRuntimeStarts) {
+  const char* reuse = std::getenv("LIBOMPTARGET_REUSE_BLOCKS_FOR_HIGH_TRIP_COUNT");
+  ASSERT_NE(reuse, nullptr) << "the .preinit_array entry did not run";
+  EXPECT_STREQ(reuse, "0");
+}
+#endif

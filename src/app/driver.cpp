@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <unistd.h>  // environ
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -285,6 +286,23 @@ void print_summary(const RunReport& report, std::ostream& out) {
   }
 }
 
+// The environment variables that change what a run does: awave's tuning overrides (AWAVE_*) and
+// the settings of the OpenMP, offload, Kokkos, CUDA and NCCL runtimes, as the process sees them
+// (the openmptarget build sets LIBOMPTARGET_REUSE_BLOCKS_FOR_HIGH_TRIP_COUNT itself,
+// src/kokkos/register_kokkos.cpp).
+static nlohmann::json runtime_environment() {
+  static const char* const prefixes[] = {"AWAVE_", "OMP_", "LIBOMPTARGET_", "KOKKOS_", "CUDA_", "NCCL_"};
+  nlohmann::json env = nlohmann::json::object();
+  for (char** e = environ; e && *e; ++e) {
+    const std::string kv = *e;
+    const std::size_t eq = kv.find('=');
+    if (eq == std::string::npos) continue;
+    for (const char* prefix : prefixes)
+      if (kv.rfind(prefix, 0) == 0) env[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  return env;
+}
+
 void write_json(const RunReport& report, const std::string& path) {
   const WaveParams& p = report.options.params;
   const std::size_t points = p.interior_points();
@@ -303,6 +321,7 @@ void write_json(const RunReport& report, const std::string& path) {
                 {"exact_fp", kExactFp},
                 {"kokkos", kKokkosConfiguration},
                 {"accelerator", accelerator_description()}};
+  j["environment"] = runtime_environment();
   j["params"] = {{"shape", {p.nx(), p.ny(), p.nz()}},
                  {"dx", p.dx},
                  {"dt", p.dt},

@@ -6,6 +6,11 @@
 #include "kokkos/wave_kokkos.hpp"
 
 #include <limits>
+#include <type_traits>
+
+#if defined(KOKKOS_ENABLE_OPENMPTARGET)
+extern "C" bool awave_offload_team_cap_lifted();  // kokkos/offload_team_cap.cpp
+#endif
 
 namespace awave {
 namespace {
@@ -19,7 +24,12 @@ ImplEntry kokkos_entry(const std::string& id) {
                         : Iteration::march_plane_bytes == std::numeric_limits<std::size_t>::max()
                             ? "MDRangePolicy kernels"
                             : "MDRangePolicy kernels; one RangePolicy kernel per step, marching i, on large planes";
-  return {id, "Kokkos " + std::string(ExecSpace::name()) + " backend (" + kernels + ")", on_device, true,
+  std::string notes = kernels;
+#if defined(KOKKOS_ENABLE_OPENMPTARGET)
+  if (std::is_same_v<ExecSpace, Kokkos::Experimental::OpenMPTarget> && awave_offload_team_cap_lifted())
+    notes += "; clang's 3200-team cap lifted";
+#endif
+  return {id, "Kokkos " + std::string(ExecSpace::name()) + " backend (" + notes + ")", on_device, true,
           [id](const WaveProblem& problem) { return std::make_unique<WaveKokkos<ExecSpace>>(problem, id); }};
 }
 

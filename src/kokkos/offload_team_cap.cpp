@@ -1,0 +1,26 @@
+// Kokkos 3.4's OpenMPTarget RangePolicy region names no num_teams, and clang 19's offload runtime
+// then caps it at 3200 teams, each thread looping over several work items (hand omp names its
+// teams). LIBOMPTARGET_REUSE_BLOCKS_FOR_HIGH_TRIP_COUNT=0 lifts the cap: H100, 1000^3, 8.55e10
+// SU/s against 8.06e10 (bench/results/h100-2026-11-24/kokkos-ompt-offset-a407c5b).
+//
+// The runtime reads the variable when it creates its devices, from the offload registration that
+// clang puts in the executable's constructors at priority 1: a constructor of awave's own runs
+// too late, and .preinit_array runs before the C library sets up the environment (a setenv there
+// is lost). A shared library's constructors run after the C library's and before any of the
+// executable's, so this file is one (src/CMakeLists.txt). A value in the environment is kept.
+#include <cstdlib>
+#include <cstring>
+
+namespace {
+constexpr const char* kReuseBlocks = "LIBOMPTARGET_REUSE_BLOCKS_FOR_HIGH_TRIP_COUNT";
+struct LiftOffloadTeamCap {
+  LiftOffloadTeamCap() { setenv(kReuseBlocks, "0", /*overwrite=*/0); }
+} lift_offload_team_cap;
+}  // namespace
+
+// Whether the cap is lifted for this process (a user may have set the variable otherwise).
+extern "C" bool awave_offload_team_cap_lifted() {
+  const char* v = std::getenv(kReuseBlocks);
+  return v && (std::strcmp(v, "0") == 0 || std::strcmp(v, "false") == 0 || std::strcmp(v, "False") == 0 ||
+               std::strcmp(v, "off") == 0);
+}
