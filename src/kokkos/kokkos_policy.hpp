@@ -71,9 +71,10 @@ struct KokkosIteration<Kokkos::Experimental::OpenMPTarget> {
   // runtime caps it at 3200 teams and each thread loops over several work items; so laid out,
   // tiles of 32 x 4 were slower (H100, bench/results/h100-2026-11-24/march-tiles-c82a63d: 512^3
   // 7.55e10, 7.74e10 against 7.73e10, 7.96e10 with rows of k; sweep-68fdb71: 1000^3 7.80e10
-  // against 8.37e10 before tiles). LIBOMPTARGET_REUSE_BLOCKS_FOR_HIGH_TRIP_COUNT=0 in the
-  // environment at start-up lifts the cap (h100-2026-11-24/teams: Kokkos-OMPT +2-4%); the
-  // runtime reads it before main (a constructor setting it was measured too late).
+  // against 8.37e10 before tiles). The build now lifts the cap (kokkos/offload_team_cap.cpp);
+  // with it, tiles of 4 rows were level with rows of k (H100,
+  // bench/results/h100-2026-11-24/kokkos-ompt-cap-8aee5b1, AWAVE_KOKKOS_MARCH_ROWS=4: 1000^3
+  // 8.60e10, 8.62e10 against 8.62e10, 8.68e10; 512^3 8.31e10, 7.65e10 against 8.22e10, 8.15e10).
   static constexpr int march_rows = 1;
   // Testing once per march made clang's offload code slower: the hand-written shapes
   // (bench/omp_stencil_shapes.cpp, "split" against "one-region", H200 512^3, 128 threads,
