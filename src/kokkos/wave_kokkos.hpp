@@ -150,23 +150,17 @@ struct WaveStepKernel {
     const bool y_sponge = j < kBoundaryLayers || j >= ny - kBoundaryLayers;
     if (Iteration::sponge_test_per_march && !y_sponge && i_begin >= kBoundaryLayers && i_end <= nx - kBoundaryLayers)
       return undamped_march(i_begin + 1, i_end + 1, pj, pk);
-    // Indexed as undamped_march is: one offset into the three levels, two strides.
     const double cs2 = cs2_k(k);
-    const long si = long(u_now.stride(0)), sj = long(u_now.stride(1));
-    const double* now = u_now.data();
-    const double* prev = u_prev.data();
-    double* next = u_next.data();
-    const double* damp_j = damp_ij.data() + j;  // damp_ij(i, j) at damp_j[i * damp_si]
-    const long damp_si = long(damp_ij.stride(0));
-    long c = (i_begin + 1) * si + pj * sj + pk;
-    double xm = now[c - si], centre = now[c];
-    for (int i = i_begin; i < i_end; ++i, c += si) {
-      const double xp = now[c + si];
-      const Stencil7 st{centre, xm, xp, now[c - sj], now[c + sj], now[c - 1], now[c + 1]};
+    double xm = u_now(i_begin, pj, pk), centre = u_now(i_begin + 1, pj, pk);
+    for (int i = i_begin; i < i_end; ++i) {
+      const int pi = i + 1;
+      const double xp = u_now(pi + 1, pj, pk);
+      const Stencil7 st{
+          centre, xm, xp, u_now(pi, pj - 1, pk), u_now(pi, pj + 1, pk), u_now(pi, pj, pk - 1), u_now(pi, pj, pk + 1)};
       if (y_sponge || i < kBoundaryLayers || i >= nx - kBoundaryLayers)
-        next[c] = next_value(st, prev[c], cs2, damp_j[i * damp_si], f, dt);
+        u_next(pi, pj, pk) = next_value(st, u_prev(pi, pj, pk), cs2, damp_ij(i, j), f, dt);
       else
-        next[c] = undamped_next(st, prev[c], cs2, f);
+        u_next(pi, pj, pk) = undamped_next(st, u_prev(pi, pj, pk), cs2, f);
       xm = centre;
       centre = xp;
     }
