@@ -44,6 +44,12 @@ struct OneRegionMarchThreeTestEveryPoint : OneRegionMarchThree<ExecSpace> {
   static constexpr bool sponge_test_per_march = false;
 };
 
+// The march with sponge layers indexed through one offset (what OpenMPTarget runs).
+template <class ExecSpace>
+struct OneRegionMarchThreeTestEveryPointOneOffset : OneRegionMarchThreeTestEveryPoint<ExecSpace> {
+  static constexpr bool march_one_offset = true;
+};
+
 // Work items in (k, j) tiles of 32 x 4 (core/march_tiles.hpp): the shapes below have partial
 // tiles in k and j (nz 9 or 64, ny 17, 30) and whole ones.
 template <class ExecSpace>
@@ -93,13 +99,15 @@ TEST(KokkosGpuCodePaths, MatchCpuReferenceOnEveryHostBackend) {
       expect_matches_reference<Space, OneRegionMarchThreeTestEveryPoint<Space>>(std::string(id) +
                                                                                 "-one-region-march3-every-point");
       expect_matches_reference<Space, OneRegionMarchThreeTiles<Space>>(std::string(id) + "-one-region-march3-tiles");
+      expect_matches_reference<Space, OneRegionMarchThreeTestEveryPointOneOffset<Space>>(
+          std::string(id) + "-one-region-march3-every-point-one-offset");
       ++backends;
     }
   });
   EXPECT_GE(backends, 1) << "a build always has at least one host Kokkos backend";
 }
 
-// The marches index the three time levels through one offset: one_layout must refuse levels of
+// The marches may index the three time levels through one offset: one_layout must refuse levels of
 // another shape, or with k not contiguous, and accept the ring's.
 TEST(KokkosGpuCodePaths, OneLayoutRefusesLevelsThatDiffer) {
   using Field = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;

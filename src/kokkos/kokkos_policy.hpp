@@ -44,6 +44,9 @@ struct KokkosIteration {
   // A march tests for the sponge once (true: a march meeting no layer takes a loop with no
   // branch and no damp read) or at every point (false): which compiles faster differs.
   static constexpr bool sponge_test_per_march = true;
+  // The march with sponge layers indexes the three levels through one offset (true), as
+  // undamped_march always does, or through each View (false): which compiles faster differs.
+  static constexpr bool march_one_offset = false;
   // The MDRange choices below apply where k_columns is false (the GPU backends).
   static constexpr bool k_first = false;  // policy axes (i, j, k)
   static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Right;
@@ -81,6 +84,10 @@ struct KokkosIteration<Kokkos::Experimental::OpenMPTarget> {
   // segment 16, bench/results/h200-2026-11-23/kernel-shapes) 8.22e10 SU/s against 1.03e11, and
   // Kokkos-OMPT went from 9.29e10 (sweep) to 7.59e10 with it.
   static constexpr bool sponge_test_per_march = false;
+  // One offset: ptxas 85 registers against 89 for the step region; H100 (bench/results/
+  // h100-2026-11-24/kokkos-ompt-offset-a407c5b, best of two interleaved) +1-8% to 512^3, level at
+  // 1000^3; H200: kokkos-ompt-offset-* there.
+  static constexpr bool march_one_offset = true;
   static constexpr bool k_first = false;  // policy axes (i segment, j, k), k fastest
   static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Right;
   static constexpr std::array<int, 3> tile{0, 0, 0};  // ignored by this backend
@@ -115,7 +122,10 @@ struct KokkosIteration<Kokkos::Cuda> {
   static constexpr int short_march_segment = 8;
   static constexpr int march_rows = 4;
   static constexpr bool sponge_test_per_march = true;  // as measured above
-  static constexpr bool k_first = true;                // policy axes (k, j, i), k on threadIdx.x
+  // Views: with one offset Kokkos-CUDA was 5-9% slower from 256^3 in a whole sweep (H200, 1.304e11
+  // against 1.398e11 SU/s at 1000^3, bench/results/h200-2026-11-24/sweep-4130739), at 48 registers.
+  static constexpr bool march_one_offset = false;
+  static constexpr bool k_first = true;  // policy axes (k, j, i), k on threadIdx.x
   static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Left;
   // H100, 512^3, 30 steps (bench/device/gpu-checks.sh): tiles (k, j, i) of 32x8x1, 64x4x1,
   // 128x2x1 and 256x1x1 all gave 1.060e11 to 1.067e11 SU/s, 32x4x2 1.050e11, 16x8x2 1.027e11,

@@ -144,25 +144,48 @@ struct WaveStepKernel {
   // March i over [i_begin, i_end) at (j, k) with `now` at i-1, i, i+1 in registers; damped
   // where (i, j) is in a sponge layer, undamped elsewhere: the reference's arithmetic. Where the
   // backend prefers it (Iteration::sponge_test_per_march), the sponge test is made once per
-  // march: most marches meet no layer and take a loop with no branch and no damp read.
+  // march: most marches meet no layer and take a loop with no branch and no damp read. The loop
+  // indexes the levels through one offset or through the Views, as the backend prefers
+  // (Iteration::march_one_offset).
   KOKKOS_INLINE_FUNCTION void march(int i_begin, int i_end, int j, int k) const {
     const int pj = j + 1, pk = k + 1;
     const bool y_sponge = j < kBoundaryLayers || j >= ny - kBoundaryLayers;
     if (Iteration::sponge_test_per_march && !y_sponge && i_begin >= kBoundaryLayers && i_end <= nx - kBoundaryLayers)
       return undamped_march(i_begin + 1, i_end + 1, pj, pk);
     const double cs2 = cs2_k(k);
-    double xm = u_now(i_begin, pj, pk), centre = u_now(i_begin + 1, pj, pk);
-    for (int i = i_begin; i < i_end; ++i) {
-      const int pi = i + 1;
-      const double xp = u_now(pi + 1, pj, pk);
-      const Stencil7 st{
-          centre, xm, xp, u_now(pi, pj - 1, pk), u_now(pi, pj + 1, pk), u_now(pi, pj, pk - 1), u_now(pi, pj, pk + 1)};
-      if (y_sponge || i < kBoundaryLayers || i >= nx - kBoundaryLayers)
-        u_next(pi, pj, pk) = next_value(st, u_prev(pi, pj, pk), cs2, damp_ij(i, j), f, dt);
-      else
-        u_next(pi, pj, pk) = undamped_next(st, u_prev(pi, pj, pk), cs2, f);
-      xm = centre;
-      centre = xp;
+    if constexpr (Iteration::march_one_offset) {  // indexed as undamped_march is
+      const long si = long(u_now.stride(0)), sj = long(u_now.stride(1));
+      const double* now = u_now.data();
+      const double* prev = u_prev.data();
+      double* next = u_next.data();
+      const double* damp_j = damp_ij.data() + j;  // damp_ij(i, j) at damp_j[i * damp_si]
+      const long damp_si = long(damp_ij.stride(0));
+      long c = (i_begin + 1) * si + pj * sj + pk;
+      double xm = now[c - si], centre = now[c];
+      for (int i = i_begin; i < i_end; ++i, c += si) {
+        const double xp = now[c + si];
+        const Stencil7 st{centre, xm, xp, now[c - sj], now[c + sj], now[c - 1], now[c + 1]};
+        if (y_sponge || i < kBoundaryLayers || i >= nx - kBoundaryLayers)
+          next[c] = next_value(st, prev[c], cs2, damp_j[i * damp_si], f, dt);
+        else
+          next[c] = undamped_next(st, prev[c], cs2, f);
+        xm = centre;
+        centre = xp;
+      }
+    } else {
+      double xm = u_now(i_begin, pj, pk), centre = u_now(i_begin + 1, pj, pk);
+      for (int i = i_begin; i < i_end; ++i) {
+        const int pi = i + 1;
+        const double xp = u_now(pi + 1, pj, pk);
+        const Stencil7 st{
+            centre, xm, xp, u_now(pi, pj - 1, pk), u_now(pi, pj + 1, pk), u_now(pi, pj, pk - 1), u_now(pi, pj, pk + 1)};
+        if (y_sponge || i < kBoundaryLayers || i >= nx - kBoundaryLayers)
+          u_next(pi, pj, pk) = next_value(st, u_prev(pi, pj, pk), cs2, damp_ij(i, j), f, dt);
+        else
+          u_next(pi, pj, pk) = undamped_next(st, u_prev(pi, pj, pk), cs2, f);
+        xm = centre;
+        centre = xp;
+      }
     }
   }
 
@@ -222,7 +245,8 @@ struct WaveStepKernel {
   }
 };
 
-// The marches (WaveStepKernel) index next, now and prev through one offset and now's strides:
+// The branch-free march (WaveStepKernel::undamped_march), and the march with sponge layers where a
+// backend chooses it, index next, now and prev through one offset and now's strides:
 // the three levels need one layout, k contiguous. The time ring makes them so; this checks it.
 template <class View3>
 bool one_layout(const View3& a, const View3& b, const View3& c) {
