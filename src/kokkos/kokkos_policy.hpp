@@ -86,7 +86,7 @@ struct KokkosIteration<Kokkos::Experimental::OpenMPTarget> {
   static constexpr bool sponge_test_per_march = false;
   // One offset: ptxas 85 registers against 89 for the step region; H100 (bench/results/
   // h100-2026-11-24/kokkos-ompt-offset-a407c5b, best of two interleaved) +1-8% to 512^3, level at
-  // 1000^3; H200: kokkos-ompt-offset-* there.
+  // 1000^3; H200 (h200-2026-11-24/kokkos-ompt-offset-852e267) 0 to +5%.
   static constexpr bool march_one_offset = true;
   static constexpr bool k_first = false;  // policy axes (i segment, j, k), k fastest
   static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Right;
