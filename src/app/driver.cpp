@@ -289,7 +289,7 @@ void print_summary(const RunReport& report, std::ostream& out) {
 // The environment variables that change what a run does: awave's tuning overrides (AWAVE_*) and
 // the settings of the OpenMP, offload, Kokkos, CUDA and NCCL runtimes, as the process sees them
 // (the openmptarget build sets LIBOMPTARGET_REUSE_BLOCKS_FOR_HIGH_TRIP_COUNT itself,
-// src/kokkos/register_kokkos.cpp).
+// src/kokkos/offload_team_cap.cpp).
 static nlohmann::json runtime_environment() {
   static const char* const prefixes[] = {"AWAVE_", "OMP_", "LIBOMPTARGET_", "KOKKOS_", "CUDA_", "NCCL_"};
   nlohmann::json env = nlohmann::json::object();

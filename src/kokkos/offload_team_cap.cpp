@@ -10,6 +10,7 @@
 // executable's, so this file is one (src/CMakeLists.txt). A value in the environment is kept.
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 
 namespace {
 constexpr const char* kReuseBlocks = "LIBOMPTARGET_REUSE_BLOCKS_FOR_HIGH_TRIP_COUNT";
@@ -21,6 +22,8 @@ struct LiftOffloadTeamCap {
 // Whether the cap is lifted for this process (a user may have set the variable otherwise).
 extern "C" bool awave_offload_team_cap_lifted() {
   const char* v = std::getenv(kReuseBlocks);
-  return v && (std::strcmp(v, "0") == 0 || std::strcmp(v, "false") == 0 || std::strcmp(v, "False") == 0 ||
-               std::strcmp(v, "off") == 0);
+  if (!v) return false;
+  for (const char* off : {"0", "false", "False", "FALSE", "off", "OFF"})  // what the runtime reads as false
+    if (std::strcmp(v, off) == 0) return true;
+  return false;
 }
