@@ -124,11 +124,11 @@ TEST(KokkosGpuCodePaths, OneLayoutRefusesLevelsThatDiffer) {
 }
 
 #if defined(KOKKOS_ENABLE_OPENMPTARGET)
-// Kokkos' OpenMPTarget regions name no num_teams: the build lifts clang's 3200-team cap from
-// .preinit_array before the offload runtime starts (src/kokkos/register_kokkos.cpp).
+// Kokkos' OpenMPTarget regions name no num_teams: the build lifts clang's 3200-team cap from a
+// shared library's constructor before the offload runtime starts (src/kokkos/offload_team_cap.cpp).
 TEST(KokkosOffloadRuntime, TeamCapLiftedBeforeTheRuntimeStarts) {
   const char* reuse = std::getenv("LIBOMPTARGET_REUSE_BLOCKS_FOR_HIGH_TRIP_COUNT");
-  ASSERT_NE(reuse, nullptr) << "the .preinit_array entry did not run";
+  ASSERT_NE(reuse, nullptr) << "libawave_offload_team_cap's constructor did not run";
   EXPECT_STREQ(reuse, "0");
 }
 #endif
