@@ -32,7 +32,13 @@
 //   bare          tiled-local as an ompx_bare region (LLVM's extension: a kernel launched as
 //                 CUDA launches one, block and thread ids by hand, no worksharing loop code);
 //   bare-3        three ompx_bare regions shaped as hand CUDA's kernels: the undamped interior
-//                 march (no branch, no damp read), then the y and the x layers.
+//                 march (no branch, no damp read), then the y and the x layers;
+//   teams-parallel  tiled-local in standard OpenMP without a worksharing loop: `target teams`
+//                 holding only a `parallel` (clang runs it SPMD), each thread's work item from
+//                 omp_get_team_num() and omp_get_thread_num(), a loop striding by the threads
+//                 the runtime gave (one item each when it gave what num_teams asked for);
+//   teams-once    teams-parallel, the item of each thread taken with no loop where the teams
+//                 and threads given cover every item (the strided loop otherwise).
 // (restrict and batched had one kernel between them until 2026-11-23, whose 164 registers
 // limited both; each has its own now.)
 // Each at team sizes 128 and 256 and segments 8, 16, 32. Prints one JSON object per line.
@@ -228,12 +234,14 @@ enum class Shape {
   tiled,
   tiled_local,
   bare,
-  bare3
+  bare3,
+  teams_parallel,
+  teams_once
 };
-constexpr Shape kShapes[] = {Shape::three_region, Shape::flat,  Shape::one_region,    Shape::split,
-                             Shape::unrolled,     Shape::pairs, Shape::restrict_args, Shape::batched,
-                             Shape::global,       Shape::tiled, Shape::tiled_local,   Shape::bare,
-                             Shape::bare3};
+constexpr Shape kShapes[] = {Shape::three_region, Shape::flat,           Shape::one_region,    Shape::split,
+                             Shape::unrolled,     Shape::pairs,          Shape::restrict_args, Shape::batched,
+                             Shape::global,       Shape::tiled,          Shape::tiled_local,   Shape::bare,
+                             Shape::bare3,        Shape::teams_parallel, Shape::teams_once};
 const char* name(Shape s) {
   switch (s) {
     case Shape::three_region:
@@ -262,6 +270,10 @@ const char* name(Shape s) {
       return "bare";
     case Shape::bare3:
       return "bare-3";
+    case Shape::teams_parallel:
+      return "teams-parallel";
+    case Shape::teams_once:
+      return "teams-once";
   }
   return "?";
 }
@@ -279,6 +291,15 @@ void step_unrolled(const Grid& g, int threads) {
       g.march_undamped_unrolled<Segment>(i0, j, k);
     else
       g.march_undamped(i0, i1, j, k);
+  }
+}
+
+// Work items t, t + stride, ... < n of a tiled step; out of line, so that the registers of this
+// rarely taken loop do not count in the region's common path.
+[[gnu::noinline]] void march_items_from(const Grid& g, const MarchTiles& tiles, int t, int stride, int n, int seg) {
+  for (; t < n; t += stride) {
+    int s, j, k;
+    if (tiles.decode(t, g.ny, g.nz, s, j, k)) g.march(s * seg, s * seg + seg < g.nx ? s * seg + seg : g.nx, j, k);
   }
 }
 
@@ -302,6 +323,31 @@ void step_tiled(Shape shape, const Grid& g, int threads, int seg) {
       int s, j, k;
       if (!tiles.decode(t, ny, nz, s, j, k)) continue;
       local.march(s * seg, s * seg + seg < nx ? s * seg + seg : nx, j, k);
+    }
+  } else if (shape == Shape::teams_parallel) {
+#pragma omp target teams num_teams(teams) thread_limit(threads) firstprivate(g, tiles)
+#pragma omp parallel
+    {
+      const Grid local = g;
+      const MarchTiles my_tiles = tiles;
+      const int nt = omp_get_num_threads(), stride = omp_get_num_teams() * nt;
+      for (int t = omp_get_team_num() * nt + omp_get_thread_num(); t < n; t += stride) {
+        int s, j, k;
+        if (my_tiles.decode(t, ny, nz, s, j, k)) local.march(s * seg, s * seg + seg < nx ? s * seg + seg : nx, j, k);
+      }
+    }
+  } else if (shape == Shape::teams_once) {
+#pragma omp target teams num_teams(teams) thread_limit(threads) firstprivate(g, tiles)
+#pragma omp parallel
+    {
+      const Grid local = g;
+      const MarchTiles my_tiles = tiles;
+      const int nt = omp_get_num_threads(), stride = omp_get_num_teams() * nt;
+      const int t = omp_get_team_num() * nt + omp_get_thread_num();
+      int s, j, k;
+      if (t < n && my_tiles.decode(t, ny, nz, s, j, k))
+        local.march(s * seg, s * seg + seg < nx ? s * seg + seg : nx, j, k);
+      if (stride < n) march_items_from(local, my_tiles, t + stride, stride, n, seg);  // fewer threads than asked
     }
   } else {  // bare
 #pragma omp target teams ompx_bare num_teams(teams) thread_limit(threads) firstprivate(g, tiles)
@@ -354,7 +400,8 @@ void step_bare3(const Grid& g, int threads, int seg) {
 
 void step(Shape shape, const Grid& g, int threads, int seg) {
   const int nbl = kBoundaryLayers, nx = g.nx, ny = g.ny, nz = g.nz;
-  if (shape == Shape::tiled || shape == Shape::tiled_local || shape == Shape::bare) {
+  if (shape == Shape::tiled || shape == Shape::tiled_local || shape == Shape::bare || shape == Shape::teams_parallel ||
+      shape == Shape::teams_once) {
     step_tiled(shape, g, threads, seg);
   } else if (shape == Shape::bare3) {
     step_bare3(g, threads, seg);

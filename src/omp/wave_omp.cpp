@@ -7,8 +7,9 @@
 // registers and the sponge handled inside (damped where its column is in a layer), as many
 // teams as it takes for one work item per thread. Small grids take one collapsed region over
 // every point (core/step_plan.hpp). The time levels rotate by pointer swap. AWAVE_OMP_SEGMENT,
-// AWAVE_OMP_THREADS, AWAVE_OMP_TILE_ROWS and AWAVE_OMP_TEAMS override the segment length, team
-// size, rows j per tile and the number of teams for a tuning sweep.
+// AWAVE_OMP_THREADS, AWAVE_OMP_TILE_ROWS, AWAVE_OMP_TEAMS and AWAVE_OMP_LOOP override the segment
+// length, team size, rows j per tile, the number of teams and how work items are handed out, for
+// a tuning sweep.
 #include "omp/wave_omp.hpp"
 
 #include <dlfcn.h>
@@ -48,16 +49,30 @@ int tile_rows() {
   return rows;
 }
 
-// Teams per region: one work item per thread (num_teams given), or, with
-// AWAVE_OMP_TEAMS=runtime, what the offload runtime picks without a num_teams clause (clang
-// 19's libomptarget caps it at 3200 teams on NVIDIA GPUs, so each thread then loops over
-// several work items).
-bool runtime_picks_teams() {
-  static const bool runtime = [] {
-    const char* env = std::getenv("AWAVE_OMP_TEAMS");
-    return env && std::string(env) == "runtime";
+// How the step region hands out work items: each thread its own, from omp_get_team_num() and
+// omp_get_thread_num() in a `parallel` that is all its `target teams` holds (the default), or
+// through a worksharing `distribute parallel for` (AWAVE_OMP_LOOP=worksharing). Both standard
+// OpenMP; clang's worksharing loop code costs (below, step()).
+bool worksharing_loop() {
+  static const bool worksharing = [] {
+    const char* env = std::getenv("AWAVE_OMP_LOOP");
+    return env && std::string(env) == "worksharing";
   }();
-  return runtime;
+  return worksharing;
+}
+
+// Teams per region: one work item per thread (num_teams given); with AWAVE_OMP_TEAMS=runtime,
+// what the offload runtime picks without a num_teams clause (clang 19's libomptarget caps it at
+// 3200 teams on NVIDIA GPUs, so each thread then loops over several work items); with
+// AWAVE_OMP_TEAMS=N, at most N teams (the path a runtime that gives fewer teams than asked takes;
+// the tests run it). Returns -1 for runtime, N, or 0 (one work item per thread).
+int teams_setting() {
+  static const int setting = [] {
+    const char* env = std::getenv("AWAVE_OMP_TEAMS");
+    if (env && std::string(env) == "runtime") return -1;
+    return env && std::atoi(env) > 0 ? std::atoi(env) : 0;
+  }();
+  return setting;
 }
 
 // What a target region needs, passed by value (firstprivate): device pointers and sizes.
@@ -110,6 +125,12 @@ struct OmpStep {
     if (!tiles.decode(t, ny, nz, seg, j, k)) return;
     const int i0 = i_begin + seg * segment;
     march(i0, i0 + segment < i_end ? i0 + segment : i_end, j, k);
+  }
+  // Work items t, t + stride, ... below n: only where the runtime ran fewer teams or threads
+  // than the region asked for. Out of line, so that this loop's registers stay out of the
+  // region's common path (63 registers against 72 inline, bench/omp_stencil_shapes.cpp).
+  [[gnu::noinline]] void march_items_from(int t, int stride, int n, int i_begin, int i_end) const {
+    for (; t < n; t += stride) march_item(t, i_begin, i_end);
   }
 };
 
@@ -202,10 +223,12 @@ class WaveOmp final : public WaveImpl {
     return threads;
   }
 
-  // Standard OpenMP worksharing, kept although its loop code costs: the same march as an LLVM
-  // ompx_bare region (a kernel launched as CUDA launches one, ids by hand) ran 9.87e10 SU/s
-  // against 9.12e10 (H100, 512^3, bench/omp_stencil_shapes.cpp "bare" and "tiled",
-  // bench/results/h100-2026-11-24/omp-shapes-bare); an extension of one compiler is not the
+  // The step region hands each thread its work item without a worksharing loop: clang's loop
+  // code costs (the same march as an LLVM ompx_bare region, ids by hand, ran 9.87e10 SU/s against
+  // 9.12e10: H100, 512^3, bench/omp_stencil_shapes.cpp "bare" and "tiled",
+  // bench/results/h100-2026-11-24/omp-shapes-bare), and `target teams` holding one `parallel`,
+  // ids from omp_get_team_num() and omp_get_thread_num(), is standard OpenMP that clang runs SPMD
+  // (63 registers against 76; "teams-once"). An extension of one compiler (ompx_bare) is not the
   // portable OpenMP this implementation stands for.
   // One step's target regions, each synchronous. (Queued with nowait and ordered by a
   // dependence they were 5-20% faster on small grids but gave wrong results with clang 19's
@@ -245,13 +268,24 @@ class WaveOmp final : public WaveImpl {
     const long items = tiles.items();
     if (items > std::numeric_limits<int>::max())
       throw std::runtime_error("OpenMP offload: grid too large for 32-bit work indices (raise AWAVE_OMP_SEGMENT)");
-    const int n = int(items), teams = int((items + threads - 1) / threads);
-    if (runtime_picks_teams()) {
+    const int n = int(items), teams_needed = int((items + threads - 1) / threads);
+    const int teams = teams_setting() > 0 ? std::min(teams_setting(), teams_needed) : teams_needed;
+    if (teams_setting() < 0) {
 #pragma omp target teams distribute parallel for device(device_) thread_limit(threads) firstprivate(st)
       for (int t = 0; t < n; ++t) st.march_item(t, i_begin, i_end);
-    } else {
+    } else if (worksharing_loop()) {
 #pragma omp target teams distribute parallel for device(device_) num_teams(teams) thread_limit(threads) firstprivate(st)
       for (int t = 0; t < n; ++t) st.march_item(t, i_begin, i_end);
+    } else {
+#pragma omp target teams device(device_) num_teams(teams) thread_limit(threads) firstprivate(st)
+#pragma omp parallel
+      {
+        const OmpStep local = st;  // a local copy: no store to `next` can alias its members
+        const int nt = omp_get_num_threads(), stride = omp_get_num_teams() * nt;
+        const int t = omp_get_team_num() * nt + omp_get_thread_num();
+        if (t < n) local.march_item(t, i_begin, i_end);
+        if (stride < n) local.march_items_from(t + stride, stride, n, i_begin, i_end);
+      }
     }
   }
 
