@@ -37,8 +37,11 @@
 //                 holding only a `parallel` (clang runs it SPMD), each thread's work item from
 //                 omp_get_team_num() and omp_get_thread_num(), a loop striding by the threads
 //                 the runtime gave (one item each when it gave what num_teams asked for);
-//   teams-once    teams-parallel, the item of each thread taken with no loop where the teams
-//                 and threads given cover every item (the strided loop otherwise).
+//   teams-once    teams-parallel with no loop in the common path: where the teams and threads
+//                 given cover every item, each thread marches its one item; otherwise each
+//                 thread's items are marched by a function out of line (its fields passed one
+//                 by one: an aggregate passed through memory put a byte-wise copy of the
+//                 region's struct on every thread's stack, halving the rate, 9a0971c).
 // (restrict and batched had one kernel between them until 2026-11-23, whose 164 registers
 // limited both; each has its own now.)
 // Each at team sizes 128 and 256 and segments 8, 16, 32. Prints one JSON object per line.
@@ -295,8 +298,17 @@ void step_unrolled(const Grid& g, int threads) {
 }
 
 // Work items t, t + stride, ... < n of a tiled step; out of line, so that the registers of this
-// rarely taken loop do not count in the region's common path.
-[[gnu::noinline]] void march_items_from(const Grid& g, const MarchTiles& tiles, int t, int stride, int n, int seg) {
+// rarely taken loop do not count in the region's common path, and taking the fields one by one:
+// an aggregate passed by address (or by value: NVPTX passes those through memory) puts the
+// region's copy of it on the stack, and every thread then copies it there byte by byte (which
+// halved the rate: 4.3e10 SU/s against 9.1e10, H100 512^3).
+[[gnu::noinline]] void march_items_from(double* next, double* now, double* prev, const double* cs2_k,
+                                        const double* damp_ij, double f, double dt, int nx, int ny, int nz, long si,
+                                        long sj, int rows_shift, int k_tiles, int j_tiles, int segments, int t,
+                                        int stride, int n, int seg) {
+  const Grid g{next, now, prev, cs2_k, damp_ij, f, dt, nx, ny, nz, si, sj};
+  MarchTiles tiles;
+  tiles.rows_shift = rows_shift, tiles.k_tiles = k_tiles, tiles.j_tiles = j_tiles, tiles.segments = segments;
   for (; t < n; t += stride) {
     int s, j, k;
     if (tiles.decode(t, g.ny, g.nz, s, j, k)) g.march(s * seg, s * seg + seg < g.nx ? s * seg + seg : g.nx, j, k);
@@ -345,9 +357,12 @@ void step_tiled(Shape shape, const Grid& g, int threads, int seg) {
       const int nt = omp_get_num_threads(), stride = omp_get_num_teams() * nt;
       const int t = omp_get_team_num() * nt + omp_get_thread_num();
       int s, j, k;
-      if (t < n && my_tiles.decode(t, ny, nz, s, j, k))
+      if (stride < n)  // fewer threads than asked: every item of this thread out of line
+        march_items_from(local.next, local.now, local.prev, local.cs2_k, local.damp_ij, local.f, local.dt, nx, ny, nz,
+                         local.si, local.sj, my_tiles.rows_shift, my_tiles.k_tiles, my_tiles.j_tiles, my_tiles.segments,
+                         t, stride, n, seg);
+      else if (t < n && my_tiles.decode(t, ny, nz, s, j, k))
         local.march(s * seg, s * seg + seg < nx ? s * seg + seg : nx, j, k);
-      if (stride < n) march_items_from(local, my_tiles, t + stride, stride, n, seg);  // fewer threads than asked
     }
   } else {  // bare
 #pragma omp target teams ompx_bare num_teams(teams) thread_limit(threads) firstprivate(g, tiles)

@@ -126,13 +126,23 @@ struct OmpStep {
     const int i0 = i_begin + seg * segment;
     march(i0, i0 + segment < i_end ? i0 + segment : i_end, j, k);
   }
-  // Work items t, t + stride, ... below n: only where the runtime ran fewer teams or threads
-  // than the region asked for. Out of line, so that this loop's registers stay out of the
-  // region's common path (63 registers against 72 inline, bench/omp_stencil_shapes.cpp).
-  [[gnu::noinline]] void march_items_from(int t, int stride, int n, int i_begin, int i_end) const {
-    for (; t < n; t += stride) march_item(t, i_begin, i_end);
-  }
 };
+
+// Work items t, t + stride, ... below n of a step region: where the runtime ran fewer teams or
+// threads than the region asked for. Out of line, so that this loop's registers stay out of the
+// region's common path, and taking the fields one by one: an aggregate passed by address (or by
+// value, which NVPTX passes through memory) puts the region's copy of it on the stack, and every
+// thread then copied it there byte by byte, which halved the rate (H100, 512^3: 4.3e10 SU/s against
+// 8.6e10, bench/results/h100-2026-11-24/omp-teams-9a0971c).
+[[gnu::noinline]] void march_items_strided(double* next, const double* now, const double* prev, const double* cs2_k,
+                                           const double* damp_ij, double f, double dt, int nx, int ny, int nz,
+                                           int segment, long si, long sj, int rows_shift, int k_tiles, int j_tiles,
+                                           int segments, int t, int stride, int n, int i_begin, int i_end) {
+  MarchTiles tiles;
+  tiles.rows_shift = rows_shift, tiles.k_tiles = k_tiles, tiles.j_tiles = j_tiles, tiles.segments = segments;
+  const OmpStep st{next, now, prev, cs2_k, damp_ij, f, dt, nx, ny, nz, segment, si, sj, tiles};
+  for (; t < n; t += stride) st.march_item(t, i_begin, i_end);
+}
 
 class WaveOmp final : public WaveImpl {
  public:
@@ -228,7 +238,7 @@ class WaveOmp final : public WaveImpl {
   // 9.12e10: H100, 512^3, bench/omp_stencil_shapes.cpp "bare" and "tiled",
   // bench/results/h100-2026-11-24/omp-shapes-bare), and `target teams` holding one `parallel`,
   // ids from omp_get_team_num() and omp_get_thread_num(), is standard OpenMP that clang runs SPMD
-  // (63 registers against 76; "teams-once"). An extension of one compiler (ompx_bare) is not the
+  // (56 registers against 76; "teams-once"). An extension of one compiler (ompx_bare) is not the
   // portable OpenMP this implementation stands for.
   // One step's target regions, each synchronous. (Queued with nowait and ordered by a
   // dependence they were 5-20% faster on small grids but gave wrong results with clang 19's
@@ -280,11 +290,15 @@ class WaveOmp final : public WaveImpl {
 #pragma omp target teams device(device_) num_teams(teams) thread_limit(threads) firstprivate(st)
 #pragma omp parallel
       {
-        const OmpStep local = st;  // a local copy: no store to `next` can alias its members
+        const OmpStep l = st;  // a local copy: no store to `next` can alias its members
         const int nt = omp_get_num_threads(), stride = omp_get_num_teams() * nt;
         const int t = omp_get_team_num() * nt + omp_get_thread_num();
-        if (t < n) local.march_item(t, i_begin, i_end);
-        if (stride < n) local.march_items_from(t + stride, stride, n, i_begin, i_end);
+        if (stride < n)  // fewer teams or threads than asked: every item of this thread out of line
+          march_items_strided(l.next, l.now, l.prev, l.cs2_k, l.damp_ij, l.f, l.dt, l.nx, l.ny, l.nz, l.segment, l.si,
+                              l.sj, l.tiles.rows_shift, l.tiles.k_tiles, l.tiles.j_tiles, l.tiles.segments, t, stride,
+                              n, i_begin, i_end);
+        else if (t < n)
+          l.march_item(t, i_begin, i_end);  // one item per thread, nothing live after it
       }
     }
   }
