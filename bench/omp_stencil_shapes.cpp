@@ -37,6 +37,9 @@
 //                 holding only a `parallel` (clang runs it SPMD), each thread's work item from
 //                 omp_get_team_num() and omp_get_thread_num(), a loop striding by the threads
 //                 the runtime gave (one item each when it gave what num_teams asked for);
+//   teams-inline  teams-parallel, the one-item path and the strided loop both inline (no call);
+//   teams-flag    teams-parallel, one item per thread and no fallback: a device flag raised
+//                 where the runtime gave fewer teams or threads than asked (reported);
 //   teams-once    teams-parallel with no loop in the common path: where the teams and threads
 //                 given cover every item, each thread marches its one item; otherwise each
 //                 thread's items are marched by a function out of line (its fields passed one
@@ -239,12 +242,15 @@ enum class Shape {
   bare,
   bare3,
   teams_parallel,
-  teams_once
+  teams_once,
+  teams_inline,
+  teams_flag
 };
 constexpr Shape kShapes[] = {Shape::three_region, Shape::flat,           Shape::one_region,    Shape::split,
                              Shape::unrolled,     Shape::pairs,          Shape::restrict_args, Shape::batched,
                              Shape::global,       Shape::tiled,          Shape::tiled_local,   Shape::bare,
-                             Shape::bare3,        Shape::teams_parallel, Shape::teams_once};
+                             Shape::bare3,        Shape::teams_parallel, Shape::teams_once,    Shape::teams_inline,
+                             Shape::teams_flag};
 const char* name(Shape s) {
   switch (s) {
     case Shape::three_region:
@@ -277,6 +283,10 @@ const char* name(Shape s) {
       return "teams-parallel";
     case Shape::teams_once:
       return "teams-once";
+    case Shape::teams_inline:
+      return "teams-inline";
+    case Shape::teams_flag:
+      return "teams-flag";
   }
   return "?";
 }
@@ -313,6 +323,18 @@ void step_unrolled(const Grid& g, int threads) {
     int s, j, k;
     if (tiles.decode(t, g.ny, g.nz, s, j, k)) g.march(s * seg, s * seg + seg < g.nx ? s * seg + seg : g.nx, j, k);
   }
+}
+
+// teams-flag's device flag, raised where the runtime gave fewer teams or threads than asked (the
+// region then leaves items undone; the run reports it).
+int* under_provisioned_flag() {
+  static int* flag = [] {
+    auto* f = static_cast<int*>(omp_target_alloc(sizeof(int), omp_get_default_device()));
+    const int zero = 0;
+    omp_target_memcpy(f, &zero, sizeof(int), 0, 0, omp_get_default_device(), omp_get_initial_device());
+    return f;
+  }();
+  return flag;
 }
 
 // The tiled shapes: one region over every plane, work items in (k, j) tiles of 32 x
@@ -363,6 +385,40 @@ void step_tiled(Shape shape, const Grid& g, int threads, int seg) {
                          t, stride, n, seg);
       else if (t < n && my_tiles.decode(t, ny, nz, s, j, k))
         local.march(s * seg, s * seg + seg < nx ? s * seg + seg : nx, j, k);
+    }
+  } else if (shape == Shape::teams_inline) {
+#pragma omp target teams num_teams(teams) thread_limit(threads) firstprivate(g, tiles)
+#pragma omp parallel
+    {
+      const Grid local = g;
+      const MarchTiles my_tiles = tiles;
+      const int nt = omp_get_num_threads(), stride = omp_get_num_teams() * nt;
+      int t = omp_get_team_num() * nt + omp_get_thread_num();
+      int s, j, k;
+      if (stride >= n) {
+        if (t < n && my_tiles.decode(t, ny, nz, s, j, k))
+          local.march(s * seg, s * seg + seg < nx ? s * seg + seg : nx, j, k);
+      } else {
+        for (; t < n; t += stride)
+          if (my_tiles.decode(t, ny, nz, s, j, k)) local.march(s * seg, s * seg + seg < nx ? s * seg + seg : nx, j, k);
+      }
+    }
+  } else if (shape == Shape::teams_flag) {
+    int* flag = under_provisioned_flag();
+#pragma omp target teams num_teams(teams) thread_limit(threads) firstprivate(g, tiles) is_device_ptr(flag)
+#pragma omp parallel
+    {
+      const Grid local = g;
+      const MarchTiles my_tiles = tiles;
+      const int nt = omp_get_num_threads(), stride = omp_get_num_teams() * nt;
+      const int t = omp_get_team_num() * nt + omp_get_thread_num();
+      int s, j, k;
+      if (stride < n) {
+#pragma omp atomic write
+        flag[0] = 1;
+      } else if (t < n && my_tiles.decode(t, ny, nz, s, j, k)) {
+        local.march(s * seg, s * seg + seg < nx ? s * seg + seg : nx, j, k);
+      }
     }
   } else {  // bare
 #pragma omp target teams ompx_bare num_teams(teams) thread_limit(threads) firstprivate(g, tiles)
@@ -416,7 +472,7 @@ void step_bare3(const Grid& g, int threads, int seg) {
 void step(Shape shape, const Grid& g, int threads, int seg) {
   const int nbl = kBoundaryLayers, nx = g.nx, ny = g.ny, nz = g.nz;
   if (shape == Shape::tiled || shape == Shape::tiled_local || shape == Shape::bare || shape == Shape::teams_parallel ||
-      shape == Shape::teams_once) {
+      shape == Shape::teams_once || shape == Shape::teams_inline || shape == Shape::teams_flag) {
     step_tiled(shape, g, threads, seg);
   } else if (shape == Shape::bare3) {
     step_bare3(g, threads, seg);
@@ -529,7 +585,34 @@ void step(Shape shape, const Grid& g, int threads, int seg) {
 
 }  // namespace
 
+// What the runtime gives a `target teams num_teams(T) thread_limit(L)` region holding one
+// `parallel`: the teams, the threads a team's parallel has, how many threads ran its body.
+int probe_teams(int asked_teams, int asked_threads) {
+  int seen[4] = {0, 0, 0, 0};  // threads that ran the body, max num_threads, max num_teams, max thread_num + 1
+#pragma omp target teams num_teams(asked_teams) thread_limit(asked_threads) map(tofrom : seen[:4])
+#pragma omp parallel
+  {
+    const int nt = omp_get_num_threads(), teams = omp_get_num_teams(), tid = omp_get_thread_num();
+#pragma omp atomic
+    seen[0] += 1;
+#pragma omp atomic compare
+    if (seen[1] < nt) seen[1] = nt;
+#pragma omp atomic compare
+    if (seen[2] < teams) seen[2] = teams;
+#pragma omp atomic compare
+    if (seen[3] < tid + 1) seen[3] = tid + 1;
+  }
+  std::printf(
+      "{\"probe\": \"teams-parallel\", \"asked_teams\": %d, \"asked_threads\": %d, \"bodies_run\": %d, "
+      "\"num_threads\": %d, \"num_teams\": %d, \"thread_num_max\": %d}\n",
+      asked_teams, asked_threads, seen[0], seen[1], seen[2], seen[3] - 1);
+  return 0;
+}
+
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "probe") {  // awave-omp-shapes probe [TEAMS [THREADS]]
+    return probe_teams(argc > 2 ? std::atoi(argv[2]) : 1000, argc > 3 ? std::atoi(argv[3]) : 128);
+  }
   const int n = argc > 1 ? std::atoi(argv[1]) : 514;
   const int steps = argc > 2 ? std::atoi(argv[2]) : 30;
   std::vector<Shape> shapes;

@@ -6,7 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <map>
+#include <stdexcept>
+#include <string>
 
 #ifndef AWAVE_TEST_ON_DEVICE
 #define AWAVE_TEST_ON_DEVICE 0
@@ -88,3 +91,27 @@ TEST_P(MatchesCpuReference, EveryPointOfNowAndPrev) {
 
 INSTANTIATE_TEST_SUITE_P(Implementations, MatchesCpuReference, ::testing::ValuesIn(cases()), case_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(MatchesCpuReference);
+
+#if AWAVE_TEST_ON_DEVICE
+// Hand OpenMP offload's step region takes one work item per thread and has no loop for a runtime
+// that runs fewer teams or threads than it asks for; such steps must never leave the device. ctest
+// runs this with AWAVE_OMP_TEAMS=3 (3 teams where a 64^3 grid needs 128) and the marching step.
+TEST(OmpStepRegion, RefusesAFieldFromFewerTeamsThanItAskedFor) {
+  const char* teams = std::getenv("AWAVE_OMP_TEAMS");
+  const ImplEntry* omp = find_implementation("omp");
+  if (!omp || !teams || std::atoi(teams) <= 0 || std::getenv("AWAVE_OMP_LOOP"))
+    GTEST_SKIP() << "needs the omp implementation and AWAVE_OMP_TEAMS=N (ctest's omp_few_teams_refused run)";
+  WaveParams params;
+  params.shape = {64, 64, 64};
+  const WaveProblem problem(params);
+  auto impl = omp->make(problem);
+  impl->run(2);
+  std::vector<double> now(problem.geometry().size()), prev(now.size());
+  try {
+    impl->copy_u_to_host(now.data(), prev.data());
+    FAIL() << "a field from incomplete steps left the device";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("fewer teams or threads"), std::string::npos) << e.what();
+  }
+}
+#endif

@@ -64,8 +64,9 @@ bool worksharing_loop() {
 // Teams per region: one work item per thread (num_teams given); with AWAVE_OMP_TEAMS=runtime,
 // what the offload runtime picks without a num_teams clause (clang 19's libomptarget caps it at
 // 3200 teams on NVIDIA GPUs, so each thread then loops over several work items); with
-// AWAVE_OMP_TEAMS=N, at most N teams (the path a runtime that gives fewer teams than asked takes;
-// the tests run it). Returns -1 for runtime, N, or 0 (one work item per thread).
+// AWAVE_OMP_TEAMS=N, at most N teams (what a runtime that gives fewer than asked does: the step
+// region refuses it, the worksharing loop shares the items out; the tests run both). Returns -1
+// for runtime, N, or 0 (one work item per thread).
 int teams_setting() {
   static const int setting = [] {
     const char* env = std::getenv("AWAVE_OMP_TEAMS");
@@ -128,22 +129,6 @@ struct OmpStep {
   }
 };
 
-// Work items t, t + stride, ... below n of a step region: where the runtime ran fewer teams or
-// threads than the region asked for. Out of line, so that this loop's registers stay out of the
-// region's common path, and taking the fields one by one: an aggregate passed by address (or by
-// value, which NVPTX passes through memory) puts the region's copy of it on the stack, and every
-// thread then copied it there byte by byte, which halved the rate (H100, 512^3: 4.3e10 SU/s against
-// 8.6e10, bench/results/h100-2026-11-24/omp-teams-9a0971c).
-[[gnu::noinline]] void march_items_strided(double* next, const double* now, const double* prev, const double* cs2_k,
-                                           const double* damp_ij, double f, double dt, int nx, int ny, int nz,
-                                           int segment, long si, long sj, int rows_shift, int k_tiles, int j_tiles,
-                                           int segments, int t, int stride, int n, int i_begin, int i_end) {
-  MarchTiles tiles;
-  tiles.rows_shift = rows_shift, tiles.k_tiles = k_tiles, tiles.j_tiles = j_tiles, tiles.segments = segments;
-  const OmpStep st{next, now, prev, cs2_k, damp_ij, f, dt, nx, ny, nz, segment, si, sj, tiles};
-  for (; t < n; t += stride) st.march_item(t, i_begin, i_end);
-}
-
 class WaveOmp final : public WaveImpl {
  public:
   explicit WaveOmp(const WaveProblem& problem)
@@ -155,6 +140,8 @@ class WaveOmp final : public WaveImpl {
       d_u_[l] = to_device(l == 0 ? h_prev.data() : h_now.data(), g.size(), "u");
     d_cs2_k_ = to_device(problem.cs2_k().data(), problem.cs2_k().size(), "cs2_k");
     d_damp_ij_ = to_device(problem.damp_ij().data(), problem.damp_ij().size(), "damp_ij");
+    const int lowered = 0;
+    d_incomplete_ = static_cast<int*>(to_device_bytes(&lowered, sizeof lowered, "the step flag"));
     ring_ = TimeRing<double*>(d_u_[0], d_u_[1], d_u_[2], problem.params().start_step);
   }
 
@@ -162,6 +149,7 @@ class WaveOmp final : public WaveImpl {
     for (double* level : d_u_) omp_target_free(level, device_);
     omp_target_free(d_cs2_k_, device_);
     omp_target_free(d_damp_ij_, device_);
+    omp_target_free(d_incomplete_, device_);
   }
 
   std::string id() const override { return "omp"; }
@@ -204,6 +192,7 @@ class WaveOmp final : public WaveImpl {
   }
 
   void copy_u_to_host(double* h_now, double* h_prev) override {
+    refuse_incomplete_steps();  // every field that leaves the device passes here
     const std::size_t bytes = problem_.geometry().size() * sizeof(double);
     if (omp_target_memcpy(h_now, ring_.now(), bytes, 0, 0, host_, device_) != 0 ||
         omp_target_memcpy(h_prev, ring_.prev(), bytes, 0, 0, host_, device_) != 0)
@@ -211,13 +200,29 @@ class WaveOmp final : public WaveImpl {
   }
 
  private:
-  double* to_device(const double* host, std::size_t n, const char* what) {
-    auto* d = static_cast<double*>(omp_target_alloc(n * sizeof(double), device_));
+  void* to_device_bytes(const void* host, std::size_t bytes, const char* what) {
+    void* d = omp_target_alloc(bytes, device_);
     if (!d)
-      throw std::runtime_error(fmt::format("OpenMP offload: omp_target_alloc of {} ({} MB) failed", what, n / 131072));
-    if (omp_target_memcpy(d, host, n * sizeof(double), 0, 0, device_, host_) != 0)
+      throw std::runtime_error(fmt::format("OpenMP offload: omp_target_alloc of {} ({} MB) failed", what, bytes >> 20));
+    if (omp_target_memcpy(d, host, bytes, 0, 0, device_, host_) != 0)
       throw std::runtime_error(fmt::format("OpenMP offload: copying {} to the device failed", what));
     return d;
+  }
+  double* to_device(const double* host, std::size_t n, const char* what) {
+    return static_cast<double*>(to_device_bytes(host, n * sizeof(double), what));
+  }
+
+  // The step region raises d_incomplete_ where the runtime ran fewer teams or threads than it
+  // asked for (OpenMP lets a parallel region have fewer threads): its work items were then not
+  // all marched, and no field computed since may leave the device.
+  void refuse_incomplete_steps() const {
+    int raised = 0;
+    if (omp_target_memcpy(&raised, d_incomplete_, sizeof raised, 0, 0, host_, device_) != 0)
+      throw std::runtime_error("OpenMP offload: reading the step flag from the device failed");
+    if (raised)
+      throw std::runtime_error(
+          "OpenMP offload: the runtime ran fewer teams or threads than a step region asked for, so steps are "
+          "incomplete (AWAVE_OMP_LOOP=worksharing hands work items out through a loop instead)");
   }
 
   // Threads per team of every target region; AWAVE_OMP_THREADS overrides it for a tuning sweep.
@@ -233,13 +238,15 @@ class WaveOmp final : public WaveImpl {
     return threads;
   }
 
-  // The step region hands each thread its work item without a worksharing loop: clang's loop
-  // code costs (the same march as an LLVM ompx_bare region, ids by hand, ran 9.87e10 SU/s against
-  // 9.12e10: H100, 512^3, bench/omp_stencil_shapes.cpp "bare" and "tiled",
-  // bench/results/h100-2026-11-24/omp-shapes-bare), and `target teams` holding one `parallel`,
-  // ids from omp_get_team_num() and omp_get_thread_num(), is standard OpenMP that clang runs SPMD
-  // (56 registers against 76; "teams-once"). An extension of one compiler (ompx_bare) is not the
-  // portable OpenMP this implementation stands for.
+  // The step region hands each thread its work item without a worksharing loop: `target teams`
+  // holding one `parallel`, ids from omp_get_team_num() and omp_get_thread_num(), standard OpenMP
+  // that clang runs SPMD, as fast as LLVM's ompx_bare extension (H100, 512^3, 128 threads, segment
+  // 16, bench/omp_stencil_shapes.cpp, bench/results/h100-2026-11-24/omp-teams-probe: "teams-flag"
+  // 9.81e10 SU/s, "bare" 9.75e10, the worksharing loop "tiled" 8.95e10; 56 registers against 70;
+  // here 56 against 76).
+  // No fallback loop for fewer threads than asked: one inline held 72 registers and ran as the
+  // worksharing loop did ("teams-inline" 8.84e10), one out of line (a call in the region) halved the
+  // rate ("teams-once" 4.6e10). Such a step is refused instead (refuse_incomplete_steps).
   // One step's target regions, each synchronous. (Queued with nowait and ordered by a
   // dependence they were 5-20% faster on small grids but gave wrong results with clang 19's
   // offload runtime: 745 of 7315 points differed at 33x17x9, every run. Not kept.)
@@ -280,6 +287,7 @@ class WaveOmp final : public WaveImpl {
       throw std::runtime_error("OpenMP offload: grid too large for 32-bit work indices (raise AWAVE_OMP_SEGMENT)");
     const int n = int(items), teams_needed = int((items + threads - 1) / threads);
     const int teams = teams_setting() > 0 ? std::min(teams_setting(), teams_needed) : teams_needed;
+    int* const incomplete = d_incomplete_;
     if (teams_setting() < 0) {
 #pragma omp target teams distribute parallel for device(device_) thread_limit(threads) firstprivate(st)
       for (int t = 0; t < n; ++t) st.march_item(t, i_begin, i_end);
@@ -287,18 +295,18 @@ class WaveOmp final : public WaveImpl {
 #pragma omp target teams distribute parallel for device(device_) num_teams(teams) thread_limit(threads) firstprivate(st)
       for (int t = 0; t < n; ++t) st.march_item(t, i_begin, i_end);
     } else {
-#pragma omp target teams device(device_) num_teams(teams) thread_limit(threads) firstprivate(st)
+#pragma omp target teams device(device_) num_teams(teams) thread_limit(threads) firstprivate(st) \
+    is_device_ptr(incomplete)
 #pragma omp parallel
       {
         const OmpStep l = st;  // a local copy: no store to `next` can alias its members
-        const int nt = omp_get_num_threads(), stride = omp_get_num_teams() * nt;
-        const int t = omp_get_team_num() * nt + omp_get_thread_num();
-        if (stride < n)  // fewer teams or threads than asked: every item of this thread out of line
-          march_items_strided(l.next, l.now, l.prev, l.cs2_k, l.damp_ij, l.f, l.dt, l.nx, l.ny, l.nz, l.segment, l.si,
-                              l.sj, l.tiles.rows_shift, l.tiles.k_tiles, l.tiles.j_tiles, l.tiles.segments, t, stride,
-                              n, i_begin, i_end);
-        else if (t < n)
-          l.march_item(t, i_begin, i_end);  // one item per thread, nothing live after it
+        const int nt = omp_get_num_threads(), t = omp_get_team_num() * nt + omp_get_thread_num();
+        if (omp_get_num_teams() * nt < n) {  // fewer teams or threads than asked: refused (above)
+#pragma omp atomic write
+          incomplete[0] = 1;
+        } else if (t < n) {
+          l.march_item(t, i_begin, i_end);
+        }
       }
     }
   }
@@ -307,6 +315,7 @@ class WaveOmp final : public WaveImpl {
   double* d_u_[3] = {nullptr, nullptr, nullptr};
   double* d_cs2_k_ = nullptr;
   double* d_damp_ij_ = nullptr;
+  int* d_incomplete_ = nullptr;  // raised by a step region that was given fewer threads than it needs
   TimeRing<double*> ring_;
 };
 
