@@ -42,10 +42,11 @@ DEFAULT_RESULTS = [os.path.join(HERE, "results", d) for d in
                     "h100-2026-11-24/sweep-99be1ee", "h200-2026-11-24/sweep", "h100-2026-11-24/sweep-3e7614a",
                     "h200-2026-11-24/sweep-3e7614a", "h100-2026-11-24/sweep-6f9c835", "h200-2026-11-24/sweep-6f9c835",
                     "h100-2026-11-24/sweep-e6f9f03", "h200-2026-11-24/sweep-e6f9f03",
-                    "h100-2026-11-24/sweep-ed62ef4", "h200-2026-11-24/sweep-ed62ef4")]
+                    "h100-2026-11-24/sweep-ed62ef4", "h200-2026-11-24/sweep-ed62ef4",
+                    "h100-2026-11-24/sweep-5f4d0b8", "h200-2026-11-24/sweep-5f4d0b8")]
 # The newest sweep of each GPU, for the targets of section 16 (one directory per GPU).
 DEFAULT_NEWEST_SWEEPS = [os.path.join(HERE, "results", d) for d in
-                         ("h100-2026-11-24/sweep-ed62ef4", "h200-2026-11-24/sweep-ed62ef4")]
+                         ("h100-2026-11-24/sweep-5f4d0b8", "h200-2026-11-24/sweep-5f4d0b8")]
 # Issue 16's shape study before the product moved (bench/device/kernel-shapes.sh).
 DEFAULT_KERNEL_SHAPES = sorted(glob.glob(os.path.join(HERE, "results", "*", "kernel-shapes", "shapes.log")))
 # Output overlapping compute (io-overlap.sh) and the row-alignment lever (row-alignment.sh).
@@ -55,7 +56,8 @@ DEFAULT_BITWISE = sorted(glob.glob(os.path.join(HERE, "results", "*", "bitwise")
 DEFAULT_FP_COST = sorted(glob.glob(os.path.join(HERE, "results", "*", "fp-cost")))
 DEFAULT_OMP_SHAPES = sorted(glob.glob(os.path.join(HERE, "results", "*", "omp-shapes*", "*.txt")) +
                             glob.glob(os.path.join(HERE, "results", "*", "omp-shapes*", "*.jsonl")) +
-                            glob.glob(os.path.join(HERE, "results", "*", "kernel-shapes", "*.jsonl")))
+                            glob.glob(os.path.join(HERE, "results", "*", "kernel-shapes", "*.jsonl")) +
+                            glob.glob(os.path.join(HERE, "results", "*", "omp-teams*", "omp-shapes.jsonl")))
 DEFAULT_CUDA_SHAPES = sorted(glob.glob(os.path.join(HERE, "results", "*", "cuda-shapes*", "cuda-shapes.jsonl")))
 DEFAULT_OMP_BEFORE_AFTER = [(os.path.join(HERE, "results", "h200-2026-11-23", "fp-cost", "cost_openmptarget_[0-9]*.json"),
                              os.path.join(HERE, "results", "h200-2026-11-23", "omp-new", "*.json"))]
@@ -956,9 +958,15 @@ def omp_shapes_section(w, shape_files, before_after, kernel_shape_logs=()):
       "undamped loop unrolled at compile time), *pairs* (split, two rows j, j+1 per work item), *batched* "
       "(split, four points' loads before their stores), *restrict* (split, the undamped march a function "
       "of restrict pointers), *tiled* (one-region with one work item per thread through `num_teams`, work "
-      "items in (k, j) tiles of 32 x 4: the product's shape since c82a63d), *tiled-local* (tiled, the "
+      "items in (k, j) tiles of 32 x 4: the product's shape from c82a63d to 5f4d0b8), *tiled-local* (tiled, the "
       "region's firstprivate struct copied into a local), *bare* (tiled as an LLVM `ompx_bare` region: "
-      "no worksharing loop code, ids by hand), *bare-3* (hand CUDA's three kernels as `ompx_bare` regions). SU/s, 30 steps, best of 3. "
+      "no worksharing loop code, ids by hand), *bare-3* (hand CUDA's three kernels as `ompx_bare` regions), "
+      "*teams-parallel* (tiled in standard OpenMP without a worksharing loop: `target teams` holding one "
+      "`parallel`, ids from `omp_get_team_num()` and `omp_get_thread_num()`, a loop striding by the threads "
+      "given), *teams-inline* (the same, one item per thread where the threads given cover the items, the "
+      "strided loop inline otherwise), *teams-once* (the same with that loop out of line: a call in the "
+      "region), *teams-flag* (one item per thread and no loop, a device flag where the runtime gave fewer "
+      "threads: the product's shape since 5f4d0b8). SU/s, 30 steps, best of 3. "
       "`awave-omp-shapes N+2 30 [SHAPE,...]`; `bench/device/omp-shapes.sh`, `bench/device/kernel-shapes.sh`.\n")
     for path in sorted({p for p, _ in rows}):
         sel_file = [r for p, r in rows if p == path]
@@ -1045,21 +1053,19 @@ NEWEST_TARGETS_TEXT = (
     "Targets: hand OMP / hand CUDA >= 0.80 at 256^3 and 384^3, >= 0.85 from 512^3; Kokkos-OMPT / hand OMP "
     ">= 0.95; Kokkos-CUDA / hand CUDA >= 0.95; hand CUDA >= 95% of the limit on the H100 and >= 90% on "
     "the H200 at 512^3 and 1000^3; PP >= 0.85 at 512^3. Both GPUs' rows are sweeps of 2026-11-24 of the "
-    "cuda and openmptarget builds of `ed62ef4` (`sweep-ed62ef4` on each GPU, every run checked and "
+    "cuda and openmptarget builds of `5f4d0b8` (`sweep-5f4d0b8` on each GPU, every run checked and "
     "bitwise): Kokkos-CUDA's branch-free march indexing through one offset, 16 planes a work item "
     "(below); work items in (k, j) tiles (`core/march_tiles.hpp`), hand omp with one work item per "
-    "thread through `num_teams`, Kokkos-OMPT in rows of k with clang's team cap lifted by the build "
-    "(below). One sweep run per size moves by 5-10% between sessions for the offload builds; changes "
+    "thread in a step region without a worksharing loop (below), Kokkos-OMPT in rows of k with clang's "
+    "team cap lifted by the build and its march with sponge layers indexed through one offset (below). One sweep run per size moves by 5-10% between sessions for the offload builds; changes "
     "to them were measured interleaved instead (the tile layout: on the H100 at 1000^3 hand omp 9.11e10 "
     "and 9.17e10 against 7.78e10 and 7.78e10 with the layout before, "
     "`results/h100-2026-11-24/sweep-99be1ee/ab-1000`; at 512^3 8.54-8.89e10 against 7.87-7.93e10, "
-    "`results/h100-2026-11-24/march-tiles-c82a63d`). On the H200 the sweep's hand omp (1.046e11 at "
-    "512^3, 1.091e11 at 1000^3) is where the `3529911` sweep's was (0.70 and 0.76 of hand CUDA then, "
-    "0.71 and 0.76 now). Met: Kokkos-CUDA / hand CUDA at every size on both GPUs (H100 0.97-1.01, H200 "
-    "0.97-0.99; how, after this list); Kokkos-OMPT / hand OMP at 384^3 on the H100 (0.97); hand CUDA's "
-    "share at 384^3 and 512^3 on the H100 (95-96%). Missed, and "
-    "what limits each, measured:\n\n"
-    "- Hand CUDA's share of the limit (H100 90-91% at 768^3-1000^3; H200 80-85%). The limit is the "
+    "`results/h100-2026-11-24/march-tiles-c82a63d`). Met: Kokkos-CUDA / hand CUDA at every size on "
+    "both GPUs (H100 0.97-1.00, H200 0.97-0.98; how, after this list); hand OMP / hand CUDA at 384^3, "
+    "768^3 and 1000^3 on the H100 (0.80, 0.95, 0.96) and at 768^3 and 1000^3 on the H200 (0.85, 0.91); "
+    "hand CUDA's share at 384^3 and 512^3 on the H100 (95-96%). Missed, and what limits each, measured:\n\n"
+    "- Hand CUDA's share of the limit (H100 91% at 1000^3, 90% at 768^3; H200 85% at 512^3, 82% at 1000^3). The limit is the "
     "triad's bandwidth over 24 B a site; `awave-cuda-shapes` (above) measured what the march's own access "
     "pattern reaches when it streams those 24 B and computes nothing (*stream*): on the H100 1.20e11 at "
     "512^3 (100% of the limit) but 1.12e11 at 1000^3 (93%), on the H200 1.72e11 at 512^3 (99%) and "
@@ -1074,24 +1080,39 @@ NEWEST_TARGETS_TEXT = (
     "(-12% on the H100 at 1000^3, segment 16), *ldg* up to +2%, *two-k* (66 registers) -13% to -18%, and "
     "*shared-y* (the rows from shared memory, one barrier a plane) -5% to -8% on both GPUs. The block shapes and segments of the first study (above) were within 1%. None "
     "moved into the product: none gains on both GPUs.\n"
-    "- Hand OpenMP offload against hand CUDA (H100 0.65-0.85, H200 0.58-0.76). Not the memory system: "
-    "the offload triad reaches 0.93-0.94 (H100) and 0.89-0.90 (H200) of CUDA's (`devbench-*.json`). The "
-    "worksharing loop code: the same march and tiles as an LLVM `ompx_bare` region (no worksharing code, "
-    "ids by hand) ran 9.87e10 against 9.12e10 on the H100 at 512^3 (`results/h100-2026-11-24/omp-shapes-bare`) "
-    "and 1.21-1.23e11 against 1.03-1.11e11 on the H200 (`results/h200-2026-11-24/omp-shapes-99be1ee`, "
-    "tiled, 128 threads, segments 16 and 32): 8% and 11-17%, with 14 more registers (70 against 56; "
-    "nvcc's interior kernel has 32). Even bare, clang's march is 0.86 (H100) and 0.82 (H200) of hand "
-    "CUDA. The product keeps standard OpenMP (an extension of one compiler is not the portable OpenMP "
-    "this implementation stands for). At 256^3 the launch adds to that: on the H200 hand omp takes 197 us a "
-    "step against hand CUDA's 123 (median chunks of the sweep), and an empty synchronous target region "
-    "costs 45 us there (`devbench-openmptarget.json`; 25 us on the H100), which with the kernel's 0.82 "
-    "(123 / 0.82 = 150 us) accounts for the step. Queueing the regions with `nowait` and ordering them "
+    "- Hand OpenMP offload against hand CUDA (H100 0.73 at 256^3 and 0.83 at 512^3; H200 0.72-0.73 at "
+    "256^3-384^3 and 0.83 at 512^3; 0.65-0.85 and 0.58-0.76 in the sweeps of `ed62ef4`). Not the memory "
+    "system: the offload triad reaches 0.93-0.94 (H100) and 0.89-0.90 (H200) of CUDA's "
+    "(`devbench-*.json`). What moved it: the worksharing loop's code. The same march and tiles as an LLVM "
+    "`ompx_bare` region (no worksharing code, ids by hand) ran 9.87e10 against 9.12e10 on the H100 at "
+    "512^3 (`results/h100-2026-11-24/omp-shapes-bare`) and 1.21-1.23e11 against 1.03-1.11e11 on the H200 "
+    "(`results/h200-2026-11-24/omp-shapes-99be1ee`), with 70 registers against 56. The same is reached in "
+    "standard OpenMP by a `target teams` region holding one `parallel`, each thread's work item from "
+    "`omp_get_team_num()` and `omp_get_thread_num()` (clang runs it SPMD; the runtime gives exactly the "
+    "teams and threads asked, `results/h100-2026-11-24/omp-teams-probe/probe.jsonl`), provided the region "
+    "holds no fallback for fewer threads: *teams-flag* (one item per thread, a device flag raised where "
+    "the runtime gave fewer) 9.81e10 against *bare* 9.75e10 and *tiled* 8.95e10 (H100, 512^3, segment 16, "
+    "56 registers); the fallback loop inline (*teams-inline*, 72 registers) 8.84e10; out of line, a call in "
+    "the region, 4.6e10 (`results/h100-2026-11-24/omp-teams-probe`, `omp-teams-b568ac5`). Since `5f4d0b8` "
+    "the product's step region has that form and refuses a field computed with fewer threads than asked "
+    "(`AWAVE_OMP_LOOP=worksharing` runs the loop instead; GPU tests plant both). Interleaved against the "
+    "worksharing loop in the same build: H100 +15-17% at 256^3, +13-15% at 512^3, +15% at 1000^3 "
+    "(`results/h100-2026-11-24/omp-teams-5f4d0b8`); H200 +13%, +22-25%, +19-20% "
+    "(`results/h200-2026-11-24/omp-teams-5f4d0b8`). What is left at 512^3 is clang's march itself (as "
+    "*bare*: 0.86 of hand CUDA on the H100, 0.82 on the H200; 56 registers against nvcc's 32). At 256^3 "
+    "the launch adds to that: an empty synchronous target region costs 25 us on the H100 and 45 us on "
+    "the H200 (`devbench-openmptarget.json`) against 3-4 us for a CUDA launch, on steps of 150-200 us. Queueing the regions with `nowait` and ordering them "
     "by dependences (which would hide that cost) gave wrong results with clang 19's runtime (745 of 7315 "
     "points at 33x17x9, every run; `src/omp/wave_omp.cpp`). The segment, 32 instead of 16 in the product, "
     "interleaved on the H200 (`results/h200-2026-11-24/omp-segment-99be1ee`, two rounds each): hand omp "
     "1.116/1.109e11 against 1.069/1.088e11 at 1000^3 (+3%), 1.044/0.974e11 against 1.046/1.031e11 at "
     "512^3 and 8.13/7.89e10 against 8.53/8.39e10 at 256^3 (-5%): not moved.\n"
-    "- Kokkos-OMPT against hand OMP (H100 0.90-0.97, H200 0.80-0.90). The launch, now mended: Kokkos "
+    "- Kokkos-OMPT against hand OMP (H100 0.80-0.86, H200 0.75-0.83; 0.90-0.97 and 0.80-0.90 before hand "
+    "omp's region lost its worksharing loop). Kokkos 3.4's RangePolicy region is the `distribute parallel "
+    "for` that hand omp left (13-25% slower in the A/Bs above), and Kokkos' own form without it, the "
+    "TeamPolicy region (`target teams` holding a `parallel`), runs at most 166400 threads "
+    "(`MAX_ACTIVE_THREADS`: 1300 teams of 128, each looping over leagues), under two waves at the "
+    "kernels' 85 registers on an H100 (not measured). The launch, now mended: Kokkos "
     "3.4's RangePolicy gives the region no `num_teams`, and clang 19's offload runtime then caps it at "
     "3200 teams (`LIBOMPTARGET_INFO=16`), so each thread loops over several work items where hand omp's "
     "have one. `LIBOMPTARGET_REUSE_BLOCKS_FOR_HIGH_TRIP_COUNT=0` lifts the cap, and the runtime reads it "
@@ -1116,10 +1137,10 @@ NEWEST_TARGETS_TEXT = (
     "`4130739` (`results/h200-2026-11-24/sweep-4130739`; ptxas: 48 registers either way), so since "
     "`852e267` the indexing is the backend's choice (`march_one_offset`, `src/kokkos/kokkos_policy.hpp`): "
     "one offset for OpenMPTarget, the Views for CUDA, whose device code is then byte-identical to "
-    "`ed62ef4`'s (the sweeps' build). The sweeps above are of `ed62ef4`, before the choice. "
+    "`ed62ef4`'s. "
     "Tiles of 4 rows for Kokkos-OMPT, slower under the cap, were level with it lifted "
     "(same H100 A/B, `AWAVE_KOKKOS_MARCH_ROWS=4`).\n"
-    "- PP at 512^3 (H100 0.77, H200 0.61): the harmonic mean over the four platforms is held down by "
+    "- PP at 512^3 (H100 0.79, H200 0.65): the harmonic mean over the four platforms is held down by "
     "Kokkos-OMPT's share of the limit, bounded as above.\n\n"
     "How Kokkos-CUDA reached hand CUDA: the branch-free march (`undamped_march`, "
     "`src/kokkos/wave_kokkos.hpp`) indexes the three levels through one offset and two strides, as hand "
@@ -1542,7 +1563,7 @@ def generate(dirs, out_dir, io_dirs=None, align_dirs=None, mpi_dirs=None, bitwis
           "at the sizes that fill this GPU it stays within the ratios above of each hand-written code while "
           "being the only one that runs through both toolchains. Keep a hand-written version as the yardstick: "
           "it found the march that Kokkos-CUDA now runs (section 16), and it shows where the ratio still drops "
-          "(OpenMP offload throughout, where the team size Kokkos 3.4 chooses is not the hand-written code's).\n")
+          "(OpenMP offload throughout: Kokkos 3.4's OpenMPTarget regions are the worksharing loop the hand-written code left, section 16).\n")
     io_section(w, io_dirs)
     align_section(w, align_dirs)
     mpi_section(w, mpi_dirs)
