@@ -192,7 +192,7 @@ class WaveOmp final : public WaveImpl {
   }
 
   void copy_u_to_host(double* h_now, double* h_prev) override {
-    refuse_incomplete_steps();  // every field that leaves the device passes here
+    refuse_incomplete_steps();  // every field written or checked passes here
     const std::size_t bytes = problem_.geometry().size() * sizeof(double);
     if (omp_target_memcpy(h_now, ring_.now(), bytes, 0, 0, host_, device_) != 0 ||
         omp_target_memcpy(h_prev, ring_.prev(), bytes, 0, 0, host_, device_) != 0)
@@ -214,7 +214,8 @@ class WaveOmp final : public WaveImpl {
 
   // The step region raises d_incomplete_ where the runtime ran fewer teams or threads than it
   // asked for (OpenMP lets a parallel region have fewer threads): its work items were then not
-  // all marched, and no field computed since may leave the device.
+  // all marched, and no field computed since may be written or checked. (Over MPI, halo planes
+  // sent before that are not checked, per step; the process's next copy here stops the run.)
   void refuse_incomplete_steps() const {
     int raised = 0;
     if (omp_target_memcpy(&raised, d_incomplete_, sizeof raised, 0, 0, host_, device_) != 0)
