@@ -25,6 +25,7 @@
 // Prints one JSON object per line.
 #include "core/wave_params.hpp"
 #include "core/wave_update.hpp"
+#include "cuda/interior_march.cuh"
 
 #include <cuda_runtime.h>
 
@@ -79,24 +80,16 @@ __device__ inline Column column_of(const Fields& a, int segment) {
   return c;
 }
 
-// The product's kernel, as in src/cuda/wave_cuda.cu (plant: one point off by one ulp).
+// The product's kernel: its march (src/cuda/interior_march.cuh) on the product's grid of blocks
+// (plant: one point off by one ulp).
 template <bool plant>
 __device__ inline void march_body(const Fields& a, int segment) {
   const Column col = column_of(a, segment);
   if (!col.inside) return;
-  const int k = col.k, j = col.j, i_begin = col.i_begin, i_end = col.i_end;
-  const double cs2 = a.cs2_k[k];
-  long c = index_of(a, i_begin, j, k);
-  double xm = a.now[c - a.si], centre = a.now[c];
-#pragma unroll 4
-  for (int i = i_begin; i < i_end; ++i, c += a.si) {
-    const double xp = a.now[c + a.si];
-    const Stencil7 s{centre, xm, xp, a.now[c - a.sj], a.now[c + a.sj], a.now[c - 1], a.now[c + 1]};
-    const double value = undamped_next(s, a.prev[c], cs2, a.f);
-    a.next[c] = plant && k == 0 && j == nbl && i == nbl ? nextafter(value, 1e300) : value;
-    xm = centre;
-    centre = xp;
-  }
+  const int k = col.k, j = col.j;
+  interior_march(a, a.cs2_k[k], index_of(a, col.i_begin, j, k), col.i_begin, col.i_end, [&](int i, double value) {
+    return plant && k == 0 && j == nbl && i == nbl ? nextafter(value, 1e300) : value;
+  });
 }
 
 __global__ void march(Fields a, int segment) {

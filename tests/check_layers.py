@@ -27,7 +27,7 @@ ALLOWED = {
 }
 MAX_SHARE = 0.40
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
-SOURCES = (".hpp", ".cpp", ".cu", ".h", ".in")
+SOURCES = (".hpp", ".cpp", ".cu", ".cuh", ".h", ".in")
 
 
 def problems(src):

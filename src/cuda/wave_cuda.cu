@@ -14,6 +14,7 @@
 #include "core/step_plan.hpp"
 #include "core/time_ring.hpp"
 #include "core/wave_update.hpp"
+#include "cuda/interior_march.cuh"
 
 #include <cuda_runtime.h>
 #include <fmt/format.h>
@@ -96,16 +97,8 @@ __global__ void interior_kernel(StepArgs a, int segment_i) {
   const int i_end = min(i_begin + segment_i, a.nx - kBoundaryLayers);
   if (k >= a.nz || j >= a.ny - kBoundaryLayers) return;
   const double cs2 = a.cs2_k[k];
-  long c = padded_index(a, i_begin, j, k);
-  double xm = a.now[c - a.si], centre = a.now[c];
-#pragma unroll 4
-  for (int i = i_begin; i < i_end; ++i, c += a.si) {
-    const double xp = a.now[c + a.si];
-    const Stencil7 s{centre, xm, xp, a.now[c - a.sj], a.now[c + a.sj], a.now[c - 1], a.now[c + 1]};
-    a.next[c] = undamped_next(s, a.prev[c], cs2, a.f);
-    xm = centre;
-    centre = xp;
-  }
+  const long c = padded_index(a, i_begin, j, k);
+  interior_march(a, cs2, c, i_begin, i_end, StoreAsComputed{});
 }
 
 __device__ inline void damped_update(const StepArgs& a, int i, int j, int k) {
