@@ -57,7 +57,8 @@ DEFAULT_FP_COST = sorted(glob.glob(os.path.join(HERE, "results", "*", "fp-cost")
 DEFAULT_OMP_SHAPES = sorted(glob.glob(os.path.join(HERE, "results", "*", "omp-shapes*", "*.txt")) +
                             glob.glob(os.path.join(HERE, "results", "*", "omp-shapes*", "*.jsonl")) +
                             glob.glob(os.path.join(HERE, "results", "*", "kernel-shapes", "*.jsonl")) +
-                            glob.glob(os.path.join(HERE, "results", "*", "omp-teams*", "omp-shapes.jsonl")))
+                            glob.glob(os.path.join(HERE, "results", "*", "omp-teams*", "omp-shapes.jsonl")) +
+                            glob.glob(os.path.join(HERE, "results", "*", "kokkos-ompt-team*", "omp-shapes.jsonl")))
 DEFAULT_CUDA_SHAPES = sorted(glob.glob(os.path.join(HERE, "results", "*", "cuda-shapes*", "cuda-shapes.jsonl")))
 DEFAULT_OMP_BEFORE_AFTER = [(os.path.join(HERE, "results", "h200-2026-11-23", "fp-cost", "cost_openmptarget_[0-9]*.json"),
                              os.path.join(HERE, "results", "h200-2026-11-23", "omp-new", "*.json"))]
@@ -803,7 +804,8 @@ def bitwise_section(w, bitwise_dirs, cost_dirs):
 
 
 SHAPE_ORDER = ("three-region", "flat", "one-region", "split", "unrolled", "pairs", "batched", "restrict", "tiled",
-               "tiled-local", "bare", "bare-3")
+               "tiled-local", "bare", "bare-3", "teams-parallel", "teams-inline", "teams-once", "teams-flag",
+               "teams-nowait")
 
 
 def gpu_of_result_dir(d):
@@ -966,7 +968,9 @@ def omp_shapes_section(w, shape_files, before_after, kernel_shape_logs=()):
       "given), *teams-inline* (the same, one item per thread where the threads given cover the items, the "
       "strided loop inline otherwise), *teams-once* (the same with that loop out of line: a call in the "
       "region), *teams-flag* (one item per thread and no loop, a device flag where the runtime gave fewer "
-      "threads: the product's shape since 5f4d0b8). SU/s, 30 steps, best of 3. "
+      "threads: the product's shape since 5f4d0b8), *teams-nowait* (teams-flag queued with `nowait`, each "
+      "step's region depending on the one before, one `taskwait` after the last). SU/s, 30 steps, best of 3; "
+      "bitwise in every one of the runs since 83fc81a (in the last one before). "
       "`awave-omp-shapes N+2 30 [SHAPE,...]`; `bench/device/omp-shapes.sh`, `bench/device/kernel-shapes.sh`.\n")
     for path in sorted({p for p, _ in rows}):
         sel_file = [r for p, r in rows if p == path]
@@ -976,7 +980,8 @@ def omp_shapes_section(w, shape_files, before_after, kernel_shape_logs=()):
             w(f"{n}^3, {gpu_of_result_dir(os.path.dirname(path))} (`{os.path.relpath(path, HERE)}`):\n")
             w("| shape | threads | " + " | ".join(f"segment {g}" for g in segs) + " | bitwise |")
             w("|---|---|" + "---|" * len(segs) + "---|")
-            for shape in SHAPE_ORDER:
+            # A shape this list does not name yet is shown after the others, never dropped.
+            for shape in SHAPE_ORDER + tuple(sorted({r["shape"] for r in sel} - set(SHAPE_ORDER))):
                 for t in (128, 256):
                     cells = {r["segment"]: r for r in sel if r["shape"] == shape and r["threads"] == t}
                     if cells:
@@ -1103,7 +1108,12 @@ NEWEST_TARGETS_TEXT = (
     "the launch adds to that: an empty synchronous target region costs 25 us on the H100 and 45 us on "
     "the H200 (`devbench-openmptarget.json`) against 3-4 us for a CUDA launch, on steps of 150-200 us. Queueing the regions with `nowait` and ordering them "
     "by dependences (which would hide that cost) gave wrong results with clang 19's runtime (745 of 7315 "
-    "points at 33x17x9, every run; `src/omp/wave_omp.cpp`). The segment, 32 instead of 16 in the product, "
+    "points at 33x17x9, every run; `src/omp/wave_omp.cpp`), and so it did again with the product's region "
+    "since `5f4d0b8`: *teams-nowait* (*teams-flag* queued with `nowait`, every step `depend(inout)` on one "
+    "host variable, one `taskwait` after the last) missed the reference's bits in every setting at every "
+    "size from 33^3 to 512^3 (and in 30 of 30 settings of 200 steps at 33^3), and it was faster only at "
+    "33^3 (H100, `results/h100-2026-11-24/kokkos-ompt-team-83fc81a`: 1.05e9 against 5.4e8 SU/s; at "
+    "256^3 6.3e10 against 7.4e10). The segment, 32 instead of 16 in the product, "
     "interleaved on the H200 (`results/h200-2026-11-24/omp-segment-99be1ee`, two rounds each): hand omp "
     "1.116/1.109e11 against 1.069/1.088e11 at 1000^3 (+3%), 1.044/0.974e11 against 1.046/1.031e11 at "
     "512^3 and 8.13/7.89e10 against 8.53/8.39e10 at 256^3 (-5%): not moved.\n"
@@ -1111,8 +1121,12 @@ NEWEST_TARGETS_TEXT = (
     "omp's region lost its worksharing loop). Kokkos 3.4's RangePolicy region is the `distribute parallel "
     "for` that hand omp left (13-25% slower in the A/Bs above), and Kokkos' own form without it, the "
     "TeamPolicy region (`target teams` holding a `parallel`), runs at most 166400 threads "
-    "(`MAX_ACTIVE_THREADS`: 1300 teams of 128, each looping over leagues), under two waves at the "
-    "kernels' 85 registers on an H100 (not measured). The launch, now mended: Kokkos "
+    "(`MAX_ACTIVE_THREADS`: 1300 teams of 128, each looping over leagues). Measured at `83fc81a` "
+    "(the Marched kernel through a TeamPolicy, one work item per member: 60 registers against 85; "
+    "bitwise in the GPU tests; H100, interleaved with the RangePolicy, two rounds, best, "
+    "`results/h100-2026-11-24/kokkos-ompt-team-83fc81a`): teams of 128 5.3/5.6e10 against 6.5/6.1e10 at "
+    "256^3, 7.8/7.7e10 against 8.0/8.1e10 at 512^3, 6.4/6.4e10 against 8.6/8.6e10 at 1000^3 (teams of "
+    "256 alike): fewer registers did not pay for the league loop, so the code was not kept. The launch, now mended: Kokkos "
     "3.4's RangePolicy gives the region no `num_teams`, and clang 19's offload runtime then caps it at "
     "3200 teams (`LIBOMPTARGET_INFO=16`), so each thread loops over several work items where hand omp's "
     "have one. `LIBOMPTARGET_REUSE_BLOCKS_FOR_HIGH_TRIP_COUNT=0` lifts the cap, and the runtime reads it "

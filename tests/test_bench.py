@@ -154,6 +154,27 @@ class KernelShapesLog(unittest.TestCase):
         self.assertEqual(len(runs), 3)
 
 
+class OmpShapesTable(unittest.TestCase):
+    def test_every_shape_shown_and_a_differing_one_marked(self):
+        rows = [{"shape": "teams-flag", "threads": 128, "segment": 16, "n": 64, "steps": 30, "su_per_s": 1.0e10,
+                 "bitwise_with_three_region": True},
+                {"shape": "teams-nowait", "threads": 128, "segment": 16, "n": 64, "steps": 30, "su_per_s": 2.0e10,
+                 "bitwise_with_three_region": False},
+                {"shape": "a-new-form", "threads": 256, "segment": 8, "n": 64, "steps": 30,
+                 "su_per_s": 3.0e10, "bitwise_with_three_region": True}]
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "omp-shapes.jsonl")
+            with open(path, "w") as f:
+                f.writelines(json.dumps(r) + "\n" for r in rows)
+            lines = []
+            report.omp_shapes_section(lines.append, [path], [])
+        table = [line for line in lines if line.startswith(("| teams-", "| a-new-form"))]
+        self.assertIn("| teams-flag | 128 | - | 1.00e+10 | yes |", table)
+        self.assertIn("| teams-nowait | 128 | - | 2.00e+10 | **no** |", table)
+        self.assertIn("| a-new-form | 256 | 3.00e+10 | - | yes |", table)
+        self.assertEqual(len(table), 3)
+
+
 class Pennycook(unittest.TestCase):
     def test_harmonic_mean(self):
         self.assertAlmostEqual(report.pennycook([0.5, 1.0]), 2 / 3)

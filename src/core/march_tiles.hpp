@@ -33,7 +33,7 @@ struct MarchTiles {
   }
 
   // Work items of the whole region (whole tiles); the caller checks it fits its index type.
-  AWAVE_HOST_DEVICE long items() const { return long(segments) * j_tiles * k_tiles << (kTileWidthShift + rows_shift); }
+  long items() const { return long(segments) * j_tiles * k_tiles << (kTileWidthShift + rows_shift); }
 
   // Index t -> (segment, j, k); false where the tile reaches past the grid.
   AWAVE_HOST_DEVICE bool decode(int t, int ny, int nz, int& segment, int& j, int& k) const {

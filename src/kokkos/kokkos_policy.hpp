@@ -184,16 +184,6 @@ inline int kokkos_march_rows(int compiled) {
   return tuned > 0 ? tuned : compiled;
 }
 
-// Team size of a Marched kernel run through a TeamPolicy (OpenMPTarget), one work item per member (0: the
-// RangePolicy, the default): AWAVE_KOKKOS_MARCH_TEAM, for a tuning sweep.
-inline int kokkos_march_team() {
-  static const int team = [] {
-    const char* env = std::getenv("AWAVE_KOKKOS_MARCH_TEAM");
-    return env ? std::atoi(env) : 0;
-  }();
-  return team;
-}
-
 // Whether a step of this grid is one Marched kernel: planes above Iteration::march_plane_bytes,
 // or above AWAVE_KOKKOS_MARCH_PLANE_BYTES where set (a tuning sweep) on a GPU backend.
 template <class Iteration>

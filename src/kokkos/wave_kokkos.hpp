@@ -197,14 +197,6 @@ struct WaveStepKernel {
     march(i0, i0 + segment < march_end ? i0 + segment : march_end, j, k);
   }
 
-  // The same work items through a TeamPolicy (AWAVE_KOKKOS_MARCH_TEAM, a tuning sweep): item t is
-  // the member's place in the league.
-  template <class Member>
-  KOKKOS_INLINE_FUNCTION void operator()(kokkos_regions::Marched, const Member& m) const {
-    const long t = long(m.league_rank()) * m.team_size() + m.team_rank();
-    if (t < tiles.items()) (*this)(kokkos_regions::Marched{}, int(t));
-  }
-
   KOKKOS_INLINE_FUNCTION void operator()(kokkos_regions::MarchedXLayers, int t) const {
     const int k = t % nz, rest = t / nz, j = rest % ny;
     if (rest / ny == 0)
@@ -416,17 +408,6 @@ class WaveKokkos final : public WaveImpl {
       const long items = marched.tiles.items();
       if (items > std::numeric_limits<int>::max())
         throw std::runtime_error("Kokkos: grid too large for 32-bit work indices (raise AWAVE_KOKKOS_SEGMENT)");
-#if defined(KOKKOS_ENABLE_OPENMPTARGET)
-      // (Kokkos 3.4's OpenMPTarget TeamPolicy takes no execution space instance; it has one.)
-      if constexpr (std::is_same_v<ExecSpace, Kokkos::Experimental::OpenMPTarget>) {
-        if (const int team = kokkos_march_team(); team > 0) {
-          const int league = int((items + team - 1) / team);
-          Kokkos::parallel_for(part == Part::all ? "wave::step" : "wave::bulk",
-                               Kokkos::TeamPolicy<ExecSpace, kokkos_regions::Marched>(league, team), marched);
-          return;
-        }
-      }
-#endif
       Kokkos::parallel_for(part == Part::all ? "wave::step" : "wave::bulk",
                            Kokkos::RangePolicy<ExecSpace, kokkos_regions::Marched, Int>(exec_, 0, int(items)), marched);
       return;
