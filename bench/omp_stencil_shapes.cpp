@@ -344,6 +344,22 @@ int* under_provisioned_flag() {
   return flag;
 }
 
+// teams-flag's region body, which teams-nowait shares (a macro, so both regions compile to the same
+// code as when each spelled it out).
+#define AWAVE_TEAMS_FLAG_BODY                                                \
+  _Pragma("omp parallel") {                                                  \
+    const Grid local = g;                                                    \
+    const MarchTiles my_tiles = tiles;                                       \
+    const int nt = omp_get_num_threads(), stride = omp_get_num_teams() * nt; \
+    const int t = omp_get_team_num() * nt + omp_get_thread_num();            \
+    int s, j, k;                                                             \
+    if (stride < n) {                                                        \
+      _Pragma("omp atomic write") flag[0] = 1;                               \
+    } else if (t < n && my_tiles.decode(t, ny, nz, s, j, k)) {               \
+      local.march(s* seg, s* seg + seg < nx ? s * seg + seg : nx, j, k);     \
+    }                                                                        \
+  }
+
 // The tiled shapes: one region over every plane, work items in (k, j) tiles of 32 x
 // threads/32, one per thread.
 void step_tiled(Shape shape, const Grid& g, int threads, int seg) {
@@ -413,40 +429,16 @@ void step_tiled(Shape shape, const Grid& g, int threads, int seg) {
   } else if (shape == Shape::teams_flag) {
     int* flag = under_provisioned_flag();
 #pragma omp target teams num_teams(teams) thread_limit(threads) firstprivate(g, tiles) is_device_ptr(flag)
-#pragma omp parallel
-    {
-      const Grid local = g;
-      const MarchTiles my_tiles = tiles;
-      const int nt = omp_get_num_threads(), stride = omp_get_num_teams() * nt;
-      const int t = omp_get_team_num() * nt + omp_get_thread_num();
-      int s, j, k;
-      if (stride < n) {
-#pragma omp atomic write
-        flag[0] = 1;
-      } else if (t < n && my_tiles.decode(t, ny, nz, s, j, k)) {
-        local.march(s * seg, s * seg + seg < nx ? s * seg + seg : nx, j, k);
-      }
-    }
+    AWAVE_TEAMS_FLAG_BODY
   } else if (shape == Shape::teams_nowait) {
     int* flag = under_provisioned_flag();
     static char step_order;  // the dependence that keeps the queued steps in order
-#pragma omp target teams num_teams(teams) thread_limit(threads) firstprivate(g, tiles) is_device_ptr(flag) nowait \
-depend(inout                                                                                                      \
-       : step_order)
-#pragma omp parallel
-    {
-      const Grid local = g;
-      const MarchTiles my_tiles = tiles;
-      const int nt = omp_get_num_threads(), stride = omp_get_num_teams() * nt;
-      const int t = omp_get_team_num() * nt + omp_get_thread_num();
-      int s, j, k;
-      if (stride < n) {
-#pragma omp atomic write
-        flag[0] = 1;
-      } else if (t < n && my_tiles.decode(t, ny, nz, s, j, k)) {
-        local.march(s * seg, s * seg + seg < nx ? s * seg + seg : nx, j, k);
-      }
-    }
+
+    // clang-format off
+#pragma omp target teams num_teams(teams) thread_limit(threads) firstprivate(g, tiles) is_device_ptr(flag) \
+    nowait depend(inout: step_order)
+    // clang-format on
+    AWAVE_TEAMS_FLAG_BODY
   } else {  // bare
 #pragma omp target teams ompx_bare num_teams(teams) thread_limit(threads) firstprivate(g, tiles)
     {
