@@ -11,6 +11,9 @@
 //   two-k      each thread marches two columns k and k+32 (blocks of 32 x 8 threads over 64 x 8
 //              points): twice the independent loads per thread, no shared loads;
 //   ldg        march, every load of `now` through the read-only path (__ldg);
+//   evict-first  march, `prev` loaded and `next` stored with evict-first hints (__ldcs, __stcs):
+//              the lines of `now`, read again by the neighbours, stay cached longer;
+//   evict-first-ldg  evict-first, `now` through the read-only path too;
 //   shared-y   march with the plane's (k, j) tile in shared memory (double-buffered, one barrier
 //              a plane): the y neighbours come from it instead of loads of rows j-1, j+1;
 //   planted    march with one point's update off by one ulp: the bitwise check must see it.
@@ -173,6 +176,28 @@ __global__ void ldg(Fields a, int segment) {
   }
 }
 
+// march with cache hints for the fields read or written once a step: `prev` loaded and `next` stored
+// evict-first (__ldcs, __stcs), so that the lines of `now`, which each point's neighbours read
+// again, stay in L1 and L2 longer; with ldg_now, `now` through the read-only path too.
+template <bool ldg_now>
+__global__ void cache_hints(Fields a, int segment) {
+  const Column col = column_of(a, segment);
+  if (!col.inside) return;
+  const int k = col.k, j = col.j, i_begin = col.i_begin, i_end = col.i_end;
+  auto now = [&](long at) { return ldg_now ? __ldg(a.now + at) : a.now[at]; };
+  const double cs2 = a.cs2_k[k];
+  long c = index_of(a, i_begin, j, k);
+  double xm = now(c - a.si), centre = now(c);
+#pragma unroll 4
+  for (int i = i_begin; i < i_end; ++i, c += a.si) {
+    const double xp = now(c + a.si);
+    const Stencil7 s{centre, xm, xp, now(c - a.sj), now(c + a.sj), now(c - 1), now(c + 1)};
+    __stcs(a.next + c, undamped_next(s, __ldcs(a.prev + c), cs2, a.f));
+    xm = centre;
+    centre = xp;
+  }
+}
+
 // The next point's operands are loaded before this point's store. The loads one plane past the
 // segment's end stay inside the padded array (i_end <= nx - nbl, the padding is nx + 1).
 __global__ void prefetch(Fields a, int segment) {
@@ -280,6 +305,8 @@ const Shape kShapes[] = {{"march", march, 1, 1},
                          {"two-j", two_j, 2, 1},
                          {"two-k", two_k, 1, 2},
                          {"ldg", ldg, 1, 1},
+                         {"evict-first", cache_hints<false>, 1, 1},
+                         {"evict-first-ldg", cache_hints<true>, 1, 1},
                          {"shared-y", shared_y, 1, 1},
                          {"planted", planted, 1, 1},
                          {"no-y", march_without_y<true, true>, 1, 1, true},

@@ -841,7 +841,8 @@ def kernel_shapes_runs(path):
     return runs
 
 
-CUDA_SHAPE_ORDER = ("march", "prefetch", "two-j", "two-k", "ldg", "shared-y", "no-y", "no-yz", "stream")
+CUDA_SHAPE_ORDER = ("march", "prefetch", "two-j", "two-k", "ldg", "evict-first", "evict-first-ldg", "shared-y", "no-y",
+                    "no-yz", "stream")
 
 
 def cuda_shapes_tables(w, files):
@@ -854,7 +855,9 @@ def cuda_shapes_tables(w, files):
       "steps; the median over rounds where a folder has several) in shapes that keep more bytes in flight, "
       "each checked bitwise against *march* (the product's kernel): *prefetch* (the next point's six loads "
       "issued before this point's store), *two-j* (two rows per thread, sharing their y loads), *two-k* (two "
-      "columns k, k+32 per thread), *ldg* (every load of `now` through the read-only path), *shared-y* (the "
+      "columns k, k+32 per thread), *ldg* (every load of `now` through the read-only path), *evict-first* (`prev` loaded and `next` "
+      "stored with evict-first hints, `__ldcs` and `__stcs`, so that the lines of `now` stay cached longer), "
+      "*evict-first-ldg* (evict-first, `now` through the read-only path too), *shared-y* (the "
       "y neighbours from a double-buffered shared-memory tile of the plane). Diagnostics, not the update "
       "(so not bitwise): *no-y* (march without the y neighbours' loads), *no-yz* (without the z ones "
       "too), *stream* (next = 2 now - prev along the same march: 24 B a point and no stencil). A planted "
@@ -871,7 +874,8 @@ def cuda_shapes_tables(w, files):
             w(f"{n}^3 interior, {gpu} (`{os.path.relpath(path, HERE)}`, {rounds} round{'s' if rounds > 1 else ''}):\n")
             w("| shape | registers | " + " | ".join(f"segment {g}" for g in segs) + " | bitwise with march |")
             w("|---|---|" + "---|" * len(segs) + "---|")
-            for shape in CUDA_SHAPE_ORDER:
+            # A shape this list does not name yet is shown after the others, never dropped.
+            for shape in CUDA_SHAPE_ORDER + tuple(sorted({r["shape"] for r in sel} - set(CUDA_SHAPE_ORDER))):
                 cells = [r for r in sel if r["shape"] == shape]
                 if not cells:
                     continue

@@ -14,7 +14,7 @@ status=0
 for round in $(seq "${ROUNDS:-1}"); do
   for n in ${SIZES:-512 1000}; do
     timeout 150 build/cuda/bench/awave-cuda-shapes $((n + 2)) 30 \
-      "${SHAPES:-march,prefetch,two-j,two-k,ldg,shared-y,no-y,no-yz,stream}" "${SEGMENTS:-4,8,16,32}" |
+      "${SHAPES:-march,prefetch,two-j,two-k,ldg,evict-first,evict-first-ldg,shared-y,no-y,no-yz,stream}" "${SEGMENTS:-4,8,16,32}" |
       sed "s/^{/{\"round\": $round, /" | tee -a "$out/cuda-shapes.jsonl" || status=1
   done
 done
