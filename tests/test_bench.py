@@ -175,6 +175,22 @@ class OmpShapesTable(unittest.TestCase):
         self.assertEqual(len(table), 3)
 
 
+class CudaShapesTable(unittest.TestCase):
+    def test_every_shape_shown(self):
+        rows = [{"n": 64, "shape": "march", "segment": 8, "registers": 32, "su_per_s": 1.0e10,
+                 "bitwise_with_march": True, "diagnostic": False},
+                {"n": 64, "shape": "a-new-form", "segment": 8, "registers": 40, "su_per_s": 2.0e10,
+                 "bitwise_with_march": False, "diagnostic": False}]
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "cuda-shapes.jsonl")
+            with open(path, "w") as f:
+                f.writelines(json.dumps(r) + "\n" for r in rows)
+            lines = []
+            report.cuda_shapes_tables(lines.append, [path])
+        self.assertIn("| march | 32 | 1.00e+10 | yes |", lines)
+        self.assertIn("| a-new-form | 40 | 2.00e+10 | **no** |", lines)
+
+
 class Pennycook(unittest.TestCase):
     def test_harmonic_mean(self):
         self.assertAlmostEqual(report.pennycook([0.5, 1.0]), 2 / 3)
