@@ -845,6 +845,12 @@ CUDA_SHAPE_ORDER = ("march", "prefetch", "two-j", "two-k", "ldg", "evict-first",
                     "no-yz", "stream")
 
 
+def shapes_in_order(order, rows):
+    """The shapes of rows in the given order, any shape the order does not name yet after them
+    (shown, never dropped)."""
+    return tuple(order) + tuple(sorted({r["shape"] for r in rows} - set(order)))
+
+
 def cuda_shapes_tables(w, files):
     """Section 16: hand CUDA's interior kernel in shapes with more bytes in flight, and the
     diagnostics that drop the neighbour loads (bench/cuda_stencil_shapes.cu)."""
@@ -874,8 +880,7 @@ def cuda_shapes_tables(w, files):
             w(f"{n}^3 interior, {gpu} (`{os.path.relpath(path, HERE)}`, {rounds} round{'s' if rounds > 1 else ''}):\n")
             w("| shape | registers | " + " | ".join(f"segment {g}" for g in segs) + " | bitwise with march |")
             w("|---|---|" + "---|" * len(segs) + "---|")
-            # A shape this list does not name yet is shown after the others, never dropped.
-            for shape in CUDA_SHAPE_ORDER + tuple(sorted({r["shape"] for r in sel} - set(CUDA_SHAPE_ORDER))):
+            for shape in shapes_in_order(CUDA_SHAPE_ORDER, sel):
                 cells = [r for r in sel if r["shape"] == shape]
                 if not cells:
                     continue
@@ -984,8 +989,7 @@ def omp_shapes_section(w, shape_files, before_after, kernel_shape_logs=()):
             w(f"{n}^3, {gpu_of_result_dir(os.path.dirname(path))} (`{os.path.relpath(path, HERE)}`):\n")
             w("| shape | threads | " + " | ".join(f"segment {g}" for g in segs) + " | bitwise |")
             w("|---|---|" + "---|" * len(segs) + "---|")
-            # A shape this list does not name yet is shown after the others, never dropped.
-            for shape in SHAPE_ORDER + tuple(sorted({r["shape"] for r in sel} - set(SHAPE_ORDER))):
+            for shape in shapes_in_order(SHAPE_ORDER, sel):
                 for t in (128, 256):
                     cells = {r["segment"]: r for r in sel if r["shape"] == shape and r["threads"] == t}
                     if cells:
