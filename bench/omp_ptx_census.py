@@ -108,7 +108,7 @@ def main(argv):
         short = re.sub(r"<.*", "", re.sub(r"\(.*", "", function).split(" ")[-1]).split("::")[-1]
         region = names.get(line, "?") if short and re.search(rf"\b{re.escape(short)}\(", source_text) \
             else "(another file)"
-        tag = re.search(r"kokkos_regions::(\w+)", function)  # a Kokkos kernel: its region tag names it
+        tag = re.search(r"(?:kokkos|tuned|idiomatic)_regions::(\w+)", function)  # a Kokkos kernel: its region tag names it
         if tag:
             region = f"Kokkos {tag.group(1)}"
         counts = [len(re.findall(pattern, part)) for pattern in PATTERNS]

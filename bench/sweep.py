@@ -2,6 +2,8 @@
 """Run one awave build over the benchmark size sweep and write one JSON result per run.
 
     python3 bench/sweep.py PRESET OUT_DIR [--sizes 32,64,...] [--name NAME] [--exe PATH] [--no-check]
+                           [--impls ID,...] [--reference cpu|cpu-openmp] [--tune KEY=VALUE,...]
+                           [--env VAR=VALUE] [--label LABEL]
 
 PRESET is cuda, openmptarget or host; the executable is build/NAME/src/awave, NAME being the
 build directory's name (default PRESET; e.g. cuda-k46 for a build against another Kokkos).
@@ -16,6 +18,8 @@ threads (-reference cpu-openmp: the serial reference's arithmetic, bitwise ident
 so even 1000^3 is checked in about a minute on a 16-core host; host runs against the serial
 reference, the baseline they are compared with. --no-check skips the check.
 Runs above BIG_POINTS take fewer steps (STEPS_BIG), to keep the check's share of a sweep small.
+--impls, --reference, --tune (awave's -tune) and --env (e.g. OMP_TARGET_OFFLOAD=DISABLED) change
+what runs; --label names such a variant in the file names (NAME-LABEL_...) and records it.
 """
 import argparse
 import json
@@ -25,8 +29,9 @@ import sys
 
 GPU_SIZES = [(n, n, n) for n in (32, 64, 96, 128, 192, 256, 384, 512, 768, 1000)] + [(1000, 64, 1000), (64, 1000, 1000)]
 HOST_SIZES = [(n, n, n) for n in (32, 64, 96, 128, 192, 256)]
-IMPLS = {"cuda": ["cuda", "kokkos-cuda"], "openmptarget": ["omp", "kokkos-openmptarget"],
-         "host": ["cpu-openmp", "kokkos-serial", "kokkos-openmp"]}
+IMPLS = {"cuda": ["cuda", "kokkos-cuda", "kokkos-cuda-mdrange"],
+         "openmptarget": ["omp", "kokkos-openmptarget", "kokkos-openmptarget-mdrange"],
+         "host": ["cpu-openmp", "kokkos-serial", "kokkos-openmp", "kokkos-serial-mdrange", "kokkos-openmp-mdrange"]}
 # GPU runs are checked against the threaded CPU reference; host runs against the serial one,
 # whose own timing is then the baseline the host backends are compared with.
 REFERENCE = {"cuda": "cpu-openmp", "openmptarget": "cpu-openmp", "host": "cpu"}
@@ -46,19 +51,30 @@ def gpu_info():
         return None
 
 
+def cpu_info():
+    """The machine's CPU: model name and logical cores (the CPU platform of the report)."""
+    model = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), model)
+    except OSError:
+        pass
+    return {"name": model, "cores": os.cpu_count()}
+
+
 def run_name(build, shape):
     return f"{build}_{shape[0]}x{shape[1]}x{shape[2]}"
 
 
-def plan(build, sizes, check=True):
+def plan(build, sizes, check=True, impls=None, reference=None, tune="", env=None, label=""):
     kind = "host" if build == "host" else "gpu"
     runs = []
     for shape in sizes:
         points = shape[0] * shape[1] * shape[2]
         nsteps, out_period = STEPS_BIG if points > BIG_POINTS else STEPS[kind]
-        runs.append({"name": run_name(build, shape), "preset": build, "shape": list(shape), "impls": IMPLS[build],
-                     "nsteps": nsteps,
-                     "out_period": out_period, "checked": check})
+        runs.append({"name": run_name(build, shape), "preset": build, "shape": list(shape),
+                     "impls": impls or IMPLS[build], "nsteps": nsteps, "out_period": out_period, "checked": check,
+                     "reference": reference or REFERENCE[build], "tune": tune, "env": env or {}, "label": label})
     return runs
 
 
@@ -67,21 +83,26 @@ def run_one(exe, build, run, out_dir, gpu):
     json_path = os.path.join(out_dir, run["name"] + ".json")
     args = [exe, "-shape", shape, "-nsteps", str(run["nsteps"]), "-out_period", str(run["out_period"]), "-no_output",
             "-impl", ",".join(run["impls"]), "-json", json_path]
-    args += ["-reference", REFERENCE[run["preset"]]] if run["checked"] else ["-no_check"]
-    env = dict(os.environ, OMP_TARGET_OFFLOAD="MANDATORY")
+    args += ["-reference", run.get("reference", REFERENCE[run["preset"]])] if run["checked"] else ["-no_check"]
+    if run.get("tune"):
+        args += ["-tune", run["tune"]]
+    env = dict(os.environ, OMP_TARGET_OFFLOAD="MANDATORY", **run.get("env", {}))
     proc = subprocess.run(args, capture_output=True, text=True, env=env)
-    sweep = {"build": build, "command": " ".join(args[1:]), "exit_status": proc.returncode}
+    sweep = {"build": build, "command": " ".join(args[1:]), "exit_status": proc.returncode,
+             "label": run.get("label", ""), "env": run.get("env", {})}
     if proc.returncode == 0 and os.path.exists(json_path):
         with open(json_path) as f:
             result = json.load(f)
         result["status"] = "ok"
-    else:
-        result = {"status": "failed", "params": {"shape": run["shape"], "nsteps": run["nsteps"],
-                                                 "out_period": run["out_period"]},
-                  "error": (proc.stdout + proc.stderr)[-2000:]}
+    else:  # exit 3 with one line: the run was refused (no device, offload on the host), not broken
+        refused = proc.returncode == 3 and proc.stderr.count("awave: error: ") == 1
+        result = {"status": "refused" if refused else "failed",
+                  "params": {"shape": run["shape"], "nsteps": run["nsteps"], "out_period": run["out_period"]},
+                  "impls": run["impls"], "error": (proc.stdout + proc.stderr)[-2000:]}
     result["sweep_schema"] = SCHEMA
     result["sweep"] = sweep
     result["gpu"] = gpu
+    result["host_cpu"] = cpu_info()
     if not run["checked"]:
         result["check_skipped_reason"] = "the sweep ran with --no-check"
     with open(json_path, "w") as f:
@@ -98,7 +119,16 @@ def main(argv):
     parser.add_argument("--exe", help="awave executable (default build/BUILD/src/awave)")
     parser.add_argument("--name", help="name of the build in file names (default BUILD, e.g. cuda-k46)")
     parser.add_argument("--no-check", action="store_true", help="skip the CPU reference and the check")
+    parser.add_argument("--impls", help="comma-separated implementations (default: the preset's)")
+    parser.add_argument("--reference", choices=["cpu", "cpu-openmp"], help="the CPU reference to check against")
+    parser.add_argument("--tune", default="", help="awave's -tune value for every run")
+    parser.add_argument("--env", action="append", default=[], help="VAR=VALUE for every run (repeatable)")
+    parser.add_argument("--label", default="", help="a name for this variant, in the file names")
     args = parser.parse_args(argv)
+    if any("=" not in e for e in args.env):
+        parser.error("--env takes VAR=VALUE")
+    if args.label and not all(c.isalnum() or c in "-." for c in args.label):
+        parser.error("--label takes letters, digits, '-' and '.'")
     sizes = HOST_SIZES if args.build == "host" else GPU_SIZES
     if args.sizes:
         sizes = [tuple(int(v) for v in s.split("x")) if "x" in s else (int(s),) * 3 for s in args.sizes.split(",")]
@@ -106,15 +136,18 @@ def main(argv):
     exe = args.exe or os.path.join("build", name, "src", "awave")
     os.makedirs(args.out_dir, exist_ok=True)
     gpu = None if args.build == "host" else gpu_info()
-    runs = plan(args.build, sizes, check=not args.no_check)
+    runs = plan(args.build, sizes, check=not args.no_check, impls=args.impls.split(",") if args.impls else None,
+                reference=args.reference, tune=args.tune, env=dict(e.split("=", 1) for e in args.env),
+                label=args.label)
+    tag = f"{name}-{args.label}" if args.label else name
     for run in runs:
-        run["name"] = run["name"].replace(args.build, name, 1)
-    with open(os.path.join(args.out_dir, f"manifest-{name}.json"), "w") as f:
+        run["name"] = run["name"].replace(args.build, tag, 1)
+    with open(os.path.join(args.out_dir, f"manifest-{tag}.json"), "w") as f:
         json.dump({"schema": "awave-sweep-manifest/1", "build": name, "preset": args.build, "gpu": gpu, "runs": runs},
                   f, indent=1)
         f.write("\n")
     devbench = os.path.join("build", name, "bench", "awave-devbench")
-    if os.path.exists(devbench):
+    if os.path.exists(devbench) and not args.label:  # once per build
         proc = subprocess.run([devbench], capture_output=True, text=True,
                               env=dict(os.environ, OMP_TARGET_OFFLOAD="MANDATORY"))
         bench = json.loads(proc.stdout) if proc.returncode == 0 else {"status": "failed", "error": proc.stderr[-2000:]}
@@ -127,10 +160,10 @@ def main(argv):
     for run in runs:
         result = run_one(exe, name, run, args.out_dir, gpu)
         if result["status"] != "ok":
-            failed += 1
-            print(f"{run['name']}: FAILED ({result['sweep']['exit_status']})", flush=True)
+            failed += result["status"] == "failed"
+            print(f"{run['name']}: {result['status'].upper()} ({result['sweep']['exit_status']})", flush=True)
             continue
-        best = {i["id"]: i["best_su_per_s"] for i in result["implementations"]}
+        best = {i["id"]: i["best_su_per_s"] for i in result["implementations"] if not i.get("is_reference")}
         print(f"{run['name']}: " + ", ".join(f"{k} {v:.3e}" for k, v in best.items()) +
               ("" if run["checked"] else " (unchecked)"), flush=True)
     return 1 if failed else 0

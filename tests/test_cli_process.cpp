@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -140,6 +141,37 @@ TEST_F(AwaveProcess, AllImplementationsPassAndWriteOneFileEach) {
 // floating-point contraction on the GPU (before cmake/AwaveExactFP.cmake) this failed: at
 // 97x61x33, 20000 steps, 140 points differed beyond the spec's tolerance on all four GPU
 // implementations, and the last bits differed after 13 steps.
+// A user's OMP_TARGET_OFFLOAD=DISABLED (target regions on the host): every implementation runs
+// bitwise or is refused in one line with exit 3, never a crash. Where the build's GPU is there
+// (it runs the first implementation with the default setting), the offload implementations are
+// refused for running on the host; without a GPU, for the missing GPU.
+TEST_F(AwaveProcess, AllImplementationsRunOrRefuseWithOffloadDisabled) {
+  const Outcome list = run("-list");
+  std::vector<std::string> ids;
+  std::istringstream lines(list.out);
+  for (std::string line; std::getline(lines, line);) ids.push_back(line.substr(0, line.find(' ')));
+  ASSERT_GE(ids.size(), 2u) << list.out;
+  const std::string args = "-shape 12,10,5 -nsteps 4 -out_period 2 -no_output -impl ";
+  int refused_on_host = 0;
+  for (const std::string& id : ids) {
+    const bool gpu_here = run(args + id).status == 0;
+    const Outcome o = run_with_env("OMP_TARGET_OFFLOAD=DISABLED", args + id);
+    if (o.status == 0) {
+      EXPECT_NE(o.out.find("PASS: every implementation matches the CPU reference, bit for bit"), std::string::npos)
+          << id << ": " << o.out;
+      continue;
+    }
+    EXPECT_EQ(o.status, 3) << id << ": neither a bitwise run nor a refusal: " << o.out << o.err;
+    EXPECT_EQ(o.err.rfind("awave: error: ", 0), 0u) << id << ": " << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << id << ": one line: " << o.err;
+    if (gpu_here) {
+      EXPECT_NE(o.err.find("target regions run on the host"), std::string::npos) << id << ": " << o.err;
+      ++refused_on_host;
+    }
+  }
+  if (refused_on_host) std::cout << refused_on_host << " implementations refused to run on the host\n";
+}
+
 TEST_F(AwaveProcess, AllImplementationsAreBitwiseAfterALongRun) {
   const int steps = AWAVE_TEST_ON_DEVICE ? 5000 : 400;  // the host suite runs on 2 cores
   for (const char* fused : {"", "AWAVE_FUSED_STEP_POINTS=0"}) {

@@ -1,12 +1,12 @@
-// The Kokkos kernels' GPU code paths, run on the host so CI checks them against the CPU
-// reference without a GPU: the rank-3 MDRange with one point per work item (what CUDA runs) and
-// with the interior segment march (each work item walks i over a segment with the i-neighbours
-// in registers; what OpenMPTarget runs), here marching 3 points (3 divides none of these
-// interiors), and the one flat kernel per step marching every plane with the sponge inside
-// (what OpenMPTarget and CUDA run), with the sponge tested once per march (CUDA: segments of 3
-// take both the per-point sponge march and the branch-free one) and at every point (OpenMPTarget). Host backends run k
-// columns by default (test_equivalence.cpp). Each also as the split step of an MPI run (bulk, then x layers). ctest
-// runs these twice: as they are (small grids take the fused step) and with AWAVE_FUSED_STEP_POINTS=0.
+// The Kokkos kernels' GPU code paths, run on the host backends so CI checks them against the
+// CPU reference without a GPU: the tuned form's flat kernel per step marching every plane with
+// the sponge inside (what CUDA and OpenMPTarget run), here 3 planes a work item (3 divides none
+// of these interiors), with the sponge tested once per march (CUDA) and at every point
+// (OpenMPTarget), indexed through the Views or one offset, in rows or (k, j) tiles; and the
+// idiomatic form with CUDA's axis order (k first). The registered forms (host: k columns, and
+// MDRange in (i, j, k) order) run in test_equivalence.cpp. Each also as the split step of an MPI
+// run (bulk, then x layers). ctest runs these twice: as they are (small grids take the fused
+// step) and with AWAVE_FUSED_STEP_POINTS=0.
 #include "app/registry.hpp"
 #include "core/approx_equal.hpp"
 #include "kokkos/kokkos_backends.hpp"
@@ -20,44 +20,42 @@ using namespace awave;
 
 namespace {
 template <class ExecSpace>
-struct MDRangeOnePoint : KokkosIteration<ExecSpace> {
+struct MarchThree : TunedPolicy<ExecSpace> {
   static constexpr bool k_columns = false;
-  static constexpr int interior_segment = 1;
-};
-
-template <class ExecSpace>
-struct MDRangeMarchThree : KokkosIteration<ExecSpace> {
-  static constexpr bool k_columns = false;
-  static constexpr int interior_segment = 3;
-};
-
-template <class ExecSpace>
-struct OneRegionMarchThree : KokkosIteration<ExecSpace> {
-  static constexpr bool k_columns = false;
-  static constexpr std::size_t march_plane_bytes = 0;  // every grid
   static constexpr int march_segment = 3;
+  static constexpr std::size_t short_march_plane_bytes = 0;
   static constexpr bool sponge_test_per_march = true;
+  static constexpr bool march_one_offset = false;
+  static constexpr int march_rows = 1;
 };
 
 template <class ExecSpace>
-struct OneRegionMarchThreeTestEveryPoint : OneRegionMarchThree<ExecSpace> {
+struct MarchThreeTestEveryPoint : MarchThree<ExecSpace> {
   static constexpr bool sponge_test_per_march = false;
 };
 
 // The march with sponge layers indexed through one offset (what OpenMPTarget runs).
 template <class ExecSpace>
-struct OneRegionMarchThreeTestEveryPointOneOffset : OneRegionMarchThreeTestEveryPoint<ExecSpace> {
+struct MarchThreeTestEveryPointOneOffset : MarchThreeTestEveryPoint<ExecSpace> {
   static constexpr bool march_one_offset = true;
 };
 
 // Work items in (k, j) tiles of 32 x 4 (core/march_tiles.hpp): the shapes below have partial
 // tiles in k and j (nz 9 or 64, ny 17, 30) and whole ones.
 template <class ExecSpace>
-struct OneRegionMarchThreeTiles : OneRegionMarchThree<ExecSpace> {
+struct MarchThreeTiles : MarchThree<ExecSpace> {
   static constexpr int march_rows = 4;
 };
 
-template <class ExecSpace, class Iteration>
+// The idiomatic form in CUDA's axis order: (k, j, i), tiles of Kokkos' choosing.
+template <class ExecSpace>
+struct KFirstAxes {
+  static constexpr bool k_first = true;
+  static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Left;
+  static constexpr std::array<int, 3> tile{0, 0, 0};
+};
+
+template <class Step>
 void expect_matches_reference(const std::string& id) {
   for (const auto shape : {std::array<int, 3>{8, 8, 1}, {33, 17, 9}, {40, 24, 64}, {9, 30, 2}}) {
     SCOPED_TRACE(id + " " + std::to_string(shape[0]) + "x" + std::to_string(shape[1]) + "x" + std::to_string(shape[2]));
@@ -65,7 +63,7 @@ void expect_matches_reference(const std::string& id) {
     params.shape = shape;
     const WaveProblem problem(params);
     auto cpu = find_implementation("cpu")->make(problem);
-    WaveKokkos<ExecSpace, Iteration> marching(problem, id);
+    WaveKokkos<Step> marching(problem, id);
     for (int len : {5, 5, 2}) {
       cpu->run(len);
       marching.run(len);
@@ -93,14 +91,13 @@ TEST(KokkosGpuCodePaths, MatchCpuReferenceOnEveryHostBackend) {
     using Backend = decltype(backend);
     if constexpr (Backend::on_host) {
       using Space = typename Backend::type;
-      expect_matches_reference<Space, MDRangeOnePoint<Space>>(std::string(id) + "-mdrange");
-      expect_matches_reference<Space, MDRangeMarchThree<Space>>(std::string(id) + "-mdrange-march3");
-      expect_matches_reference<Space, OneRegionMarchThree<Space>>(std::string(id) + "-one-region-march3");
-      expect_matches_reference<Space, OneRegionMarchThreeTestEveryPoint<Space>>(std::string(id) +
-                                                                                "-one-region-march3-every-point");
-      expect_matches_reference<Space, OneRegionMarchThreeTiles<Space>>(std::string(id) + "-one-region-march3-tiles");
-      expect_matches_reference<Space, OneRegionMarchThreeTestEveryPointOneOffset<Space>>(
-          std::string(id) + "-one-region-march3-every-point-one-offset");
+      const std::string name = id;
+      expect_matches_reference<TunedStep<Space, MarchThree<Space>>>(name + "-march3");
+      expect_matches_reference<TunedStep<Space, MarchThreeTestEveryPoint<Space>>>(name + "-march3-every-point");
+      expect_matches_reference<TunedStep<Space, MarchThreeTiles<Space>>>(name + "-march3-tiles");
+      expect_matches_reference<TunedStep<Space, MarchThreeTestEveryPointOneOffset<Space>>>(
+          name + "-march3-every-point-one-offset");
+      expect_matches_reference<IdiomaticStep<Space, KFirstAxes<Space>>>(name + "-mdrange-k-first");
       ++backends;
     }
   });

@@ -1,5 +1,6 @@
 #include "app/cli.hpp"
 
+#include "core/tuning.hpp"
 #include "io/restart.hpp"
 
 #include <fmt/format.h>
@@ -43,13 +44,20 @@ std::vector<std::string> split_commas(const std::string& text) {
   return parts;
 }
 
+
+std::string tuning_key_names() {
+  std::string names;
+  for (const TuningKey& k : tuning_keys()) names += (names.empty() ? "" : ", ") + std::string(k.name);
+  return names;
+}
+
 }  // namespace
 
 std::string usage() {
   return "usage: awave [-shape nx,ny,nz] [-dx float] [-dt float] [-nsteps int] [-out_period int]\n"
          "             [-impl id,id,...] [-reference cpu|cpu-openmp] [-json FILE] [-no_output] [-no_check] [-quiet]\n"
          "             [-restart FILE [-restart_strict]] [-verify FILE] [-halo mpi|nccl] [-halo_timeout s]\n"
-         "             [-list] [-h] [output_base]\n"
+         "             [-tune key=value,...|help] [-list] [-h] [output_base]\n"
          "  -shape nx,ny,nz   interior grid points (default 32,32,32; nx, ny >= 8, nz >= 1)\n"
          "  -dx float         grid spacing in metres (default 10.0)\n"
          "  -dt float         time step in seconds (default 0.002; Courant number must be <= 1)\n"
@@ -74,6 +82,9 @@ std::string usage() {
          "                    each process its own GPU, mpi otherwise (host implementations always use mpi)\n"
          "  -halo_timeout s   over MPI, the longest wait for a neighbour's planes before the run stops with\n"
          "                    an error (default 120)\n"
+         "  -tune k=v,...     tuning values, e.g. -tune kokkos.tile=0x0x0,omp.threads=256 (unset keys keep\n"
+         "                    the compiled choices; each key also reads its AWAVE_ variable); -tune help\n"
+         "                    lists the keys, their values and defaults. Keys: " + tuning_key_names() + "\n"
          "  -list             list the implementations in this build and exit\n"
          "  -h, --help        this help\n"
          "  output_base       files are <stem>.<impl>.vtkhdf (default: test)\n"
@@ -119,7 +130,8 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
     }
     const bool takes_value = flag == "-shape" || flag == "-dx" || flag == "-dt" || flag == "-nsteps" ||
                              flag == "-out_period" || flag == "-impl" || flag == "-json" || flag == "-reference" ||
-                             flag == "-restart" || flag == "-verify" || flag == "-halo" || flag == "-halo_timeout";
+                             flag == "-restart" || flag == "-verify" || flag == "-halo" || flag == "-halo_timeout" ||
+                             flag == "-tune";
     if (takes_value) {
       if (a + 1 >= argc) return error(fmt::format("{} needs a value", arg));
       const std::string value = argv[++a];
@@ -161,6 +173,10 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
         const auto x = parse_real(value);
         if (!x || !(*x > 0) || *x > 1e6) return error(fmt::format("-halo_timeout needs seconds > 0, got '{}'", value));
         o.halo.timeout_seconds = *x;
+      } else if (flag == "-tune") {
+        if (value == "help") o.tune_help = true;
+        else if (value.empty()) return error("-tune needs key=value,... (or help)");
+        else o.tune += (o.tune.empty() ? "" : ",") + value;
       } else if (flag == "-verify") {
         if (value.empty()) return error("-verify needs a file name");
         o.verify_file = value;
@@ -178,7 +194,7 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
     have_output_base = true;
   }
   if (o.restart_strict && o.restart_file.empty()) return error("-restart_strict needs -restart FILE");
-  if (o.help || o.list || !o.verify_file.empty()) return result;
+  if (o.help || o.tune_help || o.list || !o.verify_file.empty()) return result;
   if (auto problem = validate(o.params)) return error(*problem);
   return result;
 }

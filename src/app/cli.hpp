@@ -21,6 +21,8 @@ struct Options {
   bool check = true;                 // -no_check: skip the CPU reference and the comparison
   bool progress = true;              // -quiet: no progress lines on stderr
   HaloSettings halo;                 // -halo, -halo_timeout: over MPI, how the planes travel
+  std::string tune;                  // -tune key=value,...: tuning values (core/tuning.hpp)
+  bool tune_help = false;             // -tune help: list the keys
   bool help = false;
   bool list = false;
   std::string restart_file;            // -restart: continue the run saved in this file

@@ -4,6 +4,7 @@
 #include "app/registry.hpp"
 #include "build_info.hpp"
 #include "core/approx_equal.hpp"
+#include "core/tuning.hpp"
 #include "git_commit.hpp"
 #include "io/snapshot_writer.hpp"
 #include "parallel/halo_exchange.hpp"
@@ -238,6 +239,11 @@ RunReport run_comparison(const Options& options, const std::vector<const ImplEnt
   const WaveProblem problem(p, options.start, slab_of(p.nx(), group.rank(), group.size()));
   log << fmt::format("awave: shape {}x{}x{}, dx {}, dt {}, nsteps {}, out_period {}, Courant number {:.4f}\n", p.nx(),
                      p.ny(), p.nz(), p.dx, p.dt, p.nsteps, p.out_period, courant_number(p.dx, p.dt));
+  if (const auto tuning = tuning_values(); !tuning.empty()) {
+    std::string set;
+    for (const auto& [key, v] : tuning) set += fmt::format("{}{}={} ({})", set.empty() ? "" : ", ", key, v.value, v.source);
+    log << "awave: tuning: " << set << "\n";
+  }
   if (group.distributed())
     log << fmt::format("awave: {} MPI processes, slabs of {} to {} x-planes\n", group.size(), p.nx() / group.size(),
                        (p.nx() + group.size() - 1) / group.size());
@@ -322,6 +328,8 @@ void write_json(const RunReport& report, const std::string& path) {
                 {"kokkos", kKokkosConfiguration},
                 {"accelerator", accelerator_description()}};
   j["environment"] = runtime_environment();
+  j["tuning"] = nlohmann::json::object();
+  for (const auto& [key, v] : tuning_values()) j["tuning"][key] = {{"value", v.value}, {"source", v.source}};
   j["params"] = {{"shape", {p.nx(), p.ny(), p.nz()}},
                  {"dx", p.dx},
                  {"dt", p.dt},
@@ -340,6 +348,7 @@ void write_json(const RunReport& report, const std::string& path) {
                          {"description", r.description},
                          {"on_device", entry && entry->on_device},
                          {"uses_kokkos", entry && entry->uses_kokkos},
+                         {"form", entry ? entry->form : ""},
                          {"chunk_steps", r.chunk_steps},
                          {"chunk_seconds", r.chunk_seconds},
                          {"best_su_per_s", best},

@@ -5,6 +5,7 @@
 #include "app/driver.hpp"
 #include "app/memory_estimate.hpp"
 #include "app/registry.hpp"
+#include "core/tuning.hpp"
 #include "io/integrity.hpp"
 #include "io/restart.hpp"
 #include "kokkos/register_kokkos.hpp"
@@ -80,6 +81,18 @@ int run(int argc, char* argv[]) {
     out << usage();
     return 0;
   }
+  if (options.tune_help) {
+    out << tuning_help();
+    return 0;
+  }
+  std::vector<std::string> tuning_notes;
+  try {  // every tuning value, from -tune and the environment, before anything runs
+    configure_tuning(options.tune, tuning_scopes_in_build(), &tuning_notes);
+  } catch (const std::invalid_argument& e) {
+    err << "awave: error: " << e.what() << "\n";
+    return 1;
+  }
+  for (const std::string& note : tuning_notes) err << "awave: note: " << note << "\n";
   if (!options.verify_file.empty()) return verify_file(options.verify_file, out, err);
   if (auto problem = apply_restart(options)) {  // reads and checks the file; writes nothing
     err << "awave: error: " << *problem << "\n";

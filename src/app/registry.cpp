@@ -8,6 +8,7 @@
 
 #include "cpu/wave_cpu.hpp"
 #include "kokkos/register_kokkos.hpp"
+#include "parallel/nccl_link.hpp"
 #include "parallel/process_group.hpp"
 #if defined(AWAVE_HAVE_CUDA)
 #include "cuda/wave_cuda.hpp"
@@ -22,9 +23,10 @@ const std::vector<ImplEntry>& implementations() {
   static const std::vector<ImplEntry> impls = [] {
     std::vector<ImplEntry> v;
     v.push_back({"cpu", "serial CPU reference", false, false,
-                 [](const WaveProblem& problem) { return std::make_unique<WaveCpu>(problem, false); }});
+                 [](const WaveProblem& problem) { return std::make_unique<WaveCpu>(problem, false); }, "reference"});
     v.push_back({"cpu-openmp", "CPU reference on " + std::to_string(WaveCpu::max_threads()) + " OpenMP threads", false,
-                 false, [](const WaveProblem& problem) { return std::make_unique<WaveCpu>(problem, true); }});
+                 false, [](const WaveProblem& problem) { return std::make_unique<WaveCpu>(problem, true); },
+                 "hand-written"});
 #if defined(AWAVE_HAVE_CUDA)
     add_cuda_implementations(v);
 #endif
@@ -41,6 +43,18 @@ const ImplEntry* find_implementation(const std::string& id) {
   for (const ImplEntry& e : implementations())
     if (e.id == id) return &e;
   return nullptr;
+}
+
+std::vector<std::string> tuning_scopes_in_build() {
+  std::vector<std::string> scopes{"kokkos"};
+#if defined(AWAVE_HAVE_CUDA)
+  scopes.insert(scopes.end(), {"cuda", "kokkos-gpu"});
+#endif
+#if defined(AWAVE_HAVE_OMP_OFFLOAD)
+  scopes.insert(scopes.end(), {"omp", "kokkos-gpu"});
+#endif
+  if (nccl_link::in_build()) scopes.push_back("nccl");
+  return scopes;
 }
 
 std::optional<std::string> accelerator_problem() {

@@ -21,6 +21,8 @@ const ImplEntry* find_implementation(const std::string& id);
 // or the build has none. Checked before any device implementation or Kokkos starts, so a
 // GPU build never quietly runs on the host.
 std::optional<std::string> accelerator_problem();
+// What this build's tuning keys may apply to (core/tuning.hpp, TuningKey::used_by).
+std::vector<std::string> tuning_scopes_in_build();
 // The accelerator in words ("NVIDIA H100 80GB HBM3, 79.1 GiB"), or "none".
 std::string accelerator_description();
 // Over MPI, gives each process of a node its own GPU (local_rank modulo the GPUs), before any

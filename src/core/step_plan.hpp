@@ -9,24 +9,17 @@
 #include "wave_params.hpp"
 #include "wave_problem.hpp"
 #include "wave_update.hpp"
+#include "tuning.hpp"
 
 #include <cstddef>
-#include <cstdlib>
 
 namespace awave {
 
-// The largest grid (interior points) whose steps are fused; AWAVE_FUSED_STEP_POINTS overrides
-// it for a tuning sweep (0: never fuse).
+// The largest grid (interior points) whose steps are fused: 128^3, where a fused step took 21.5 us
+// against 28.1 for three kernels (hand CUDA; OpenMP offload 83 against 151) on the H100 and the
+// three-kernel march wins at 512^3 (results/h100-2026-11-22/tuning); tuning key fused_step_points.
 inline std::size_t fused_step_max_points() {
-  static const std::size_t points = [] {
-    const char* env = std::getenv("AWAVE_FUSED_STEP_POINTS");
-    // H100 (bench/results/h100-2026-11-22/tuning): at 128^3 fused steps took 21.5 us against 28.1
-    // for three kernels (hand CUDA, with graphs), 24.4 / 33.1 (Kokkos CUDA), 83 / 151 (hand
-    // OpenMP offload), 86 / 148 (Kokkos OpenMPTarget); at 512^3 the three-kernel step with its
-    // register march is the fast one. The crossover between 128^3 and 512^3 is not measured.
-    return env ? std::size_t(std::strtoull(env, nullptr, 10)) : std::size_t(128) * 128 * 128;
-  }();
-  return points;
+  return std::size_t(tuning_integer("fused_step_points").value_or(128L * 128 * 128));
 }
 
 // Also where a process's slab of an MPI run has fewer x-planes than two sponge layers: the

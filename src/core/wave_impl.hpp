@@ -93,6 +93,9 @@ struct ImplEntry {
   bool on_device = false;    // runs on an accelerator (its tests are labelled gpu)
   bool uses_kokkos = false;  // needs the Kokkos runtime initialised
   std::function<std::unique_ptr<WaveImpl>(const WaveProblem&)> make;
+  // How the code is written: "reference" (the serial CPU code), "hand-written" (for its
+  // platform: threaded CPU, CUDA, OpenMP offload), "kokkos-idiomatic" or "kokkos-tuned".
+  std::string form;
 };
 
 }  // namespace awave

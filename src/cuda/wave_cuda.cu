@@ -13,6 +13,7 @@
 
 #include "core/step_plan.hpp"
 #include "core/time_ring.hpp"
+#include "core/tuning.hpp"
 #include "core/wave_update.hpp"
 #include "cuda/interior_march.cuh"
 
@@ -36,35 +37,17 @@ void check_cuda(cudaError_t status, const char* call, const char* file, int line
 }
 #define AWAVE_CUDA_CHECK(call) check_cuda((call), #call, __FILE__, __LINE__)
 
-// Block shape (k, j) and interior i-segment length; AWAVE_CUDA_BLOCK="k,j,segment" overrides
-// them for a tuning sweep (bench/device/limits.sh). A warp covers 32 consecutive k: 256
-// contiguous bytes per array.
+// Block shape (k, j) and planes each thread marches (tuning key cuda.block). A warp covers 32
+// consecutive k: 256 contiguous bytes per array. 32x8 with 4 planes, 16 on planes above 4 MiB:
+// best or within 1% of every shape tried on the H100 and the H200 (results/h100-2026-11-22/limits,
+// results/h200-2026-11-23/kernel-shapes; report appendix).
 struct LaunchShape {
-  // H100, 512^3 (bench/device/tune.sh): (k, j, segment) 32,8,4 gave 1.062e11 SU/s; 32,8,8
-  // 1.054e11; 32,8,16 1.049e11; 64,4,16 1.053e11; 32,8,1 (no register window) 0.962e11.
-  // Planes of more than 4 MiB march 16 (core/step_plan.hpp, plane_bytes). H100
-  // (bench/results/h100-2026-11-22/limits): at 512^3 (2.1 MB planes) segment 4 gave 1.064e11
-  // SU/s and 16 1.050e11; at 1000^3 (8 MB) 4 gave 0.972e11, 8 1.020e11, 16 1.037e11. In the
-  // sweep 768^3 (4.7 MB planes) went from 0.982e11 to 1.044e11 with 16. H200
-  // (bench/results/h200-2026-11-23/kernel-shapes): at 512^3 32,8,4 1.473e11, 32,8,16 1.470e11,
-  // 32,8,32 1.458e11, 64,4,16 1.470e11, 32,16,16 1.472e11; at 1000^3 32,8,16 1.433e11, 64,4,16
-  // 1.438e11, 32,8,32 1.401e11, 32,8,4 1.361e11. An interior kernel taking the fields as restrict
-  // parameters (read-only loads, ld.global.nc, which nvcc may schedule ahead of the stores) was
-  // 2.4% slower at both sizes there (1.439e11, 1.398e11), and was not kept.
   int block_k = 32, block_j = 8, segment_i = 4;
 };
 constexpr std::size_t kLongMarchPlaneBytes = std::size_t(4) << 20;
 
 LaunchShape launch_shape(const PaddedGeometry& g) {
-  static const std::optional<LaunchShape> tuned = []() -> std::optional<LaunchShape> {
-    LaunchShape e;
-    const char* env = std::getenv("AWAVE_CUDA_BLOCK");
-    if (env && std::sscanf(env, "%d,%d,%d", &e.block_k, &e.block_j, &e.segment_i) == 3 && e.block_k > 0 &&
-        e.block_j > 0 && e.block_k * e.block_j <= 1024 && e.segment_i > 0)
-      return e;
-    return std::nullopt;
-  }();
-  if (tuned) return *tuned;
+  if (const auto block = tuning_triple("cuda.block")) return {(*block)[0], (*block)[1], (*block)[2]};
   LaunchShape s;
   if (plane_bytes(g) > kLongMarchPlaneBytes) s.segment_i = 16;
   return s;
@@ -287,14 +270,8 @@ class WaveCuda final : public WaveImpl {
     }
   }
 
-  // AWAVE_CUDA_GRAPHS=0 launches every kernel from the host (for comparison).
-  static bool use_graphs() {
-    static const bool on = [] {
-      const char* env = std::getenv("AWAVE_CUDA_GRAPHS");
-      return !(env && std::string(env) == "0");
-    }();
-    return on;
-  }
+  // cuda.graphs=0 launches every kernel from the host (for comparison).
+  static bool use_graphs() { return tuning_integer("cuda.graphs").value_or(1) == 1; }
 
   // The graph of three steps from the ring's current phase (which level is `now`), captured
   // on first use: after three rotations the ring is back in the same phase, so the graph's
@@ -357,7 +334,7 @@ std::optional<std::size_t> cuda_memory_bytes() {
 
 void add_cuda_implementations(std::vector<ImplEntry>& impls) {
   impls.push_back({"cuda", "hand-written CUDA (interior + boundary-layer kernels, one stream)", true, false,
-                   [](const WaveProblem& problem) { return std::make_unique<WaveCuda>(problem); }});
+                   [](const WaveProblem& problem) { return std::make_unique<WaveCuda>(problem); }, "hand-written"});
 }
 
 }  // namespace awave

@@ -1,11 +1,11 @@
-// The Kokkos implementations this build carries: one per Kokkos backend enabled in the
-// Kokkos installation it was built against.
+// The Kokkos implementations this build carries: both forms (idiomatic, tuned) of every
+// Kokkos backend enabled in the Kokkos installation it was built against.
 #include "kokkos/register_kokkos.hpp"
 
 #include "kokkos/kokkos_backends.hpp"
 #include "kokkos/wave_kokkos.hpp"
 
-#include <limits>
+#include <string>
 #include <type_traits>
 
 #if defined(KOKKOS_ENABLE_OPENMPTARGET)
@@ -15,22 +15,36 @@ extern "C" bool awave_offload_team_cap_lifted();  // kokkos/offload_team_cap.cpp
 namespace awave {
 namespace {
 
+template <class Policy>
+std::string tile_words() {
+  const auto t = Policy::tile;
+  return t[0] == 0 ? "Kokkos' default tile" : "tile " + std::to_string(t[0]) + "x" + std::to_string(t[1]) + "x" + std::to_string(t[2]);
+}
+
+// Both forms of one backend: the idiomatic one as `<id>-mdrange`, the tuned one as `<id>` (the
+// id results and scripts have always used).
 template <class ExecSpace>
-ImplEntry kokkos_entry(const std::string& id) {
+void add_kokkos_forms(std::vector<ImplEntry>& impls, const std::string& id) {
   const bool on_device = !KokkosBackend<ExecSpace>::on_host;
-  using Iteration = KokkosIteration<ExecSpace>;
-  const char* kernels = Iteration::k_columns                ? "RangePolicy k-column kernels"
-                        : Iteration::march_plane_bytes == 0 ? "one RangePolicy kernel per step, marching i"
-                        : Iteration::march_plane_bytes == std::numeric_limits<std::size_t>::max()
-                            ? "MDRangePolicy kernels"
-                            : "MDRangePolicy kernels; one RangePolicy kernel per step, marching i, on large planes";
-  std::string notes = kernels;
+  const std::string backend = "Kokkos " + std::string(ExecSpace::name()) + " backend, ";
+  using Idiomatic = IdiomaticPolicy<ExecSpace>;
+  const std::string idiomatic = backend + "idiomatic: MDRangePolicy kernels, one point per work item (axes " +
+                                (Idiomatic::k_first ? "k,j,i" : "i,j,k") + ", " + tile_words<Idiomatic>() + ")";
+  std::string tuned = backend + (TunedPolicy<ExecSpace>::k_columns
+                                     ? "tuned: RangePolicy kernels over (i, j) columns, k loop inside"
+                                     : "tuned: one RangePolicy kernel per step, marching i (hand-scheduled)");
 #if defined(KOKKOS_ENABLE_OPENMPTARGET)
   if (std::is_same_v<ExecSpace, Kokkos::Experimental::OpenMPTarget> && awave_offload_team_cap_lifted())
-    notes += "; clang's 3200-team cap lifted";
+    tuned += "; clang's 3200-team cap lifted";
 #endif
-  return {id, "Kokkos " + std::string(ExecSpace::name()) + " backend (" + notes + ")", on_device, true,
-          [id](const WaveProblem& problem) { return std::make_unique<WaveKokkos<ExecSpace>>(problem, id); }};
+  impls.push_back({id + "-mdrange", idiomatic, on_device, true,
+                   [id](const WaveProblem& problem) {
+                     return std::make_unique<WaveKokkos<IdiomaticStep<ExecSpace>>>(problem, id + "-mdrange");
+                   },
+                   "kokkos-idiomatic"});
+  impls.push_back({id, tuned, on_device, true,
+                   [id](const WaveProblem& problem) { return std::make_unique<WaveKokkos<TunedStep<ExecSpace>>>(problem, id); },
+                   "kokkos-tuned"});
 }
 
 }  // namespace
@@ -47,7 +61,7 @@ KokkosRuntime::~KokkosRuntime() {
 
 void add_kokkos_implementations(std::vector<ImplEntry>& impls) {
   for_each_kokkos_backend(
-      [&impls](auto tag, const char* id) { impls.push_back(kokkos_entry<typename decltype(tag)::type>(id)); });
+      [&impls](auto tag, const char* id) { add_kokkos_forms<typename decltype(tag)::type>(impls, id); });
 }
 
 }  // namespace awave

@@ -6,10 +6,8 @@
 // core/march_tiles.hpp), each work item marching i over a segment with `now` at i-1, i, i+1 in
 // registers and the sponge handled inside (damped where its column is in a layer), as many
 // teams as it takes for one work item per thread. Small grids take one collapsed region over
-// every point (core/step_plan.hpp). The time levels rotate by pointer swap. AWAVE_OMP_SEGMENT,
-// AWAVE_OMP_THREADS, AWAVE_OMP_TILE_ROWS, AWAVE_OMP_TEAMS and AWAVE_OMP_LOOP override the segment
-// length, team size, rows j per tile, the number of teams and how work items are handed out, for
-// a tuning sweep.
+// every point (core/step_plan.hpp). The time levels rotate by pointer swap. The tuning keys
+// omp.* (core/tuning.hpp) override the segment, team size, tile rows, teams and loop form.
 #include "omp/wave_omp.hpp"
 
 #include <dlfcn.h>
@@ -17,6 +15,7 @@
 #include "core/march_tiles.hpp"
 #include "core/step_plan.hpp"
 #include "core/time_ring.hpp"
+#include "core/tuning.hpp"
 #include "core/wave_update.hpp"
 
 #include <fmt/format.h>
@@ -31,49 +30,25 @@
 namespace awave {
 namespace {
 
-int interior_segment() {
-  static const int segment = [] {
-    const char* env = std::getenv("AWAVE_OMP_SEGMENT");
-    const int s = env ? std::atoi(env) : 0;
-    return s > 0 ? s : 16;
-  }();
-  return segment;
+// The tuning keys omp.* (core/tuning.hpp); the defaults' measurements are in the report's appendix.
+int interior_segment() {  // 16 planes, as the offload probes preferred (results/h100-tuning-2026-11-22)
+  return int(tuning_integer("omp.segment").value_or(16));
 }
-
-// Rows j per (k, j) tile of work items (core/march_tiles.hpp).
-int tile_rows() {
-  static const int rows = [] {
-    const char* env = std::getenv("AWAVE_OMP_TILE_ROWS");
-    return env && std::atoi(env) > 0 ? std::atoi(env) : 4;
-  }();
-  return rows;
+int tile_rows() {  // rows j per (k, j) tile of work items (core/march_tiles.hpp)
+  return int(tuning_integer("omp.tile_rows").value_or(4));
 }
-
-// How the step region hands out work items: each thread its own, from omp_get_team_num() and
-// omp_get_thread_num() in a `parallel` that is all its `target teams` holds (the default), or
-// through a worksharing `distribute parallel for` (AWAVE_OMP_LOOP=worksharing). Both standard
-// OpenMP; clang's worksharing loop code costs (below, step()).
+// How the step region hands out work items: each thread its own (teams, the default), or
+// through a worksharing `distribute parallel for` (worksharing). Both standard OpenMP.
 bool worksharing_loop() {
-  static const bool worksharing = [] {
-    const char* env = std::getenv("AWAVE_OMP_LOOP");
-    return env && std::string(env) == "worksharing";
-  }();
-  return worksharing;
+  return tuning_word("omp.loop").value_or("teams") == "worksharing";
 }
-
-// Teams per region: one work item per thread (num_teams given); with AWAVE_OMP_TEAMS=runtime,
-// what the offload runtime picks without a num_teams clause (clang 19's libomptarget caps it at
-// 3200 teams on NVIDIA GPUs, so each thread then loops over several work items); with
-// AWAVE_OMP_TEAMS=N, at most N teams (what a runtime that gives fewer than asked does: the step
-// region refuses it, the worksharing loop shares the items out; the tests run both). Returns -1
-// for runtime, N, or 0 (one work item per thread).
+// Teams per region: 0, one work item per thread (num_teams given); -1 (runtime), what the
+// offload runtime picks without num_teams; N, at most N (what a runtime giving fewer than asked
+// does: the step region refuses it, the worksharing loop shares the items out; tests run both).
 int teams_setting() {
-  static const int setting = [] {
-    const char* env = std::getenv("AWAVE_OMP_TEAMS");
-    if (env && std::string(env) == "runtime") return -1;
-    return env && std::atoi(env) > 0 ? std::atoi(env) : 0;
-  }();
-  return setting;
+  const auto teams = tuning_word("omp.teams");
+  if (!teams) return 0;
+  return *teams == "runtime" ? -1 : int(*tuning_integer("omp.teams"));
 }
 
 // What a target region needs, passed by value (firstprivate): device pointers and sizes.
@@ -223,21 +198,12 @@ class WaveOmp final : public WaveImpl {
     if (raised)
       throw std::runtime_error(
           "OpenMP offload: the runtime ran fewer teams or threads than a step region asked for, so steps are "
-          "incomplete (AWAVE_OMP_LOOP=worksharing hands work items out through a loop instead)");
+          "incomplete (the tuning key omp.loop=worksharing hands work items out through a loop instead)");
   }
 
-  // Threads per team of every target region; AWAVE_OMP_THREADS overrides it for a tuning sweep.
-  // The one-region step (bench/omp_stencil_shapes.cpp, "one-region"), segment 16: H200
-  // (bench/results/h200-2026-11-23/kernel-shapes) 512^3 1.034e11 SU/s at 128 against 9.64e10 at
-  // 256, 1000^3 1.084e11 against 1.023e11; H100 512^3 (h100-2026-11-23/omp-shapes-partial)
-  // 8.38e10 against 8.33e10. (The interior-only march of TOOLCHAIN.md's probe preferred 256.)
-  static int team_threads() {
-    static const int threads = [] {
-      const char* env = std::getenv("AWAVE_OMP_THREADS");
-      return env && std::atoi(env) > 0 ? std::atoi(env) : 128;
-    }();
-    return threads;
-  }
+  // Threads per team of every target region: 128 (H200 512^3 1.034e11 SU/s against 9.64e10 at 256,
+  // results/h200-2026-11-23/kernel-shapes).
+  static int team_threads() { return int(tuning_integer("omp.threads").value_or(128)); }
 
   // The step region hands each thread its work item without a worksharing loop: `target teams`
   // holding one `parallel`, ids from omp_get_team_num() and omp_get_thread_num(), standard OpenMP
@@ -285,7 +251,7 @@ class WaveOmp final : public WaveImpl {
     }
     const long items = tiles.items();
     if (items > std::numeric_limits<int>::max())
-      throw std::runtime_error("OpenMP offload: grid too large for 32-bit work indices (raise AWAVE_OMP_SEGMENT)");
+      throw std::runtime_error("OpenMP offload: grid too large for 32-bit work indices (raise the tuning key omp.segment)");
     const int n = int(items), teams_needed = int((items + threads - 1) / threads);
     const int teams = teams_setting() > 0 ? std::min(teams_setting(), teams_needed) : teams_needed;
     int* const incomplete = d_incomplete_;
@@ -323,9 +289,20 @@ class WaveOmp final : public WaveImpl {
 }  // namespace
 
 std::optional<std::string> omp_device_problem() {
-  if (omp_get_num_devices() < 1)
-    return std::string("no OpenMP offload device found (is the GPU visible, and libomptarget's NVPTX plugin present?)");
-  return std::nullopt;
+  static const std::optional<std::string> problem = []() -> std::optional<std::string> {
+    if (omp_get_num_devices() < 1)
+      return "no OpenMP offload device found (is the GPU visible, and libomptarget's NVPTX plugin present?)";
+    // OMP_TARGET_OFFLOAD=DISABLED still reports the GPU and allocates on it, but runs target
+    // regions on the host, which then read device pointers (a segfault): ask a region where it ran.
+    int on_host = 1;
+#pragma omp target device(omp_get_default_device()) map(from : on_host)
+    on_host = omp_is_initial_device();
+    if (on_host)
+      return "OpenMP target regions run on the host here (OMP_TARGET_OFFLOAD=DISABLED?), but the offload "
+             "implementations keep their fields in GPU memory";
+    return std::nullopt;
+  }();
+  return problem;
 }
 
 void omp_select_device(int local_rank) {
@@ -360,7 +337,7 @@ std::optional<std::size_t> omp_device_memory_bytes() {
 
 void add_omp_implementations(std::vector<ImplEntry>& impls) {
   impls.push_back({"omp", "hand-written OpenMP target offload (one target region per step, marching i)", true, false,
-                   [](const WaveProblem& problem) { return std::make_unique<WaveOmp>(problem); }});
+                   [](const WaveProblem& problem) { return std::make_unique<WaveOmp>(problem); }, "hand-written"});
 }
 
 }  // namespace awave

@@ -1,5 +1,7 @@
 #include "parallel/halo_exchange.hpp"
 
+#include "core/tuning.hpp"
+
 #include "parallel/nccl_link.hpp"
 
 #include <fmt/format.h>
@@ -13,11 +15,10 @@
 namespace awave {
 
 namespace {
-// AWAVE_NCCL_ORDER=host: the host orders the NCCL exchange also where the implementation's stream
+// nccl.order=host: the host orders the NCCL exchange also where the implementation's stream
 // could, to compare the two.
 bool gpu_ordering_enabled() {
-  const char* order = std::getenv("AWAVE_NCCL_ORDER");
-  return !(order && std::string(order) == "host");
+  return tuning_word("nccl.order").value_or("gpu") == "gpu";
 }
 }  // namespace
 

@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Code divergence (Harrell et al., P3HPC 2018), computed as Intel's Code Base Investigator does.
+
+For each platform, the real compile commands of the build that runs there
+(compile_commands.json, CMAKE_EXPORT_COMPILE_COMMANDS) go through their compiler's
+preprocessor (-E, with their own include paths and definitions, so KOKKOS_ENABLE_* resolve
+through Kokkos' configuration header); the project's source lines that survive, found by the
+preprocessor's line markers, are the set that platform compiles. An application's divergence
+is the mean over platform pairs of the Jaccard distance between those sets (0: every platform
+compiles the same lines; 1: no line in common); its code convergence is 1 - divergence.
+
+    python3 bench/code_divergence.py OUT_JSON PLATFORM=BUILD_DIR ...
+        e.g. cuda=build/cuda openmptarget=build/openmptarget host=build/host
+
+What it cannot see, as CBI cannot: code a compiler drops for one platform without the
+preprocessor (`if constexpr` on the backend, templates instantiated on one backend only), and
+code outside src/. The applications and the files each compiles are APPLICATIONS below.
+"""
+import itertools
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# Which translation units (paths under src/) an application compiles on each platform's build,
+# and which source files are its kernels: its folder and the core. "*" is every platform.
+# The whole program is every translation unit of src/ its platform's executable compiles,
+# less the other applications' folders.
+MODEL_FOLDERS = ("src/cpu/", "src/cuda/", "src/omp/", "src/kokkos/")
+KOKKOS_TUS = ["src/kokkos/register_kokkos.cpp", "src/kokkos/offload_team_cap.cpp"]
+APPLICATIONS = {
+    "hand-written": {"cuda": ["src/cuda/"], "openmptarget": ["src/omp/"], "host": ["src/cpu/"]},
+    "hand OpenMP offload": {"*": ["src/omp/"]},
+    "Kokkos idiomatic": {"*": KOKKOS_TUS},
+    "Kokkos tuned": {"*": KOKKOS_TUS},
+}
+# Files the Kokkos translation unit compiles for the other form only: left out of the idiomatic set.
+NOT_IN = {"Kokkos idiomatic": ["src/kokkos/tuned_step.hpp", "src/core/march_tiles.hpp"]}
+
+
+def compile_commands(build_dir):
+    with open(os.path.join(build_dir, "compile_commands.json")) as f:
+        return json.load(f)
+
+
+def preprocess_args(entry):
+    """The entry's command with -E to stdout instead of compiling to a file."""
+    args = entry["arguments"] if "arguments" in entry else shlex.split(entry["command"])
+    out, skip = [], False
+    for a in args:
+        if skip:
+            skip = False
+            continue
+        if a in ("-o", "-MF", "-MT", "-MQ"):
+            skip = True
+            continue
+        if a in ("-c", "-MD", "-MMD") or a.startswith("-o") and len(a) > 2 and not a.startswith("-offload"):
+            continue
+        out.append(a)
+    return out + ["-E"]
+
+
+MARKER = re.compile(r'^#\s*(?:line\s+)?(\d+)\s+"([^"]*)"')
+
+
+def surviving_lines(text, root):
+    """(path relative to root, line number) of every non-blank line of a file under root."""
+    lines = set()
+    file, number = None, 0
+    root = os.path.realpath(root) + os.sep
+    for line in text.splitlines():
+        m = MARKER.match(line)
+        if m:
+            number = int(m.group(1))
+            path = os.path.realpath(m.group(2)) if m.group(2) and not m.group(2).startswith("<") else ""
+            file = path[len(root):] if path.startswith(root) else None
+            continue
+        if file is not None and line.strip() and not line.lstrip().startswith("#pragma GCC"):
+            lines.add((file, number))
+        number += 1
+    return lines
+
+
+def tu_lines(entry, root):
+    proc = subprocess.run(preprocess_args(entry), cwd=entry.get("directory", "."), capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"preprocessing {entry['file']} failed: {proc.stderr[-400:]}")
+    return surviving_lines(proc.stdout, root)
+
+
+def relative(path, directory, root):
+    full = os.path.realpath(os.path.join(directory, path))
+    root = os.path.realpath(root) + os.sep
+    return full[len(root):] if full.startswith(root) else None
+
+
+def platform_lines(build_dir, root, tu_prefixes):
+    """file -> set of line numbers, over the translation units under the given prefixes."""
+    found = {}
+    for entry in compile_commands(build_dir):
+        rel = relative(entry["file"], entry.get("directory", "."), root)
+        if rel is None or not any(rel.startswith(p) or rel == p for p in tu_prefixes):
+            continue
+        for file, number in tu_lines(entry, root):
+            found.setdefault(file, set()).add(number)
+    return found
+
+
+def jaccard_distance(a, b):
+    union = a | b
+    return 1.0 - len(a & b) / len(union) if union else 0.0
+
+
+def divergence(sets):
+    """Mean Jaccard distance over the pairs of platforms (Harrell et al.)."""
+    pairs = list(itertools.combinations(sets, 2))
+    return sum(jaccard_distance(a, b) for a, b in pairs) / len(pairs) if pairs else 0.0
+
+
+def scoped(found, keep, drop=()):
+    return {(f, n) for f, numbers in found.items() for n in numbers
+            if any(f.startswith(k) for k in keep) and not any(f == d for d in drop)}
+
+
+def application_sets(platform_builds, root=TOP, applications=APPLICATIONS):
+    """{application: {"kernels": {platform: set}, "program": {platform: set}}}."""
+    cache = {}
+    result = {}
+    for app, tus in applications.items():
+        kernels, program = {}, {}
+        for platform, build in platform_builds.items():
+            prefixes = tus.get(platform, tus.get("*"))
+            if prefixes is None:
+                continue
+            key = (build, tuple(prefixes))
+            if key not in cache:
+                cache[key] = platform_lines(build, root, prefixes)
+            own = sorted({p if p.endswith("/") else os.path.dirname(p) + "/" for p in prefixes})
+            drop = NOT_IN.get(app, [])
+            kernels[platform] = scoped(cache[key], own + ["src/core/"], drop)
+            shared = ("src/core/", "src/app/", "src/io/", "src/parallel/")
+            whole_key = (build, "program")
+            if whole_key not in cache:
+                everything = platform_lines(build, root, shared)
+                cache[whole_key] = everything
+            program[platform] = kernels[platform] | scoped(cache[whole_key], list(shared))
+        result[app] = {"kernels": kernels, "program": program}
+    return result
+
+
+def summarise(sets):
+    out = {}
+    for app, scopes in sets.items():
+        out[app] = {scope: {"divergence": divergence(list(by_platform.values())),
+                            "lines": {p: len(s) for p, s in by_platform.items()}}
+                    for scope, by_platform in scopes.items()}
+    return out
+
+
+def main(argv):
+    if len(argv) < 2 or any("=" not in a for a in argv[1:]):
+        print(__doc__)
+        return 2
+    builds = dict(a.split("=", 1) for a in argv[1:])
+    for platform, build in builds.items():
+        if not os.path.exists(os.path.join(build, "compile_commands.json")):
+            print(f"code_divergence: {build}/compile_commands.json is missing (configure with the project's presets)",
+                  file=sys.stderr)
+            return 1
+    commit = subprocess.run(["git", "-C", TOP, "describe", "--always", "--dirty", "--abbrev=12"],
+                            capture_output=True, text=True).stdout.strip() or "unknown"
+    result = {"schema": "awave-code-divergence/1", "git_commit": commit, "builds": builds,
+              "applications": summarise(application_sets(builds))}
+    with open(argv[0], "w") as f:
+        json.dump(result, f, indent=1)
+        f.write("\n")
+    for app, r in result["applications"].items():
+        print(f"{app}: divergence kernels {r['kernels']['divergence']:.3f}, program {r['program']['divergence']:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,304 @@
+"""The report's first page: performance portability as the field computes it.
+
+Applications x platforms architectural efficiency (best-chunk SU/s x 24 B/site over the best
+triad measured on that hardware in the same study), Pennycook's PP per application, the
+cascade plot (Sewall, Pennycook et al., P3HPC 2020), the navigation chart (PP against code
+convergence, 1 - code divergence: Harrell et al., P3HPC 2018), lines of code, and the
+recommendation, every number of which is in the table. Read from study directories
+(bench/study.sh), a lines-of-code file (bench/count_loc.py) and a code-divergence file
+(bench/code_divergence.py).
+"""
+import glob
+import json
+import os
+
+BYTES_PER_SITE = 24  # read now and prev once, write next once
+
+# Platform: (hardware, toolchain). Toolchain = the build that runs there.
+TOOLCHAINS = {"cuda": "CUDA", "openmptarget": "OpenMP offload", "host": "CPU"}
+# What each application runs on each toolchain: an implementation id, with the sweep variant
+# (label) it comes from. The CPU runs the offload build's codes with OMP_TARGET_OFFLOAD=DISABLED.
+APPLICATIONS = {
+    "hand-written": {"cuda": ("cuda", ""), "openmptarget": ("omp", ""), "host": ("cpu-openmp", "")},
+    "hand OpenMP offload": {"openmptarget": ("omp", ""), "host": ("omp", "offload-disabled")},
+    "Kokkos idiomatic": {"cuda": ("kokkos-cuda-mdrange", ""), "openmptarget": ("kokkos-openmptarget-mdrange", ""),
+                         "host": ("kokkos-openmp-mdrange", "")},
+    "Kokkos tuned": {"cuda": ("kokkos-cuda", ""), "openmptarget": ("kokkos-openmptarget", ""),
+                     "host": ("kokkos-openmp", "")},
+}
+# Where a CPU-platform result comes from another build than the host one.
+CPU_BUILD = {"offload-disabled": "openmptarget"}
+# The lines each application is made of (bench/count_loc.py's parts).
+APPLICATION_PARTS = {
+    "hand-written": ["cpu-openmp", "cuda", "omp", "march tiles"],
+    "hand OpenMP offload": ["omp", "march tiles"],
+    "Kokkos idiomatic": ["kokkos shared", "kokkos idiomatic"],
+    "Kokkos tuned": ["kokkos shared", "kokkos idiomatic", "kokkos tuned", "march tiles"],
+}
+
+
+def points(shape):
+    nx, ny, nz = (int(n) for n in shape.split("x"))
+    return nx * ny * nz
+
+
+def gpu_short(name):
+    words = [w for w in (name or "").split() if w not in ("NVIDIA", "Tesla")]
+    return words[0] if words else None
+
+
+def load_study(dirs):
+    """Runs keyed by (hardware, build, label, shape) -> (result, directory), newest date winning;
+    triads keyed by hardware -> (GB/s, where)."""
+    runs, triads, cpus = {}, {}, {}
+    for d in dirs:
+        for path in sorted(glob.glob(os.path.join(d, "*_*x*x*.json"))):
+            with open(path) as f:
+                r = json.load(f)
+            sweep = r.get("sweep", {})
+            build_name = sweep.get("build") or os.path.basename(path).split("_")[0]
+            preset = build_name.split("-")[0] if build_name.split("-")[0] in TOOLCHAINS else build_name
+            label = sweep.get("label", "")
+            env = sweep.get("env", {})
+            if preset == "host" or env.get("OMP_TARGET_OFFLOAD") == "DISABLED":
+                cpu = r.get("host_cpu") or {}
+                hardware = f"CPU ({cpu.get('cores', '?')} cores)"
+                cpus[hardware] = cpu.get("name", "?")
+            else:
+                hardware = gpu_short((r.get("gpu") or {}).get("name"))
+            if not hardware:
+                continue
+            shape = "x".join(str(n) for n in r["params"]["shape"])
+            key = (hardware, build_name, label, shape)
+            if key not in runs or r.get("date", "") >= runs[key][0].get("date", ""):
+                runs[key] = (r, d)
+        for path in sorted(glob.glob(os.path.join(d, "devbench-*.json"))):
+            with open(path) as f:
+                b = json.load(f)
+            bw = b.get("triad_bandwidth_gb_s")
+            if not bw:
+                continue
+            if b.get("model") == "host-openmp":
+                hardware = f"CPU ({b.get('threads', '?')} cores)"
+            else:
+                hardware = gpu_short((b.get("gpu") or {}).get("name"))
+            if hardware and bw > triads.get(hardware, (0, ""))[0]:
+                triads[hardware] = (bw, os.path.relpath(path, os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    return runs, triads, cpus
+
+
+def platforms_of(runs):
+    """The platforms measured, GPUs first (CUDA, then OpenMP offload), the CPU last."""
+    hardware = sorted({h for h, *_ in runs}, key=lambda h: (h.startswith("CPU"), h))
+    out = []
+    for h in hardware:
+        for build in ("cuda", "openmptarget") if not h.startswith("CPU") else ("host",):
+            if any(k[0] == h and k[1] == build for k in runs):
+                out.append((h, build))
+    return out
+
+
+def platform_name(platform):
+    hardware, build = platform
+    return hardware if build == "host" else f"{hardware} {TOOLCHAINS[build]}"
+
+
+def efficiency(runs, triads, platform, app, shape):
+    """(efficiency or 0 or None, note): None where not measured; 0 where unsupported or refused."""
+    hardware, build = platform
+    spec = APPLICATIONS[app].get(build)
+    if spec is None:
+        return 0.0, "does not run here"
+    impl, label = spec
+    source_build = CPU_BUILD.get(label, build) if build == "host" else build
+    entry = runs.get((hardware, source_build, label, shape))
+    if entry is None:
+        return None, "not measured"
+    r, _ = entry
+    if r.get("status") == "refused":
+        return 0.0, "refused"
+    if r.get("status") != "ok":
+        return None, r.get("status", "failed")
+    res = next((i for i in r["implementations"] if i["id"] == impl), None)
+    if res is None:
+        return None, "not run"
+    if res.get("checked") and res.get("differences", 0) != 0:
+        return 0.0, "FAILS the check"
+    triad = triads.get(hardware)
+    if not triad:
+        return None, "no triad"
+    return res["best_su_per_s"] * BYTES_PER_SITE / 1e9 / triad[0], "" if res.get("checked") else "unchecked"
+
+
+def pennycook(effs):
+    if not effs or any(e is None or e <= 0 for e in effs):
+        return 0.0
+    return len(effs) / sum(1.0 / e for e in effs)
+
+
+def application_lines(loc):
+    if not loc or "parts" not in loc:
+        return {}
+    parts = loc["parts"]
+    return {app: sum(parts[p]["lines"] for p in ps if p in parts) for app, ps in APPLICATION_PARTS.items()}
+
+
+def table(runs, triads, shapes):
+    """{app: {shape: {platform: (eff, note)}}} and {app: {shape: PP}} (None where a platform is
+    not measured)."""
+    plats = platforms_of(runs)
+    effs, pp = {}, {}
+    for app in APPLICATIONS:
+        effs[app], pp[app] = {}, {}
+        for s in shapes:
+            row = {p: efficiency(runs, triads, p, app, s) for p in plats}
+            effs[app][s] = row
+            values = [e for e, _ in row.values()]
+            pp[app][s] = None if any(v is None for v in values) else pennycook(values)
+    return plats, effs, pp
+
+
+def cascade_plot(plt, plats, effs, pp, shape, out_dir, name):
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    for idx, app in enumerate(APPLICATIONS):
+        row = sorted(((e or 0.0, platform_name(p)) for p, (e, _) in effs[app][shape].items()), reverse=True)
+        xs = list(range(1, len(row) + 1))
+        ys = [e for e, _ in row]
+        line, = ax.plot(xs, ys, marker="o", label=f"{app} (PP {pp[app][shape] or 0:.2f})")
+        running = [pennycook(ys[:k]) for k in xs]
+        ax.plot(xs, running, linestyle="--", color=line.get_color(), linewidth=1)
+        for x, (e, label) in zip(xs, row):
+            ax.annotate(label, (x, e), textcoords="offset points", xytext=(4, -9 - 2 * idx), fontsize=5.5,
+                        color=line.get_color())
+    ax.set_xticks(range(1, len(plats) + 1))
+    ax.set_xlabel("platforms, each application's in descending order of efficiency")
+    ax.set_ylabel("architectural efficiency (dashed: PP so far)")
+    ax.set_ylim(0, 1.05)
+    ax.set_title(f"Cascade, {shape} (efficiency = SU/s x 24 B / best triad)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=7, loc="lower left")
+    path = os.path.join(out_dir, name)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return name
+
+
+def navigation_chart(plt, pp, shapes, convergence, out_dir, name):
+    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    markers = ["o", "s", "^", "D"]
+    for app in APPLICATIONS:
+        c = convergence.get(app)
+        if c is None:
+            continue
+        for m, s in zip(markers, shapes):
+            ax.scatter([c], [pp[app][s] or 0.0], marker=m, s=40)
+        ax.annotate(app, (c, max(pp[app][s] or 0.0 for s in shapes)), textcoords="offset points", xytext=(5, 4),
+                    fontsize=8)
+    for m, s in zip(markers, shapes):
+        ax.scatter([], [], marker=m, color="gray", label=s)
+    ax.set_xlim(-0.02, 1.05)
+    ax.set_ylim(-0.02, 1.05)
+    ax.set_xlabel("code convergence (1 - divergence, kernels)")
+    ax.set_ylabel("performance portability (PP)")
+    ax.set_title("Navigation chart: up is faster everywhere, right is one code")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=7, loc="lower left")
+    fig.tight_layout()
+    fig.savefig(os.path.join(out_dir, name), dpi=110)
+    plt.close(fig)
+    return name
+
+
+def fmt_eff(e, note):
+    if e is None:
+        return note or "—"
+    if note and e == 0:
+        return f"0 ({note})"
+    return f"{e:.2f}" + (" †" if note == "unchecked" else "")
+
+
+def first_page(w, plt, study_dirs, loc, divergence, out_dir, shapes=("512x512x512", "1000x1000x1000")):
+    """Writes the first page. Returns the runs it used, for the provenance section."""
+    runs, triads, cpus = load_study(study_dirs)
+    present = sorted({k[3] for k in runs})
+    shapes = [s for s in shapes if s in present] or sorted(present, key=points)[-2:]
+    plats, effs, pp = table(runs, triads, shapes)
+    lines = application_lines(loc)
+    conv = {app: 1 - r["kernels"]["divergence"] for app, r in (divergence or {}).get("applications", {}).items()}
+    conv_program = {app: 1 - r["program"]["divergence"] for app, r in (divergence or {}).get("applications", {}).items()}
+    w("## Which programming model? The answer on one page\n")
+    if not plats:
+        w("No study results: run `bench/study.sh OUT` on a machine with a build (README).\n")
+        return runs
+    w(f"Platforms: {', '.join(platform_name(p) for p in plats)}"
+      + "".join(f"; {h} = {n}" for h, n in sorted(cpus.items())) + ". "
+      "Efficiency: best-chunk SU/s x 24 B/site over the best triad measured on that hardware in the same study "
+      "(" + ", ".join(f"{h} {bw:.0f} GB/s" for h, (bw, _) in sorted(triads.items())) + "); both GPU toolchains "
+      "are measured against the GPU's CUDA triad. PP: the harmonic mean over every platform, 0 where an "
+      "application does not run on one (Pennycook).\n")
+    for s in shapes:
+        name = cascade_plot(plt, plats, effs, pp, s, out_dir, "cascade_" + s.split("x")[0] + ".png")
+        w(f"![cascade {s}]({name})")
+    if conv:
+        w(f"![navigation chart]({navigation_chart(plt, pp, shapes, conv, out_dir, 'navigation.png')})")
+    w("")
+    head = "| application | " + " | ".join(platform_name(p) for p in plats) + " | PP | lines | convergence |"
+    w(f"Efficiency per platform, {' / '.join(shapes)} (each cell: the sizes in that order):\n")
+    w(head)
+    w("|---" * (len(plats) + 4) + "|")
+    for app in APPLICATIONS:
+        cells = [" / ".join(fmt_eff(*effs[app][s][p]) for s in shapes) for p in plats]
+        pps = " / ".join("—" if pp[app][s] is None else f"{pp[app][s]:.2f}" for s in shapes)
+        conv_cell = (f"{conv[app]:.2f} (program {conv_program[app]:.2f})" if app in conv else "—")
+        w(f"| {app} | " + " | ".join(cells) + f" | {pps} | {lines.get(app, '—')} | {conv_cell} |")
+    w("")
+    w("Lines: non-blank, non-comment lines of every file the application compiles beyond the shared core "
+      "(`bench/count_loc.py`); the Kokkos forms share their fields, class and registration, counted in both. "
+      "Convergence: 1 - code divergence over the platforms' builds, for the kernels (the application's folder "
+      "and the core) and the whole program (`bench/code_divergence.py`, preprocessed compile commands; it does "
+      "not see `if constexpr`).\n")
+    recommendation(w, plats, effs, pp, shapes, lines, conv)
+    w("**Kokkos versions.** Kokkos removed its OpenMPTarget backend in 5.1 (kokkos issue 8696, PR 8717: "
+      "maintenance \"not justified by its current usage or performance\"). Every Kokkos OpenMP offload figure "
+      "here (Kokkos 3.4.01, and 4.6.01 in the evidence) holds for Kokkos 5.0 and older only; on Kokkos 5.1 and "
+      "later the offload platforms have no Kokkos code, and Kokkos' PP over these five platforms is 0.\n")
+    return runs
+
+
+def recommendation(w, plats, effs, pp, shapes, lines, conv):
+    s = shapes[-1]
+    ranked = sorted(APPLICATIONS, key=lambda a: -(pp[a][s] or 0))
+    best = ranked[0]
+
+    def pps(app):
+        return " and ".join("—" if pp[app][x] is None else f"{pp[app][x]:.2f}" for x in shapes)
+    gpu_cuda = [p for p in plats if p[1] == "cuda"]
+
+    def eff_range(app, ps):
+        vals = [effs[app][x][p][0] for x in shapes for p in ps if effs[app][x][p][0] is not None]
+        return f"{min(vals):.2f}-{max(vals):.2f}" if vals else "—"
+    text = (f"**Recommendation.** Over these {len(plats)} platforms, {best} has the highest PP ({pps(best)} at "
+            f"{' and '.join(shapes)})")
+    if best in lines:
+        text += f" in {lines[best]} lines"
+    if best in conv:
+        text += f", convergence {conv[best]:.2f}"
+    text += ". "
+    if "Kokkos idiomatic" in pp and "Kokkos tuned" in pp:
+        text += (f"Idiomatic Kokkos (the tutorials' MDRange form, {lines.get('Kokkos idiomatic', '—')} lines) "
+                 f"reaches PP {pps('Kokkos idiomatic')}; tuning it inside Kokkos ({lines.get('Kokkos tuned', '—')} "
+                 f"lines) gives {pps('Kokkos tuned')}")
+        if gpu_cuda:
+            text += (f", and on the CUDA platforms {eff_range('Kokkos tuned', gpu_cuda)} against the idiomatic form's "
+                     f"{eff_range('Kokkos idiomatic', gpu_cuda)} and hand CUDA's {eff_range('hand-written', gpu_cuda)}")
+        text += ". "
+    text += (f"The hand-written family (three codes, {lines.get('hand-written', '—')} lines) has PP {pps('hand-written')}; "
+             f"hand OpenMP offload alone, one source, has PP {pps('hand OpenMP offload')}: it has no CUDA-toolchain "
+             "build and does not run its target regions on the CPU. ")
+    if best.startswith("Kokkos"):
+        text += ("Choose Kokkos for one source over GPUs and CPUs; start from the idiomatic form and tune only where "
+                 "the table shows the gap is worth the lines.")
+    else:
+        text += f"On these numbers {best} is the choice; no single-source code matches it here."
+    w(text + "\n")

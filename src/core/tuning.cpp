@@ -1,0 +1,237 @@
+#include "core/tuning.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <mutex>
+#include <stdexcept>
+
+namespace awave {
+
+namespace {
+
+enum class Kind { integer, triple, word };
+
+struct KeySpec {
+  TuningKey key;
+  Kind kind;
+  long min = 0, max = 0;                  // integer bounds, or each part's of a triple
+  bool power_of_two = false;              // integers only
+  std::vector<std::string> words = {};    // the words a word key takes
+  bool integer_or_word = false;           // a word key that also takes an integer >= min
+};
+
+const std::vector<KeySpec>& specs() {
+  static const std::vector<KeySpec> s = {
+      {{"fused_step_points", "AWAVE_FUSED_STEP_POINTS", "an integer >= 0", "2097152 (128^3)", "all",
+        "the largest grid (interior points) whose steps are one kernel; 0: never"},
+       Kind::integer, 0, 1L << 40},
+      {{"kokkos.axes", "AWAVE_KOKKOS_AXES", "ijk or kji", "kji on CUDA, ijk elsewhere", "kokkos",
+        "the idiomatic form's MDRange axis order (kji: k on the first axis)"},
+       Kind::word, 0, 0, false, {"ijk", "kji"}},
+      {{"kokkos.tile", "AWAVE_KOKKOS_TILE", "AxBxC, in the axes' order (0x0x0: Kokkos' default)",
+        "32x8x1 on CUDA, Kokkos' default elsewhere", "kokkos", "the idiomatic form's MDRange tile"},
+       Kind::triple, 0, 1024},
+      {{"kokkos.segment", "AWAVE_KOKKOS_SEGMENT", "an integer >= 1", "16 (CUDA: 8 on planes of <= 4 MiB)", "kokkos-gpu",
+        "planes each work item of the tuned form's march covers"},
+       Kind::integer, 1, 1 << 20},
+      {{"kokkos.march_rows", "AWAVE_KOKKOS_MARCH_ROWS", "1, 2, 4, 8, 16 or 32", "4 on CUDA, 1 on OpenMPTarget",
+        "kokkos-gpu", "rows j per (k, j) tile of the tuned form's march"},
+       Kind::integer, 1, 32, true},
+      {{"cuda.block", "AWAVE_CUDA_BLOCK", "KxJxS (K*J <= 1024)", "32x8x4 (segment 16 on planes of > 4 MiB)", "cuda",
+        "hand CUDA's interior block (k, j) and planes per thread"},
+       Kind::triple, 1, 1024},
+      {{"cuda.graphs", "AWAVE_CUDA_GRAPHS", "0 or 1", "1", "cuda", "hand CUDA launches a chunk's steps as CUDA graphs"},
+       Kind::integer, 0, 1},
+      {{"omp.segment", "AWAVE_OMP_SEGMENT", "an integer >= 1", "16", "omp", "planes each work item of hand omp marches"},
+       Kind::integer, 1, 1 << 20},
+      {{"omp.threads", "AWAVE_OMP_THREADS", "an integer from 1 to 1024", "128", "omp",
+        "threads per team of hand omp's target regions"},
+       Kind::integer, 1, 1024},
+      {{"omp.tile_rows", "AWAVE_OMP_TILE_ROWS", "1, 2, 4, 8, 16 or 32", "4", "omp",
+        "rows j per (k, j) tile of hand omp's work items"},
+       Kind::integer, 1, 32, true},
+      {{"omp.teams", "AWAVE_OMP_TEAMS", "runtime, or an integer >= 1", "one work item per thread", "omp",
+        "teams of hand omp's step region: the runtime's choice, or at most N"},
+       Kind::word, 1, 1L << 31, false, {"runtime"}, true},
+      {{"omp.loop", "AWAVE_OMP_LOOP", "teams or worksharing", "teams", "omp",
+        "how hand omp's step region hands out work items"},
+       Kind::word, 0, 0, false, {"teams", "worksharing"}},
+      {{"nccl.order", "AWAVE_NCCL_ORDER", "gpu or host", "gpu", "nccl",
+        "who orders the NCCL halo exchange where the implementation's stream could"},
+       Kind::word, 0, 0, false, {"gpu", "host"}},
+  };
+  return s;
+}
+
+const KeySpec* find_spec(const std::string& name) {
+  for (const KeySpec& s : specs())
+    if (name == s.key.name) return &s;
+  return nullptr;
+}
+
+std::array<int, 3> triple_of(std::string text) {
+  std::replace(text.begin(), text.end(), ',', 'x');
+  std::array<int, 3> t{};
+  std::size_t at = 0;
+  for (int& v : t) {
+    const std::size_t x = std::min(text.find('x', at), text.size());
+    v = std::atoi(text.substr(at, x - at).c_str());
+    at = x + 1;
+  }
+  return t;
+}
+
+std::optional<long> parse_long(const std::string& text) {
+  if (text.empty() || text.size() > 18) return std::nullopt;
+  char* end = nullptr;
+  const long v = std::strtol(text.c_str(), &end, 10);
+  if (*end != '\0' || !(std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '-')) return std::nullopt;
+  return v;
+}
+
+bool in_range(const KeySpec& s, long v) {
+  return v >= s.min && v <= s.max && (!s.power_of_two || (v & (v - 1)) == 0);
+}
+
+// Throws unless `value` is one of the key's values.
+void validate(const KeySpec& s, const std::string& value, const std::string& where) {
+  bool ok = false;
+  if (s.kind == Kind::integer) {
+    const auto v = parse_long(value);
+    ok = v && in_range(s, *v);
+  } else if (s.kind == Kind::triple) {
+    std::string parts = value;
+    std::replace(parts.begin(), parts.end(), ',', 'x');  // the environment's old spelling: 32,8,1
+    int n = 0;
+    std::size_t at = 0;
+    ok = true;
+    for (; ok && at <= parts.size(); ++n) {
+      const std::size_t x = std::min(parts.find('x', at), parts.size());
+      const auto v = parse_long(parts.substr(at, x - at));
+      ok = v && in_range(s, *v);
+      at = x + 1;
+    }
+    ok = ok && n == 3;
+    if (ok && std::string(s.key.name) == "cuda.block") {
+      const auto t = triple_of(parts);
+      ok = t[0] * t[1] <= 1024;
+    }
+  } else {
+    ok = std::find(s.words.begin(), s.words.end(), value) != s.words.end();
+    if (!ok && s.integer_or_word) {
+      const auto v = parse_long(value);
+      ok = v && in_range(s, *v);
+    }
+  }
+  if (!ok)
+    throw std::invalid_argument(
+        fmt::format("tuning: {} needs {}, got '{}' ({})", s.key.name, s.key.form, value, where));
+}
+
+struct State {
+  std::mutex mutex;
+  bool parsed = false;
+  std::map<std::string, TuningValue> values;
+};
+State& state() {
+  static State s;
+  return s;
+}
+
+// The environment's values (validated), under the lock.
+void parse_environment(State& st) {
+  for (const KeySpec& s : specs())
+    if (const char* env = std::getenv(s.key.env); env && *env) {
+      validate(s, env, s.key.env);
+      st.values[s.key.name] = {env, s.key.env};
+    }
+  st.parsed = true;
+}
+
+std::optional<std::string> raw(const std::string& key) {
+  if (!find_spec(key)) throw std::logic_error("tuning: no key " + key);
+  State& st = state();
+  std::lock_guard<std::mutex> lock(st.mutex);
+  if (!st.parsed) parse_environment(st);
+  const auto it = st.values.find(key);
+  if (it == st.values.end()) return std::nullopt;
+  return it->second.value;
+}
+
+}  // namespace
+
+const std::vector<TuningKey>& tuning_keys() {
+  static const std::vector<TuningKey> keys = [] {
+    std::vector<TuningKey> k;
+    for (const KeySpec& s : specs()) k.push_back(s.key);
+    return k;
+  }();
+  return keys;
+}
+
+void configure_tuning(const std::string& spec, const std::vector<std::string>& in_build,
+                      std::vector<std::string>* notes) {
+  State& st = state();
+  std::lock_guard<std::mutex> lock(st.mutex);
+  st.values.clear();
+  parse_environment(st);
+  std::size_t at = 0;
+  while (at < spec.size()) {
+    const std::size_t comma = std::min(spec.find(',', at), spec.size());
+    const std::string item = spec.substr(at, comma - at);
+    at = comma + 1;
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw std::invalid_argument(fmt::format("tuning: '{}' is not key=value (see -tune help)", item));
+    const std::string name = item.substr(0, eq), value = item.substr(eq + 1);
+    const KeySpec* s = find_spec(name);
+    if (!s) throw std::invalid_argument(fmt::format("tuning: unknown key '{}' (see -tune help)", name));
+    validate(*s, value, "-tune");
+    st.values[name] = {value, "-tune"};
+  }
+  if (notes)
+    for (const auto& [name, v] : st.values) {
+      const std::string used_by = find_spec(name)->key.used_by;
+      const bool used = used_by == "all" || std::find(in_build.begin(), in_build.end(), used_by) != in_build.end();
+      if (!used) notes->push_back(fmt::format("tuning: {} is unused here (this build has no {} code)", name, used_by));
+    }
+}
+
+std::map<std::string, TuningValue> tuning_values() {
+  State& st = state();
+  std::lock_guard<std::mutex> lock(st.mutex);
+  if (!st.parsed) parse_environment(st);
+  return st.values;
+}
+
+std::optional<long> tuning_integer(const std::string& key) {
+  const auto v = raw(key);
+  if (!v) return std::nullopt;
+  return parse_long(*v);  // a word key's integer too (omp.teams)
+}
+
+std::optional<std::array<int, 3>> tuning_triple(const std::string& key) {
+  const auto v = raw(key);
+  if (!v) return std::nullopt;
+  return triple_of(*v);
+}
+
+std::optional<std::string> tuning_word(const std::string& key) {
+  return raw(key);
+}
+
+std::string tuning_help() {
+  std::string out =
+      "Tuning keys (awave -tune key=value,...; or the environment variable; unset: the compiled choice):\n";
+  for (const KeySpec& s : specs())
+    out += fmt::format("  {:<19} {}\n  {:<19} values: {}; default: {}; {}\n", s.key.name, s.key.help, s.key.env,
+                       s.key.form, s.key.fallback,
+                       std::string(s.key.used_by) == "all" ? std::string("every implementation")
+                                                          : fmt::format("used by the {} code", s.key.used_by));
+  return out;
+}
+
+}  // namespace awave

@@ -1,0 +1,218 @@
+// The tuned Kokkos form: hand-scheduled work inside Kokkos, as hand CUDA and hand OpenMP
+// offload schedule theirs. On the GPU backends a step is one flat RangePolicy kernel (32-bit
+// index) whose work items each march i over a segment of planes at one (j, k), keeping `now` at
+// i-1, i, i+1 in registers, the sponge handled inside (over MPI: the bulk's planes, then the x
+// layers). On the host backends RangePolicy kernels over (i, j) columns run the contiguous k
+// loop (vectorisable): the undamped interior, the x layers (corners included), the y layers.
+// Small grids: one kernel per step (core/step_plan.hpp), on the GPUs the idiomatic form's.
+// The per-backend choices are TunedPolicy's (kokkos_policy.hpp).
+#pragma once
+
+#include "core/march_tiles.hpp"
+#include "kokkos/idiomatic_step.hpp"
+#include "kokkos/kokkos_policy.hpp"
+#include "kokkos/step_fields.hpp"
+
+#include <limits>
+#include <stdexcept>
+
+namespace awave {
+
+namespace tuned_regions {
+struct Marched {};         // flat work items marching i over planes [march_begin, march_end)
+struct MarchedXLayers {};  // the two x layers, one march of nbl planes per work item
+struct Columns {};         // (i, j) columns of the undamped interior
+struct XLayerColumns {};   // columns of the x layers, every j
+struct YLayerColumns {};   // columns of the y layers, bulk i
+struct AllColumns {};      // every column (small grids)
+}  // namespace tuned_regions
+
+template <class ExecSpace, class Iteration = TunedPolicy<ExecSpace>>
+struct TunedStep : StepFields<typename ExecSpace::memory_space> {
+  using execution_space = ExecSpace;
+  using Fields = StepFields<typename ExecSpace::memory_space>;
+  using Fields::u_next, Fields::u_now, Fields::u_prev, Fields::cs2_k, Fields::damp_ij, Fields::f, Fields::dt;
+  using Fields::nx, Fields::ny, Fields::nz, Fields::damped_update;
+
+  int segment = 1;                     // planes a work item marches
+  int march_begin = 0, march_end = 0;  // the planes of a Marched kernel
+  MarchTiles tiles;                    // its work items' (k, j) tiles
+
+  // The undamped update along padded i in [pi_begin, pi_end) at padded (pj, pk), no point in a
+  // sponge layer: no branch, no damp read; one offset c into the three levels (the time ring's
+  // Views share one layout: one_layout) and their two strides, as hand CUDA indexes.
+  KOKKOS_INLINE_FUNCTION void undamped_march(int pi_begin, int pi_end, int pj, int pk) const {
+    const double cs2 = cs2_k(pk - 1);
+    const long si = long(u_now.stride(0)), sj = long(u_now.stride(1));
+    const double* now = u_now.data();
+    const double* prev = u_prev.data();
+    double* next = u_next.data();
+    long c = pi_begin * si + pj * sj + pk;
+    double xm = now[c - si], centre = now[c];
+    for (int pi = pi_begin; pi < pi_end; ++pi, c += si) {
+      const double xp = now[c + si];
+      const Stencil7 st{centre, xm, xp, now[c - sj], now[c + sj], now[c - 1], now[c + 1]};
+      next[c] = undamped_next(st, prev[c], cs2, f);
+      xm = centre;
+      centre = xp;
+    }
+  }
+
+  // March i over [i_begin, i_end) at (j, k): damped where (i, j) is in a sponge layer,
+  // undamped elsewhere. Where Iteration::sponge_test_per_march, a march meeting no layer takes
+  // undamped_march; the loop indexes through one offset or through the Views as
+  // Iteration::march_one_offset says.
+  KOKKOS_INLINE_FUNCTION void march(int i_begin, int i_end, int j, int k) const {
+    const int pj = j + 1, pk = k + 1;
+    const bool y_sponge = j < kBoundaryLayers || j >= ny - kBoundaryLayers;
+    if (Iteration::sponge_test_per_march && !y_sponge && i_begin >= kBoundaryLayers && i_end <= nx - kBoundaryLayers)
+      return undamped_march(i_begin + 1, i_end + 1, pj, pk);
+    const double cs2 = cs2_k(k);
+    if constexpr (Iteration::march_one_offset) {
+      const long si = long(u_now.stride(0)), sj = long(u_now.stride(1));
+      const double* now = u_now.data();
+      const double* prev = u_prev.data();
+      double* next = u_next.data();
+      const double* damp_j = damp_ij.data() + j;  // damp_ij(i, j) at damp_j[i * damp_si]
+      const long damp_si = long(damp_ij.stride(0));
+      long c = (i_begin + 1) * si + pj * sj + pk;
+      double xm = now[c - si], centre = now[c];
+      for (int i = i_begin; i < i_end; ++i, c += si) {
+        const double xp = now[c + si];
+        const Stencil7 st{centre, xm, xp, now[c - sj], now[c + sj], now[c - 1], now[c + 1]};
+        if (y_sponge || i < kBoundaryLayers || i >= nx - kBoundaryLayers)
+          next[c] = next_value(st, prev[c], cs2, damp_j[i * damp_si], f, dt);
+        else
+          next[c] = undamped_next(st, prev[c], cs2, f);
+        xm = centre;
+        centre = xp;
+      }
+    } else {
+      double xm = u_now(i_begin, pj, pk), centre = u_now(i_begin + 1, pj, pk);
+      for (int i = i_begin; i < i_end; ++i) {
+        const int pi = i + 1;
+        const double xp = u_now(pi + 1, pj, pk);
+        const Stencil7 st{
+            centre, xm, xp, u_now(pi, pj - 1, pk), u_now(pi, pj + 1, pk), u_now(pi, pj, pk - 1), u_now(pi, pj, pk + 1)};
+        if (y_sponge || i < kBoundaryLayers || i >= nx - kBoundaryLayers)
+          u_next(pi, pj, pk) = next_value(st, u_prev(pi, pj, pk), cs2, damp_ij(i, j), f, dt);
+        else
+          u_next(pi, pj, pk) = undamped_next(st, u_prev(pi, pj, pk), cs2, f);
+        xm = centre;
+        centre = xp;
+      }
+    }
+  }
+
+  // One flat 32-bit work index over (k, j) tiles, k fastest (core/march_tiles.hpp).
+  KOKKOS_INLINE_FUNCTION void operator()(tuned_regions::Marched, int t) const {
+    int s, j, k;
+    if (!tiles.decode(t, ny, nz, s, j, k)) return;
+    const int i0 = march_begin + s * segment;
+    march(i0, i0 + segment < march_end ? i0 + segment : march_end, j, k);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(tuned_regions::MarchedXLayers, int t) const {
+    const int k = t % nz, rest = t / nz, j = rest % ny;
+    if (rest / ny == 0)
+      march(0, kBoundaryLayers, j, k);
+    else
+      march(nx - kBoundaryLayers, nx, j, k);
+  }
+
+  // Column c of the interior's (i, j) plane, j fastest: the k loop runs along contiguous memory
+  // with unit-stride loads the compiler can vectorise.
+  KOKKOS_INLINE_FUNCTION void operator()(tuned_regions::Columns, int c) const {
+    const int columns_y = ny - 2 * kBoundaryLayers;
+    interior_column(kBoundaryLayers + c / columns_y, kBoundaryLayers + c % columns_y);
+  }
+
+  KOKKOS_INLINE_FUNCTION void interior_column(int i, int j) const {
+    const int pi = i + 1, pj = j + 1;
+    const double* centre = &u_now(pi, pj, 0);
+    const double *xm = &u_now(pi - 1, pj, 0), *xp = &u_now(pi + 1, pj, 0);
+    const double *ym = &u_now(pi, pj - 1, 0), *yp = &u_now(pi, pj + 1, 0);
+    const double* prev = &u_prev(pi, pj, 0);
+    double* next = &u_next(pi, pj, 0);
+    for (int pk = 1; pk <= nz; ++pk) {
+      const Stencil7 st{centre[pk], xm[pk], xp[pk], ym[pk], yp[pk], centre[pk - 1], centre[pk + 1]};
+      next[pk] = undamped_next(st, prev[pk], cs2_k(pk - 1), f);
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(tuned_regions::XLayerColumns, int c) const {
+    const int layer = c / ny, j = c % ny;
+    const int i = layer < kBoundaryLayers ? layer : nx - 2 * kBoundaryLayers + layer;
+    for (int k = 0; k < nz; ++k) damped_update(i, j, k);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(tuned_regions::YLayerColumns, int c) const {
+    const int i = kBoundaryLayers + c / (2 * kBoundaryLayers), layer = c % (2 * kBoundaryLayers);
+    const int j = layer < kBoundaryLayers ? layer : ny - 2 * kBoundaryLayers + layer;
+    for (int k = 0; k < nz; ++k) damped_update(i, j, k);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(tuned_regions::AllColumns, int c) const {
+    const int i = c / ny, j = c % ny;
+    if (!in_sponge(i, j, nx, ny)) return interior_column(i, j);
+    for (int k = 0; k < nz; ++k) damped_update(i, j, k);
+  }
+
+  // Queues the kernels of one step (or of its MPI part) on exec.
+  void launch(const ExecSpace& exec, StepScope scope, bool fused, std::size_t plane_bytes) const {
+    const int nbl = kBoundaryLayers;
+    if constexpr (Iteration::k_columns) {
+      if (fused) {
+        Kokkos::parallel_for("wave::all_points", Kokkos::RangePolicy<ExecSpace, tuned_regions::AllColumns>(exec, 0, nx * ny),
+                             *this);
+        return;
+      }
+      if (scope != StepScope::edges)
+        Kokkos::parallel_for(
+            "wave::interior",
+            Kokkos::RangePolicy<ExecSpace, tuned_regions::Columns>(exec, 0, (nx - 2 * nbl) * (ny - 2 * nbl)), *this);
+      if (scope != StepScope::bulk)
+        Kokkos::parallel_for("wave::x_layers",
+                             Kokkos::RangePolicy<ExecSpace, tuned_regions::XLayerColumns>(exec, 0, 2 * nbl * ny), *this);
+      if (scope != StepScope::edges)
+        Kokkos::parallel_for(
+            "wave::y_layers",
+            Kokkos::RangePolicy<ExecSpace, tuned_regions::YLayerColumns>(exec, 0, (nx - 2 * nbl) * 2 * nbl), *this);
+    } else {
+      if (fused) {  // launch-bound: the march gains nothing there
+        IdiomaticStep<ExecSpace>{static_cast<const Fields&>(*this)}.launch(exec, StepScope::all, true);
+        return;
+      }
+      using Int = Kokkos::IndexType<int>;
+      if (scope == StepScope::edges) {
+        Kokkos::parallel_for(
+            "wave::x_layers",
+            Kokkos::RangePolicy<ExecSpace, tuned_regions::MarchedXLayers, Int>(exec, 0, 2 * ny * nz), *this);
+        return;
+      }
+      TunedStep marched = *this;
+      marched.segment = march_segment_for<Iteration>(plane_bytes);
+      marched.march_begin = scope == StepScope::all ? 0 : nbl;
+      marched.march_end = scope == StepScope::all ? nx : nx - nbl;
+      const int segments = (marched.march_end - marched.march_begin + marched.segment - 1) / marched.segment;
+      marched.tiles = MarchTiles::make(ny, nz, segments, tuned_march_rows(Iteration::march_rows));
+      const long items = marched.tiles.items();
+      if (items > std::numeric_limits<int>::max())
+        throw std::runtime_error("Kokkos: grid too large for 32-bit work indices (raise AWAVE_KOKKOS_SEGMENT)");
+      Kokkos::parallel_for(scope == StepScope::all ? "wave::step" : "wave::bulk",
+                           Kokkos::RangePolicy<ExecSpace, tuned_regions::Marched, Int>(exec, 0, int(items)), marched);
+    }
+  }
+};
+
+// The marches index next, now and prev through one offset and now's strides: the three levels
+// need one layout, k contiguous. The time ring makes them so; this checks it.
+template <class View3>
+bool one_layout(const View3& a, const View3& b, const View3& c) {
+  for (const View3* u : {&b, &c})
+    for (int r = 0; r < 3; ++r)
+      if (u->extent(r) != a.extent(r) || u->stride(r) != a.stride(r)) return false;
+  return a.stride(2) == 1;
+}
+
+}  // namespace awave
