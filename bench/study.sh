@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The portability study on this machine, in one command: the sweeps of every build present
+# (build/cuda, build/openmptarget on a GPU; build/host, and the offload build with its target
+# regions on the host, on the CPU), the Kokkos effort ladder (the idiomatic form with Kokkos'
+# default tiles; the naive axis order once), the lines of code and, where the builds' compilers
+# are here, the code divergence; then this machine's report in OUT/report/report.md, whose first
+# page answers with the cascade plots, the navigation chart and the table.
+#   bench/study.sh OUT
+# Sizes: SIZES (GPU, default 256,512,1000), HOST_SIZES (CPU, default 512,1000; 64,96 without a
+# GPU). The variants run unchecked (†); every default run is checked against the CPU reference.
+set -uo pipefail
+out=${1:?usage: bench/study.sh OUT}
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+mkdir -p "$out"
+gpu=0
+if command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1; then gpu=1; fi
+sizes=${SIZES:-256,512,1000}
+host_sizes=${HOST_SIZES:-$([ $gpu = 1 ] && echo 512,1000 || echo 64,96)}
+export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
+{ [ $gpu = 1 ] && nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv,noheader
+  lscpu | grep -E '^(Model name|CPU\(s\)|Thread|Core|Socket)'; } > "$out/machine.txt"
+status=0
+sweep() { echo "== sweep.py $*"; python3 bench/sweep.py "$@" || status=1; }
+
+if [ $gpu = 1 ]; then
+  for preset in cuda openmptarget; do
+    [ -x "build/$preset/src/awave" ] || continue
+    sweep "$preset" "$out" --sizes "$sizes"
+    sweep "$preset" "$out" --sizes "$sizes" --impls "kokkos-$preset-mdrange" --tune kokkos.tile=0x0x0 \
+      --label default-tiles --no-check
+  done
+  # The naive order (i, j, k) on CUDA, where the backend needs k on the first axis; on OpenMPTarget
+  # (i, j, k) is the needed order already.
+  if [ -x build/cuda/src/awave ]; then
+    sweep cuda "$out" --sizes "${NAIVE_SIZES:-512}" --impls kokkos-cuda-mdrange --tune kokkos.axes=ijk,kokkos.tile=0x0x0 \
+      --label naive-axes --no-check
+  fi
+fi
+# The CPU platform: the host build's threaded codes, and the offload build's with OMP_TARGET_OFFLOAD=DISABLED.
+if [ -x build/host/src/awave ]; then
+  sweep host "$out" --sizes "$host_sizes" --impls cpu-openmp,kokkos-openmp,kokkos-openmp-mdrange --reference cpu-openmp
+fi
+if [ -x build/openmptarget/src/awave ]; then
+  sweep openmptarget "$out" --sizes "$host_sizes" --impls omp,kokkos-openmptarget,kokkos-openmptarget-mdrange \
+    --env OMP_TARGET_OFFLOAD=DISABLED --label offload-disabled --no-check
+fi
+python3 bench/count_loc.py "$out/loc.json" || status=1
+builds=()
+for preset in cuda openmptarget host; do [ -f "build/$preset/compile_commands.json" ] && builds+=("$preset=build/$preset"); done
+if [ ${#builds[@]} -gt 0 ]; then
+  python3 bench/code_divergence.py "$out/divergence.json" "${builds[@]}" ||
+    echo "study: no code divergence here (the builds' compilers are not on this machine)"
+fi
+python3 bench/report.py --study "$out" -o "$out/report" || status=1
+exit $status
