@@ -2,6 +2,11 @@
 """Turn awave benchmark result files into the portability report (Markdown + PNG plots).
 
     python3 bench/report.py [RESULTS_DIR ...] [-o OUT_DIR]
+    python3 bench/report.py --study STUDY_DIR [--study ...] -o OUT_DIR     (bench/study.sh's report)
+
+The first page answers (bench/portability.py: cascade plots, navigation chart, the table and
+the recommendation, from the study directories); the evidence follows (bench/study_evidence.py,
+then the sections below); the kernel-shape studies are an appendix; provenance comes last.
 
 Defaults: the committed sweeps under bench/results/ (H100: Kokkos 3.4.01 and 4.6.01 builds; H200
 and its 16-core CPU; the 2-core build machine), output bench/report/. Runs are keyed by
@@ -28,6 +33,10 @@ except ImportError:  # a pyenv/venv python ahead of Debian's on PATH: use Debian
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import portability  # noqa: E402
+import study_evidence  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 # Later directories replace earlier ones' runs of the same build on the same GPU: the 2026-11-23
 # sweeps (clean commits, every run bitwise) replace the cuda and openmptarget builds of the
@@ -44,6 +53,10 @@ DEFAULT_RESULTS = [os.path.join(HERE, "results", d) for d in
                     "h100-2026-11-24/sweep-e6f9f03", "h200-2026-11-24/sweep-e6f9f03",
                     "h100-2026-11-24/sweep-ed62ef4", "h200-2026-11-24/sweep-ed62ef4",
                     "h100-2026-11-24/sweep-5f4d0b8", "h200-2026-11-24/sweep-5f4d0b8")]
+# The portability study (bench/study.sh) of each GPU machine, newest last; the lines of code and
+# the code divergence of the measured commit (computed on the build machine, which has the compilers).
+DEFAULT_STUDY = sorted(glob.glob(os.path.join(HERE, "results", "*", "study-*")))
+DEFAULT_EFFORT = sorted(glob.glob(os.path.join(HERE, "results", "build-machine-*", "effort-*")))
 # The newest sweep of each GPU, for the targets of section 16 (one directory per GPU).
 DEFAULT_NEWEST_SWEEPS = [os.path.join(HERE, "results", d) for d in
                          ("h100-2026-11-24/sweep-5f4d0b8", "h200-2026-11-24/sweep-5f4d0b8")]
@@ -1332,7 +1345,60 @@ def mpi_machine(w, d):
               f"{sum(impl['chunk_steps'])} steps, unchecked (`{k}.json`).\n")
 
 
-def generate(dirs, out_dir, io_dirs=None, align_dirs=None, mpi_dirs=None, bitwise_dirs=None, cost_dirs=None):
+def study_inputs(study_dirs, effort_dirs):
+    """The lines-of-code and code-divergence files: the newest effort directory's, else a study's."""
+    loc = divergence = None
+    for d in list(study_dirs) + list(effort_dirs):
+        for name in ("loc.json", "divergence.json"):
+            path = os.path.join(d, name)
+            if os.path.exists(path):
+                with open(path) as f:
+                    data = json.load(f)
+                if name == "loc.json":
+                    loc = data
+                else:
+                    divergence = data
+    return loc, divergence
+
+
+def provenance_section(w, study_runs, loc, divergence):
+    w("## Provenance\n")
+    w("Every number above is read from committed result files; `python3 bench/report.py` regenerates this "
+      "report from them, byte for byte. The first page's runs:\n")
+    by_dir = {}
+    for (h, build, label, s), (r, d) in sorted(study_runs.items()):
+        b = r.get("build", {})
+        by_dir.setdefault(os.path.relpath(d, os.path.dirname(HERE)), set()).add(
+            (h, build + (f" ({label})" if label else ""), b.get("git_commit", "?"), b.get("kokkos_version", "?"),
+             b.get("compiler", "?")))
+    w("| results | hardware | build | commit | Kokkos | compiler |")
+    w("|---|---|---|---|---|---|")
+    for d, rows in sorted(by_dir.items()):
+        for h, build, commit, kv, cc in sorted(rows):
+            w(f"| `{d}` | {h} | {build} | `{commit}` | {kv} | {cc} |")
+    w("")
+    if loc:
+        w(f"Lines of code: `bench/count_loc.py` at `{loc.get('git_commit', '?')}`. "
+          + (f"Code divergence: `bench/code_divergence.py` at `{divergence.get('git_commit', '?')}` over "
+             + ", ".join(f"{p} (`{b}`)" for p, b in divergence.get("builds", {}).items()) + "." if divergence else ""))
+        w("")
+
+
+def generate_study(study_dirs, out_dir, effort_dirs=()):
+    """bench/study.sh's report: this machine's first page and its evidence alone."""
+    os.makedirs(out_dir, exist_ok=True)
+    md = ["# awave portability report (bench/study.sh)\n"]
+    loc, divergence = study_inputs(study_dirs, effort_dirs)
+    runs = portability.first_page(md.append, plt, study_dirs, loc, divergence, out_dir)
+    study_evidence.evidence(md.append, study_dirs, loc)
+    provenance_section(md.append, runs, loc, divergence)
+    with open(os.path.join(out_dir, "report.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    return os.path.join(out_dir, "report.md")
+
+
+def generate(dirs, out_dir, io_dirs=None, align_dirs=None, mpi_dirs=None, bitwise_dirs=None, cost_dirs=None,
+             study_dirs=None, effort_dirs=None):
     bitwise_dirs = DEFAULT_BITWISE if bitwise_dirs is None else bitwise_dirs
     cost_dirs = DEFAULT_FP_COST if cost_dirs is None else cost_dirs
     io_dirs = DEFAULT_IO if io_dirs is None else io_dirs
@@ -1341,15 +1407,24 @@ def generate(dirs, out_dir, io_dirs=None, align_dirs=None, mpi_dirs=None, bitwis
     runs, devbench, loc = load(dirs)
     main_commit = mark_older_commits(runs)
     os.makedirs(out_dir, exist_ok=True)
-    md = []
-    w = md.append
+    study_dirs = DEFAULT_STUDY if study_dirs is None else study_dirs
+    effort_dirs = DEFAULT_EFFORT if effort_dirs is None else effort_dirs
+    md, older, appendix = [], [], []
+    md.append("# awave portability report\n")
+    loc_study, divergence = study_inputs(study_dirs, effort_dirs)
+    study_runs = portability.first_page(md.append, plt, study_dirs, loc_study, divergence, out_dir)
+    md.append("Contents after this page: the evidence for it; then the measurements of the earlier studies "
+              "(sections 1-15 and 17: sizes, platforms, Kokkos versions, output, MPI, bitwise results); the "
+              "kernel-shape studies (appendix A, section 16); provenance.\n")
+    study_evidence.evidence(md.append, study_dirs, loc_study)
+    w = older.append  # the earlier studies' header goes to the provenance at the end
     cuda_bench = devbench.get("cuda", {})
     omp_bench = devbench.get("openmptarget", {})
     bw = cuda_bench.get("triad_bandwidth_gb_s")
     any_gpu_run = next((r for (b, s), r in sorted(runs.items()) if b != "host" and r.get("status") == "ok"), None)
     gpu = (any_gpu_run or {}).get("gpu") or cuda_bench.get("gpu") or {}
 
-    w("# awave portability report\n")
+    w("### Earlier studies' sweeps\n")
     w("Generated by `python3 bench/report.py` from the result files in " +
       ", ".join(f"`{os.path.relpath(d, os.path.dirname(HERE))}`" for d in dirs) +
       ". Every number below comes from those files.\n")
@@ -1369,6 +1444,8 @@ def generate(dirs, out_dir, io_dirs=None, align_dirs=None, mpi_dirs=None, bitwis
             if r:
                 w(f"- `{build}` preset: {r['build']['compiler']}; {r['build']['kokkos']}.")
         w("")
+    w = md.append
+    w("# Measurements of the earlier studies\n")
     if main_commit:
         w(f"° marks runs of the `cuda` and `openmptarget` builds from another commit than `{main_commit}`, "
           "the one most of them come from (the header lists which).\n")
@@ -1605,19 +1682,26 @@ def generate(dirs, out_dir, io_dirs=None, align_dirs=None, mpi_dirs=None, bitwis
     align_section(w, align_dirs)
     mpi_section(w, mpi_dirs)
     bitwise_section(w, bitwise_dirs, cost_dirs)
-    omp_shapes_section(w, DEFAULT_OMP_SHAPES, DEFAULT_OMP_BEFORE_AFTER, DEFAULT_KERNEL_SHAPES)
     checksum_section(w, DEFAULT_CHECKSUM_COST)
+    appendix.append("# Appendix A. The GPU kernels' shapes (section 16)\n")
+    omp_shapes_section(appendix.append, DEFAULT_OMP_SHAPES, DEFAULT_OMP_BEFORE_AFTER, DEFAULT_KERNEL_SHAPES)
+    tail = []
+    provenance_section(tail.append, study_runs, loc_study, divergence)
     with open(os.path.join(out_dir, "report.md"), "w") as f:
-        f.write("\n".join(md) + "\n")
+        f.write("\n".join(md + appendix + tail + older) + "\n")
     return os.path.join(out_dir, "report.md")
 
 
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("results", nargs="*", default=DEFAULT_RESULTS)
+    parser.add_argument("results", nargs="*")
+    parser.add_argument("--study", action="append", help="a study directory (bench/study.sh); alone: its report")
     parser.add_argument("-o", "--out", default=os.path.join(HERE, "report"))
     args = parser.parse_args(argv)
-    print(generate(args.results, args.out))
+    if args.study and not args.results:
+        print(generate_study(args.study, args.out))
+    else:
+        print(generate(args.results or DEFAULT_RESULTS, args.out, study_dirs=args.study))
     return 0
 
 

@@ -1,0 +1,195 @@
+"""The evidence behind the first page, from the study directories (bench/study.sh and the
+device scripts): the Kokkos effort ladder, the Kokkos 4.6.01 builds beside 3.4.01, the
+hardware counters (bench/device/counters.sh) and compute-sanitizer's verdicts
+(bench/device/sanitize.sh)."""
+import csv
+import glob
+import os
+
+import portability as pp
+
+HAND = {"cuda": "cuda", "openmptarget": "omp"}
+
+
+def su(runs, hardware, build, label, shape, impl):
+    entry = runs.get((hardware, build, label, shape))
+    if not entry or entry[0].get("status") != "ok":
+        return None, None
+    r = entry[0]
+    res = next((i for i in r["implementations"] if i["id"] == impl), None)
+    return (res, r) if res else (None, None)
+
+
+def fmt_rung(res, hand):
+    if res is None:
+        return "—"
+    mark = "" if res.get("checked") else " †"
+    if res.get("checked") and not res.get("bitwise", True):
+        mark = " ‡"
+    ratio = f" ({res['best_su_per_s'] / hand['best_su_per_s']:.2f})" if hand else ""
+    return f"{res['best_su_per_s']:.3g}{ratio}{mark}"
+
+
+def effort_ladder(w, runs, loc, shapes):
+    lines = pp.application_lines(loc)
+    parts = {k: v["lines"] for k, v in (loc or {}).get("parts", {}).items()}
+    w("### The Kokkos effort ladder\n")
+    w("Each rung as SU/s (best chunk) and, in brackets, its fraction of the hand-written code on the same "
+      "GPU and toolchain. Rungs: the idiomatic form with Kokkos' default tiles (in the axis order the backend "
+      "needs: k first on CUDA), the idiomatic form with the policy file's tile, the tuned form (the march). "
+      "† unchecked run (a variant of a checked build), ‡ checked but not bitwise.\n")
+    hardware = sorted({k[0] for k in runs if not k[0].startswith("CPU")})
+    for build in ("cuda", "openmptarget"):
+        kid = f"kokkos-{build}"
+        rows = []
+        for h in hardware:
+            for s in shapes:
+                hand, r = su(runs, h, build, "", s, HAND[build])
+                if r is None:
+                    continue
+                default, _ = su(runs, h, build, "default-tiles", s, f"{kid}-mdrange")
+                policy, _ = su(runs, h, build, "", s, f"{kid}-mdrange")
+                tuned, _ = su(runs, h, build, "", s, kid)
+                naive, _ = su(runs, h, build, "naive-axes", s, f"{kid}-mdrange")
+                version = r["build"].get("kokkos_version", "?")
+                rows.append(f"| {h} | {s} | {version} | {fmt_rung(naive, hand) if naive else ''} | "
+                            f"{fmt_rung(default, hand)} | {fmt_rung(policy, hand)} | {fmt_rung(tuned, hand)} | "
+                            f"{hand['best_su_per_s']:.3g} |")
+        if not rows:
+            continue
+        toolchain = pp.TOOLCHAINS[build]
+        w(f"**Kokkos {toolchain} backend** (`{kid}-mdrange` idiomatic, `{kid}` tuned, against `{HAND[build]}`):\n")
+        w("| GPU | size | Kokkos | naive axes (i, j, k), default tiles | idiomatic, default tiles | "
+          "idiomatic, policy tile | tuned | hand-written |")
+        w("|---|---|---|---|---|---|---|---|")
+        for row in rows:
+            w(row)
+        w("")
+        if build == "openmptarget":
+            w("Kokkos 3.4's OpenMPTarget MDRange ignores tiles (one `collapse(3)` loop over the axes), and its needed "
+              "order is (i, j, k): the first three rungs coincide there (the table shows the runs as measured).\n")
+    if parts:
+        idio = parts.get("kokkos shared", 0) + parts.get("kokkos idiomatic", 0)
+        w("Lines of code (non-blank, non-comment, `bench/count_loc.py`): both forms share "
+          f"{parts.get('kokkos shared', '?')} (the class, fields, registration, policy); the idiomatic step adds "
+          f"{parts.get('kokkos idiomatic', '?')} ({idio} in all), the tuned step {parts.get('kokkos tuned', '?')} "
+          f"more and the work-item tiles it shares with hand omp {parts.get('march tiles', '?')} "
+          f"({lines.get('Kokkos tuned', '?')} in all, the idiomatic step included: small grids run it); hand CUDA "
+          f"{parts.get('cuda', '?')}, hand OpenMP offload {parts.get('omp', '?')} (+{parts.get('march tiles', '?')} "
+          f"tiles), the threaded CPU code {parts.get('cpu-openmp', '?')}; the core every code shares "
+          f"{parts.get('shared core', '?')} (counted at `{loc.get('git_commit', '?')}`).\n")
+
+
+def kokkos_versions(w, runs, shapes):
+    rows = []
+    for (h, build, label, s), (r, d) in sorted(runs.items()):
+        if label or not build.endswith("-k46") or r.get("status") != "ok":
+            continue
+        base = build[:-4]
+        for impl in (f"kokkos-{base}-mdrange", f"kokkos-{base}"):
+            new, _ = su(runs, h, build, "", s, impl)
+            old, _ = su(runs, h, base, "", s, impl)
+            hand, _ = su(runs, h, base, "", s, HAND[base])
+            if new:
+                rows.append(f"| {h} | {s} | `{impl}` | {r['build']['kokkos_version']} | {fmt_rung(new, hand)} | "
+                            f"{fmt_rung(old, hand) if old else '—'} | `{r['build']['git_commit']}` |")
+    if not rows:
+        return
+    w("### Kokkos 4.6.01 beside 3.4.01\n")
+    w("The same commit built against Kokkos 4.6.01 (upstream, with the CUDA 13 API guards the README names) and "
+      "against the bootstrapped 3.4.01, on the same GPU in the same study (SU/s, fraction of the hand-written code "
+      "of the 3.4.01 build's run):\n")
+    w("| GPU | size | implementation | Kokkos | SU/s (4.6.01) | SU/s (3.4.01) | commit |")
+    w("|---|---|---|---|---|---|---|")
+    for row in rows:
+        w(row)
+    w("")
+
+
+UNITS = {"byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9, "nsecond": 1e-9, "usecond": 1e-6, "msecond": 1e-3,
+         "second": 1.0, "%": 1.0, "register/thread": 1.0, "": 1.0}
+
+
+def read_ncu(path):
+    """{kernel name: {metric: [values per launch]}} from one ncu --csv file."""
+    kernels = {}
+    with open(path, newline="") as f:
+        text = [line for line in f if line.startswith('"')]
+    for row in csv.DictReader(text):
+        name, metric = row.get("Kernel Name"), row.get("Metric Name")
+        if not name or not metric:
+            continue
+        value = float(row["Metric Value"].replace(",", "")) * UNITS.get(row.get("Metric Unit", ""), 1.0)
+        kernels.setdefault(name, {}).setdefault(metric, []).append(value)
+    return kernels
+
+
+def counters(w, dirs, runs):
+    files = sorted(f for d in dirs for f in glob.glob(os.path.join(d, "counters*", "ncu_*.csv")))
+    if not files:
+        return
+    w("### Why the ratios are what they are: the hardware counters\n")
+    w("Nsight Compute (`bench/device/counters.sh`: 9 step-kernel launches after 3, clocks and caches as the run "
+      "leaves them) per GPU step: DRAM bytes read and written per site, their time and the bandwidth they reach, "
+      "the main kernel's registers per thread and achieved occupancy, and the time between kernels (the sweep's "
+      "best-chunk step time minus the kernels' sum).\n")
+    w("| GPU | implementation | size | bytes/site | kernel time per step [ms] | DRAM TB/s | registers | "
+      "occupancy | sweep step [ms] | between kernels |")
+    w("|---|---|---|---|---|---|---|---|---|---|")
+    gpu_of_dir = {d: h for (h, b, l, sh), (r, d) in runs.items() if not h.startswith("CPU")}
+    for path in files:
+        d = os.path.dirname(os.path.dirname(path))
+        impl, n = os.path.basename(path)[len("ncu_"):-len(".csv")].rsplit("_", 1)
+        kernels = read_ncu(path)
+        if not kernels:
+            w(f"| ? | `{impl}` | {n}^3 | no kernel profiled | | | | | | |")
+            continue
+        mean = {k: {m: sum(v) / len(v) for m, v in ms.items()} for k, ms in kernels.items()}
+        sites = int(n) ** 3
+        nbytes = sum(m.get("dram__bytes_read.sum", 0) + m.get("dram__bytes_write.sum", 0) for m in mean.values())
+        seconds = sum(m.get("gpu__time_duration.sum", 0) for m in mean.values())
+        main = max(mean.values(), key=lambda m: m.get("gpu__time_duration.sum", 0))
+        build = "cuda" if impl in ("cuda", "kokkos-cuda", "kokkos-cuda-mdrange") else "openmptarget"
+        hardware = gpu_of_dir.get(d, "?")
+        shape = f"{n}x{n}x{n}"
+        res, _ = su(runs, hardware, build, "", shape, impl)
+        step = sites / res["best_su_per_s"] if res else None
+        between = f"{(step - seconds) * 1e3:+.3f} ms ({100 * (step - seconds) / step:+.0f}%)" if step else "—"
+        w(f"| {hardware} | `{impl}` | {n}^3 | {nbytes / sites:.1f} | {seconds * 1e3:.3f} | "
+          f"{nbytes / seconds / 1e12:.2f} | {main.get('launch__registers_per_thread', 0):.0f} | "
+          f"{main.get('sm__warps_active.avg.pct_of_peak_sustained_active', 0):.0f}% | "
+          f"{step * 1e3 if step else float('nan'):.3f} | {between} |")
+    w("")
+
+
+def sanitizer(w, dirs):
+    files = sorted(f for d in dirs for f in glob.glob(os.path.join(d, "sanitize*", "summary.txt")))
+    if not files:
+        return
+    w("### compute-sanitizer\n")
+    w("`bench/device/sanitize.sh`: memcheck, racecheck, initcheck and synccheck on every GPU implementation and "
+      "form, 40x24x30, 4 steps, fused steps and split (three-kernel) steps, each run checked against the CPU "
+      "reference. Verdicts as the tools printed them:\n")
+    w("| implementation | tool | steps | exit | tool's summary | check |")
+    w("|---|---|---|---|---|---|")
+    for path in files:
+        with open(path) as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) < 4:
+                    continue
+                impl, tool, plan, status = parts[:4]
+                rest = " ".join(parts[4:])
+                check = "PASS" if "PASS" in rest else ("FAIL" if "FAIL" in rest else "—")
+                summary = rest.split("PASS")[0].split("FAIL")[0].strip() or "—"
+                w(f"| `{impl}` | {tool} | {plan} | {status.split('=')[1]} | {summary} | {check} |")
+    w("")
+
+
+def evidence(w, study_dirs, loc, shapes=("256x256x256", "512x512x512", "1000x1000x1000")):
+    runs, _, _ = pp.load_study(study_dirs)
+    w("## Evidence for the first page\n")
+    effort_ladder(w, runs, loc, [s for s in shapes if any(k[3] == s for k in runs)])
+    kokkos_versions(w, runs, shapes)
+    counters(w, study_dirs, runs)
+    sanitizer(w, study_dirs)
