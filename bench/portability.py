@@ -88,14 +88,10 @@ def load_study(dirs):
 
 
 def platforms_of(runs):
-    """The platforms measured, GPUs first (CUDA, then OpenMP offload), the CPU last."""
+    """The platforms of the hardware measured, GPUs first (CUDA, then OpenMP offload), the CPU
+    last: every toolchain of each, measured or not (a missing run leaves PP unknown)."""
     hardware = sorted({h for h, *_ in runs}, key=lambda h: (h.startswith("CPU"), h))
-    out = []
-    for h in hardware:
-        for build in ("cuda", "openmptarget") if not h.startswith("CPU") else ("host",):
-            if any(k[0] == h and k[1] == build for k in runs):
-                out.append((h, build))
-    return out
+    return [(h, b) for h in hardware for b in (("host",) if h.startswith("CPU") else ("cuda", "openmptarget"))]
 
 
 def platform_name(platform):
@@ -259,10 +255,12 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, shapes=("512x512x51
       "and the core) and the whole program (`bench/code_divergence.py`, preprocessed compile commands; it does "
       "not see `if constexpr`).\n")
     recommendation(w, plats, effs, pp, shapes, lines, conv)
+    offload = [platform_name(p) for p in plats if p[1] == "openmptarget"]
     w("**Kokkos versions.** Kokkos removed its OpenMPTarget backend in 5.1 (kokkos issue 8696, PR 8717: "
       "maintenance \"not justified by its current usage or performance\"). Every Kokkos OpenMP offload figure "
       "here (Kokkos 3.4.01, and 4.6.01 in the evidence) holds for Kokkos 5.0 and older only; on Kokkos 5.1 and "
-      "later the offload platforms have no Kokkos code, and Kokkos' PP over these five platforms is 0.\n")
+      f"later the offload platforms ({', '.join(offload) or 'none measured here'}) have no Kokkos code, and "
+      f"Kokkos' PP over these {len(plats)} platforms is then 0.\n")
     return runs
 
 
@@ -277,7 +275,9 @@ def recommendation(w, plats, effs, pp, shapes, lines, conv):
 
     def eff_range(app, ps):
         vals = [effs[app][x][p][0] for x in shapes for p in ps if effs[app][x][p][0] is not None]
-        return f"{min(vals):.2f}-{max(vals):.2f}" if vals else "—"
+        if not vals:
+            return "—"
+        return f"{min(vals):.2f}" if f"{min(vals):.2f}" == f"{max(vals):.2f}" else f"{min(vals):.2f}-{max(vals):.2f}"
     text = (f"**Recommendation.** Over these {len(plats)} platforms, {best} has the highest PP ({pps(best)} at "
             f"{' and '.join(shapes)})")
     if best in lines:

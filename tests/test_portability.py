@@ -1,0 +1,174 @@
+"""The portability metrics and the code-divergence tool, each on planted inputs whose answer is
+known: Pennycook's PP, the first page's efficiency table (a refused platform scores 0, a
+failed check 0, a missing run leaves PP unknown), and code divergence from real preprocessor
+runs over planted sources (the Jaccard distances worked out by hand)."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "bench"))
+import code_divergence as cd  # noqa: E402
+import portability as pp  # noqa: E402
+
+
+class Pennycook(unittest.TestCase):
+    def test_harmonic_mean_and_zero_for_an_unsupported_platform(self):
+        self.assertAlmostEqual(pp.pennycook([0.5, 1.0]), 2 / (2 + 1))
+        self.assertAlmostEqual(pp.pennycook([0.8, 0.8, 0.8]), 0.8)
+        self.assertEqual(pp.pennycook([0.9, 0.0]), 0.0)
+        self.assertEqual(pp.pennycook([0.9, None]), 0.0)
+        self.assertEqual(pp.pennycook([]), 0.0)
+
+
+def run_file(d, name, build, gpu, impls, status="ok", label="", env=None, cores=16, checked=True, differences=0):
+    result = {"status": status, "date": "2026-11-25T00:00:00Z", "params": {"shape": [512, 512, 512]},
+              "sweep": {"build": build, "label": label, "env": env or {}},
+              "gpu": {"name": gpu} if gpu else None, "host_cpu": {"name": "Test CPU", "cores": cores},
+              "build": {"git_commit": "abc", "kokkos_version": "3.4.1", "compiler": "x"},
+              "implementations": [{"id": i, "best_su_per_s": su, "checked": checked, "differences": differences,
+                                   "bitwise": differences == 0} for i, su in impls.items()]}
+    with open(os.path.join(d, name), "w") as f:
+        json.dump(result, f)
+
+
+class FirstPageTable(unittest.TestCase):
+    """Two GPU platforms of one GPU and the CPU; triads chosen so efficiencies are round."""
+
+    def setUp(self):
+        self.d = tempfile.mkdtemp()
+        # triads: GPU 2400 GB/s (so 1e11 SU/s = 1.0), CPU 240 GB/s (1e10 SU/s = 1.0)
+        for name, model, bw, extra in (("devbench-cuda.json", "cuda", 2400, {"gpu": {"name": "NVIDIA H100"}}),
+                                       ("devbench-openmptarget.json", "openmp-offload", 1800,
+                                        {"gpu": {"name": "NVIDIA H100"}}),
+                                       ("devbench-host.json", "host-openmp", 240, {"threads": 16})):
+            with open(os.path.join(self.d, name), "w") as f:
+                json.dump(dict(model=model, triad_bandwidth_gb_s=bw, **extra), f)
+        run_file(self.d, "cuda_512x512x512.json", "cuda", "NVIDIA H100",
+                 {"cuda": 1e11, "kokkos-cuda": 0.9e11, "kokkos-cuda-mdrange": 0.8e11})
+        run_file(self.d, "openmptarget_512x512x512.json", "openmptarget", "NVIDIA H100",
+                 {"omp": 0.5e11, "kokkos-openmptarget": 0.4e11, "kokkos-openmptarget-mdrange": 0.25e11})
+        run_file(self.d, "host_512x512x512.json", "host", None,
+                 {"cpu-openmp": 0.5e10, "kokkos-openmp": 0.8e10, "kokkos-openmp-mdrange": 0.6e10},
+                 differences=0)
+        run_file(self.d, "openmptarget-offload-disabled_512x512x512.json", "openmptarget", None, {},
+                 status="refused", label="offload-disabled", env={"OMP_TARGET_OFFLOAD": "DISABLED"})
+
+    def tearDown(self):
+        shutil.rmtree(self.d)
+
+    def table(self):
+        runs, triads, _ = pp.load_study([self.d])
+        return pp.table(runs, triads, ["512x512x512"])
+
+    def test_efficiencies_against_the_gpus_best_triad_and_the_cpus(self):
+        plats, effs, ppv = self.table()
+        self.assertEqual([pp.platform_name(p) for p in plats], ["H100 CUDA", "H100 OpenMP offload", "CPU (16 cores)"])
+        e = {app: {pp.platform_name(p): v[0] for p, v in row["512x512x512"].items()} for app, row in effs.items()}
+        self.assertAlmostEqual(e["Kokkos tuned"]["H100 CUDA"], 0.9)
+        self.assertAlmostEqual(e["Kokkos tuned"]["H100 OpenMP offload"], 0.4, msg="the CUDA triad, not the offload one")
+        self.assertAlmostEqual(e["Kokkos tuned"]["CPU (16 cores)"], 0.8)
+        self.assertAlmostEqual(ppv["Kokkos tuned"]["512x512x512"], 3 / (1 / 0.9 + 1 / 0.4 + 1 / 0.8))
+        self.assertAlmostEqual(ppv["hand-written"]["512x512x512"], 3 / (1 / 1.0 + 1 / 0.5 + 1 / 0.5))
+
+    def test_a_refused_platform_and_a_missing_toolchain_score_zero(self):
+        _, effs, ppv = self.table()
+        row = {pp.platform_name(p): v for p, v in effs["hand OpenMP offload"]["512x512x512"].items()}
+        self.assertEqual(row["CPU (16 cores)"], (0.0, "refused"))
+        self.assertEqual(row["H100 CUDA"], (0.0, "does not run here"))
+        self.assertEqual(ppv["hand OpenMP offload"]["512x512x512"], 0.0)
+
+    def test_a_failed_check_scores_zero_and_a_missing_run_leaves_pp_unknown(self):
+        run_file(self.d, "host_512x512x512.json", "host", None,
+                 {"cpu-openmp": 0.5e10, "kokkos-openmp": 0.8e10, "kokkos-openmp-mdrange": 0.6e10}, differences=3)
+        _, effs, ppv = self.table()
+        cpu = next(p for p in effs["Kokkos tuned"]["512x512x512"] if p[1] == "host")
+        self.assertEqual(effs["Kokkos tuned"]["512x512x512"][cpu], (0.0, "FAILS the check"))
+        self.assertEqual(ppv["Kokkos tuned"]["512x512x512"], 0.0)
+
+    def test_a_missing_run_leaves_pp_unknown(self):
+        for name in ("openmptarget_512x512x512.json", "host_512x512x512.json"):
+            os.remove(os.path.join(self.d, name))
+            plats, effs, ppv = self.table()
+            self.assertEqual(len(plats), 3, "the platform stays, unmeasured")
+            self.assertIsNone(ppv["Kokkos idiomatic"]["512x512x512"], "a platform not measured: PP unknown, not 0")
+
+    def test_the_first_page_has_its_table_and_recommendation(self):
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        lines = []
+        loc = {"parts": {k: {"lines": 10} for k in ("cpu-openmp", "cuda", "omp", "march tiles", "kokkos shared",
+                                                     "kokkos idiomatic", "kokkos tuned")}}
+        pp.first_page(lines.append, plt, [self.d], loc, None, self.d)
+        text = "\n".join(lines)
+        self.assertIn("| application | H100 CUDA | H100 OpenMP offload | CPU (16 cores) | PP | lines | convergence |",
+                      text)
+        self.assertIn("| Kokkos tuned | 0.90 | 0.40 | 0.80 | 0.62 | 40 |", text)
+        self.assertIn("**Recommendation.**", text)
+        self.assertIn("OpenMPTarget backend in 5.1", text)
+        self.assertTrue(os.path.exists(os.path.join(self.d, "cascade_512.png")))
+
+
+class CodeDivergence(unittest.TestCase):
+    """Two planted platforms compile one source with different macros; the surviving lines and the
+    divergence are counted by hand."""
+
+    def setUp(self):
+        self.root = tempfile.mkdtemp()
+        src = os.path.join(self.root, "src", "model")
+        os.makedirs(src)
+        with open(os.path.join(src, "kernel.hpp"), "w") as f:
+            f.write("int shared_a;\n"      # 1: both
+                    "#if defined(ON_GPU)\n"
+                    "int gpu_only;\n"      # 3: gpu
+                    "#else\n"
+                    "int cpu_only;\n"      # 5: cpu
+                    "#endif\n"
+                    "int shared_b;\n")     # 7: both
+        with open(os.path.join(src, "main.cpp"), "w") as f:
+            f.write('#include "kernel.hpp"\n'
+                    "int main() { return 0; }\n")  # 2: both
+        for platform, flags in (("gpu", ["-DON_GPU"]), ("cpu", [])):
+            build = os.path.join(self.root, "build-" + platform)
+            os.makedirs(build)
+            with open(os.path.join(build, "compile_commands.json"), "w") as f:
+                json.dump([{"directory": build, "file": os.path.join(src, "main.cpp"),
+                            "arguments": ["g++"] + flags + ["-o", "main.o", "-c", os.path.join(src, "main.cpp")]}], f)
+
+    def tearDown(self):
+        shutil.rmtree(self.root)
+
+    def sets(self):
+        return {p: {(f, n) for f, ns in cd.platform_lines(os.path.join(self.root, "build-" + p), self.root,
+                                                         ["src/model/"]).items() for n in ns}
+                for p in ("gpu", "cpu")}
+
+    def test_surviving_lines_follow_the_preprocessor(self):
+        s = self.sets()
+        self.assertEqual(s["gpu"], {("src/model/kernel.hpp", 1), ("src/model/kernel.hpp", 3),
+                                    ("src/model/kernel.hpp", 7), ("src/model/main.cpp", 2)})
+        self.assertEqual(s["cpu"], {("src/model/kernel.hpp", 1), ("src/model/kernel.hpp", 5),
+                                    ("src/model/kernel.hpp", 7), ("src/model/main.cpp", 2)})
+
+    def test_divergence_is_the_mean_jaccard_distance(self):
+        s = self.sets()
+        # 3 lines in common of 5 in the union: distance 2/5; one pair of platforms.
+        self.assertAlmostEqual(cd.divergence([s["gpu"], s["cpu"]]), 0.4)
+        self.assertAlmostEqual(cd.divergence([s["gpu"], s["gpu"], s["cpu"]]), (0 + 0.4 + 0.4) / 3)
+        self.assertEqual(cd.divergence([s["cpu"]]), 0.0)
+
+    def test_the_command_line_writes_the_applications(self):
+        out = os.path.join(self.root, "div.json")
+        proc = subprocess.run([sys.executable, os.path.join(HERE, "..", "bench", "code_divergence.py"), out,
+                               "gpu=" + os.path.join(self.root, "missing")], capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("compile_commands.json is missing", proc.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
