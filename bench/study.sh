@@ -7,7 +7,8 @@
 # page answers with the cascade plots, the navigation chart and the table.
 #   bench/study.sh OUT
 # Sizes: SIZES (GPU, default 256,512,1000), HOST_SIZES (CPU, default 512,1000; 64,96 without a
-# GPU). The variants run unchecked (†); every default run is checked against the CPU reference.
+# GPU; none skips either part). The variants run unchecked (†); every default run is checked
+# against the CPU reference.
 set -uo pipefail
 out=${1:?usage: bench/study.sh OUT}
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -22,7 +23,7 @@ export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
 status=0
 sweep() { echo "== sweep.py $*"; python3 bench/sweep.py "$@" || status=1; }
 
-if [ $gpu = 1 ]; then
+if [ $gpu = 1 ] && [ "$sizes" != none ]; then
   for preset in cuda openmptarget; do
     [ -x "build/$preset/src/awave" ] || continue
     sweep "$preset" "$out" --sizes "$sizes"
@@ -37,10 +38,11 @@ if [ $gpu = 1 ]; then
   fi
 fi
 # The CPU platform: the host build's threaded codes, and the offload build's with OMP_TARGET_OFFLOAD=DISABLED.
-if [ -x build/host/src/awave ]; then
+[ "$host_sizes" = none ] && host_sizes=
+if [ -x build/host/src/awave ] && [ -n "$host_sizes" ]; then
   sweep host "$out" --sizes "$host_sizes" --impls cpu-openmp,kokkos-openmp,kokkos-openmp-mdrange --reference cpu-openmp
 fi
-if [ -x build/openmptarget/src/awave ]; then
+if [ -x build/openmptarget/src/awave ] && [ -n "$host_sizes" ]; then
   sweep openmptarget "$out" --sizes "$host_sizes" --impls omp,kokkos-openmptarget,kokkos-openmptarget-mdrange \
     --env OMP_TARGET_OFFLOAD=DISABLED --label offload-disabled --no-check
 fi

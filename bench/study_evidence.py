@@ -107,7 +107,7 @@ def kokkos_versions(w, runs, shapes):
 
 
 UNITS = {"byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9, "nsecond": 1e-9, "usecond": 1e-6, "msecond": 1e-3,
-         "second": 1.0, "%": 1.0, "register/thread": 1.0, "": 1.0}
+         "ns": 1e-9, "us": 1e-6, "ms": 1e-3, "second": 1.0, "s": 1.0, "KB": 1e3, "MB": 1e6, "GB": 1e9, "B": 1.0}
 
 
 def read_ncu(path):
@@ -119,7 +119,10 @@ def read_ncu(path):
         name, metric = row.get("Kernel Name"), row.get("Metric Name")
         if not name or not metric:
             continue
-        value = float(row["Metric Value"].replace(",", "")) * UNITS.get(row.get("Metric Unit", ""), 1.0)
+        unit = row.get("Metric Unit", "")
+        if unit not in UNITS and unit not in ("", "%", "register/thread"):
+            raise ValueError(f"{path}: unknown unit '{unit}' of {metric}")
+        value = float(row["Metric Value"].replace(",", "")) * UNITS.get(unit, 1.0)
         kernels.setdefault(name, {}).setdefault(metric, []).append(value)
     return kernels
 

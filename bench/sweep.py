@@ -86,7 +86,8 @@ def run_one(exe, build, run, out_dir, gpu):
     args += ["-reference", run.get("reference", REFERENCE[run["preset"]])] if run["checked"] else ["-no_check"]
     if run.get("tune"):
         args += ["-tune", run["tune"]]
-    env = dict(os.environ, OMP_TARGET_OFFLOAD="MANDATORY", **run.get("env", {}))
+    env = dict(os.environ, OMP_TARGET_OFFLOAD="MANDATORY")
+    env.update(run.get("env", {}))  # a variant's settings win (OMP_TARGET_OFFLOAD=DISABLED)
     proc = subprocess.run(args, capture_output=True, text=True, env=env)
     sweep = {"build": build, "command": " ".join(args[1:]), "exit_status": proc.returncode,
              "label": run.get("label", ""), "env": run.get("env", {})}

@@ -20,6 +20,27 @@ import report  # noqa: E402
 FIXTURES = os.path.join(TOP, "tests", "bench_fixtures")
 
 
+class SweepVariants(unittest.TestCase):
+    """sweep.py's variants reach the run: --env (over the sweep's own OMP_TARGET_OFFLOAD), --tune and
+    --label, recorded in the result file (planted: the environment and tuning the run must report)."""
+
+    def test_env_tune_and_label_reach_the_run(self):
+        exe = os.environ.get("AWAVE_EXE", os.path.join(TOP, "build", "host", "src", "awave"))
+        with tempfile.TemporaryDirectory() as d:
+            proc = subprocess.run([sys.executable, os.path.join(TOP, "bench", "sweep.py"), "host", d, "--exe", exe,
+                                   "--sizes", "12x10x5", "--impls", "cpu-openmp", "--env", "OMP_TARGET_OFFLOAD=DISABLED",
+                                   "--tune", "kokkos.tile=0x0x0", "--label", "variant", "--no-check"],
+                                  capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="2"))
+            self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+            with open(os.path.join(d, "host-variant_12x10x5.json")) as f:
+                r = json.load(f)
+        self.assertEqual(r["status"], "ok")
+        self.assertEqual(r["environment"]["OMP_TARGET_OFFLOAD"], "DISABLED")
+        self.assertEqual(r["tuning"]["kokkos.tile"], {"value": "0x0x0", "source": "-tune"})
+        self.assertEqual(r["sweep"]["label"], "variant")
+        self.assertIn("cores", r["host_cpu"])
+
+
 class ResultSchema(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
