@@ -80,27 +80,35 @@ def effort_ladder(w, runs, loc, shapes):
           f"{parts.get('shared core', '?')} (counted at `{loc.get('git_commit', '?')}`).\n")
 
 
+def plain(r):
+    """A run of the build as it is: no tuning key, no environment variant."""
+    return not r.get("tuning") and not r.get("sweep", {}).get("env")
+
+
 def kokkos_versions(w, runs, shapes):
     rows = []
     for (h, build, label, s), (r, d) in sorted(runs.items()):
-        if label or not build.endswith("-k46") or r.get("status") != "ok":
+        if not build.endswith("-k46") or r.get("status") != "ok" or not plain(r):
             continue
         base = build[:-4]
+        # The 3.4.01 build run beside it in the same call (named -k34), else the study's.
+        same_call = runs.get((h, base + "-k34", "", s))
+        base_build = base + "-k34" if same_call and same_call[1] == d else base
         for impl in (f"kokkos-{base}-mdrange", f"kokkos-{base}"):
-            new, _ = su(runs, h, build, "", s, impl)
-            old, _ = su(runs, h, base, "", s, impl)
-            hand, _ = su(runs, h, base, "", s, HAND[base])
+            new, _ = su(runs, h, build, label, s, impl)
+            old, old_run = su(runs, h, base_build, "", s, impl)
+            hand, _ = su(runs, h, base_build, "", s, HAND[base])
             if new:
-                rows.append(f"| {h} | {s} | `{impl}` | {r['build']['kokkos_version']} | {fmt_rung(new, hand)} | "
-                            f"{fmt_rung(old, hand) if old else '—'} | `{r['build']['git_commit']}` |")
+                rows.append(f"| {h} | {s} | `{impl}` | {fmt_rung(new, hand)} | {fmt_rung(old, hand) if old else '—'} | "
+                            f"`{r['build']['git_commit']}` / `{old_run['build']['git_commit'] if old_run else '—'}` |")
     if not rows:
         return
     w("### Kokkos 4.6.01 beside 3.4.01\n")
-    w("The same commit built against Kokkos 4.6.01 (upstream, with the CUDA 13 API guards the README names) and "
-      "against the bootstrapped 3.4.01, on the same GPU in the same study (SU/s, fraction of the hand-written code "
-      "of the 3.4.01 build's run):\n")
-    w("| GPU | size | implementation | Kokkos | SU/s (4.6.01) | SU/s (3.4.01) | commit |")
-    w("|---|---|---|---|---|---|---|")
+    w("The same sources built against Kokkos 4.6.01 (upstream, with the CUDA 13 API guards the README names) and "
+      "against the bootstrapped 3.4.01, on the same GPU, in the same device call where the 3.4.01 build ran beside "
+      "it (SU/s, and the fraction of the 3.4.01 build's hand-written code's SU/s):\n")
+    w("| GPU | size | implementation | Kokkos 4.6.01 | Kokkos 3.4.01 | commits (4.6.01 / 3.4.01) |")
+    w("|---|---|---|---|---|---|")
     for row in rows:
         w(row)
     w("")
