@@ -266,6 +266,29 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, shapes=("512x512x51
     return runs
 
 
+FIRST_PAGE = ("## Which programming model? The answer on one page", "| application |", "| PP | lines | convergence |",
+              "![cascade", "**Recommendation.**", "OpenMPTarget backend in 5.1")
+
+
+def first_page_problems(report_text):
+    """What a report's first page lacks (its first section, up to the next one): [] if complete."""
+    start = report_text.find(FIRST_PAGE[0])
+    if start < 0:
+        return [FIRST_PAGE[0]]
+    end = report_text.find("\n## ", start + len(FIRST_PAGE[0]))
+    page = report_text[start:end if end > 0 else len(report_text)]
+    return [item for item in FIRST_PAGE[1:] if item not in page]
+
+
+def main(argv):
+    """python3 bench/portability.py REPORT.md: exit 1 naming what its first page lacks."""
+    with open(argv[0]) as f:
+        missing = first_page_problems(f.read())
+    for item in missing:
+        print(f"{argv[0]}: the first page lacks {item!r}")
+    return 1 if missing else 0
+
+
 def recommendation(w, plats, effs, pp, shapes, lines, conv):
     s = shapes[-1]
     ranked = sorted(APPLICATIONS, key=lambda a: -(pp[a][s] or 0))
@@ -280,7 +303,7 @@ def recommendation(w, plats, effs, pp, shapes, lines, conv):
         if not vals:
             return "—"
         return f"{min(vals):.2f}" if f"{min(vals):.2f}" == f"{max(vals):.2f}" else f"{min(vals):.2f}-{max(vals):.2f}"
-    text = (f"**Recommendation.** Over these {len(plats)} platforms, {best} has the highest PP ({pps(best)} at "
+    text = (f"**Recommendation.** Over {'this platform' if len(plats) == 1 else f'these {len(plats)} platforms'}, {best} has the highest PP ({pps(best)} at "
             f"{' and '.join(shapes)})")
     if best in lines:
         text += f" in {lines[best]} lines"
@@ -304,3 +327,8 @@ def recommendation(w, plats, effs, pp, shapes, lines, conv):
     else:
         text += f"On these numbers {best} is the choice; no single-source code matches it here."
     w(text + "\n")
+
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(main(sys.argv[1:]))

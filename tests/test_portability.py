@@ -114,6 +114,32 @@ class FirstPageTable(unittest.TestCase):
         self.assertTrue(os.path.exists(os.path.join(self.d, "cascade_512.png")))
 
 
+class FirstPageCheck(unittest.TestCase):
+    """The check CI runs on bench/study.sh's report: it names what a first page lacks (planted)."""
+
+    PAGE = ("# r\n## Which programming model? The answer on one page\n![cascade 1](c.png)\n"
+            "| application | A | PP | lines | convergence |\n**Recommendation.** x\n"
+            "Kokkos removed its OpenMPTarget backend in 5.1\n## Evidence\n")
+
+    def test_a_complete_page_passes(self):
+        self.assertEqual(pp.first_page_problems(self.PAGE), [])
+
+    def test_each_missing_part_is_named(self):
+        self.assertEqual(pp.first_page_problems(self.PAGE.replace("**Recommendation.**", "")), ["**Recommendation.**"])
+        self.assertEqual(pp.first_page_problems(self.PAGE.replace("![cascade 1](c.png)", "")), ["![cascade"])
+        # a table after the first page does not count
+        moved = self.PAGE.replace("| application | A | PP | lines | convergence |\n", "") + "| application | PP | lines | convergence |\n"
+        self.assertIn("| application |", pp.first_page_problems(moved))
+        self.assertEqual(pp.first_page_problems("# nothing\n"), ["## Which programming model? The answer on one page"])
+
+    def test_the_study_report_has_its_first_page(self):
+        report = os.environ.get("AWAVE_STUDY_REPORT")
+        if not report:
+            self.skipTest("AWAVE_STUDY_REPORT not set (ctest sets it after bench/study.sh)")
+        with open(report) as f:
+            self.assertEqual(pp.first_page_problems(f.read()), [])
+
+
 class CodeDivergence(unittest.TestCase):
     """Two planted platforms compile one source with different macros; the surviving lines and the
     divergence are counted by hand."""
