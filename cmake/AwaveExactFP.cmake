@@ -3,7 +3,7 @@
 # process count. What breaks that is a compiler fusing a*b+c into one FMA (one rounding instead
 # of two): nvcc does by default (-fmad=true), clang does for the GPU, gcc does with -march
 # flags that enable FMA or on aarch64 (its default is -ffp-contract=fast outside ISO C modes).
-# Measured without this (TOOLCHAIN.md): hand CUDA differed from the reference at 2229 of 26657
+# Measured without this (docs/toolchain.md): hand CUDA differed from the reference at 2229 of 26657
 # points after 13 steps, 256^3 x 1400 steps FAILED the spec's check, and cuda-mpi files of 2
 # processes differed from 1 process's.
 #

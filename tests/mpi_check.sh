@@ -100,9 +100,9 @@ if [ -n "${AWAVE_DAMAGE_TOOL:-}" ]; then
 fi
 
 # A process that stops: its neighbour gives up after -halo_timeout with one line (the
-# planted fault AWAVE_FAULT_STALL_HALO=1 stops process 1 before its second exchange), never hangs.
+# planted fault AWAVE_TEST_FAULT_STALL_HALO=1 stops process 1 before its second exchange), never hangs.
 mkdir -p stall && start=$SECONDS
-(cd stall && AWAVE_FAULT_STALL_HALO=1 timeout 300 mpirun -np 2 --oversubscribe -x AWAVE_FAULT_STALL_HALO "$exe" \
+(cd stall && AWAVE_TEST_FAULT_STALL_HALO=1 timeout 300 mpirun -np 2 --oversubscribe -x AWAVE_TEST_FAULT_STALL_HALO "$exe" \
    -shape 20,12,9 -nsteps 6 -out_period 3 -impl "${STALL_IMPL:-cpu}" -no_check -halo_timeout 3 "${halo_args[@]}" run \
    > out.txt 2> err.txt); rc=$?
 took=$((SECONDS - start))

@@ -141,6 +141,63 @@ TEST_F(AwaveProcess, AllImplementationsPassAndWriteOneFileEach) {
 // floating-point contraction on the GPU (before cmake/AwaveExactFP.cmake) this failed: at
 // 97x61x33, 20000 steps, 140 points differed beyond the spec's tolerance on all four GPU
 // implementations, and the last bits differed after 13 steps.
+// Every tuning key (core/tuning.hpp): a malformed value is refused in one line, exit 1, nothing
+// written, whether it comes from -tune or from the key's variable; a valid one runs and is
+// recorded in -json with its source (a key only another build uses is accepted with a note).
+TEST_F(AwaveProcess, EveryTuningKeyIsValidatedAndRecorded) {
+  struct Key {
+    const char *name, *env, *good, *bad;
+  };
+  const Key keys[] = {{"fused_step_points", "AWAVE_FUSED_STEP_POINTS", "0", "-1"},
+                      {"kokkos.axes", "AWAVE_KOKKOS_AXES", "kji", "kij"},
+                      {"kokkos.tile", "AWAVE_KOKKOS_TILE", "0x0x0", "32x8"},
+                      {"kokkos.segment", "AWAVE_KOKKOS_SEGMENT", "8", "0"},
+                      {"kokkos.march_rows", "AWAVE_KOKKOS_MARCH_ROWS", "4", "3"},
+                      {"cuda.block", "AWAVE_CUDA_BLOCK", "32x8x4", "64x32x4"},
+                      {"cuda.graphs", "AWAVE_CUDA_GRAPHS", "0", "yes"},
+                      {"omp.segment", "AWAVE_OMP_SEGMENT", "16", "abc"},
+                      {"omp.threads", "AWAVE_OMP_THREADS", "256", "2048"},
+                      {"omp.tile_rows", "AWAVE_OMP_TILE_ROWS", "8", "5"},
+                      {"omp.teams", "AWAVE_OMP_TEAMS", "runtime", "0"},
+                      {"omp.loop", "AWAVE_OMP_LOOP", "worksharing", "loop"},
+                      {"nccl.order", "AWAVE_NCCL_ORDER", "host", "cpu"}};
+  const std::string run_args = "-shape 12,10,5 -nsteps 2 -out_period 1 -impl cpu -json r.json run";
+  for (const Key& k : keys) {
+    for (const bool from_env : {false, true}) {
+      const Outcome o = from_env ? run_with_env(std::string(k.env) + "=" + k.bad, run_args)
+                                 : run("-tune " + std::string(k.name) + "=" + k.bad + " " + run_args);
+      EXPECT_EQ(o.status, 1) << k.name << (from_env ? " (variable)" : "") << ": " << o.err;
+      EXPECT_EQ(o.err.rfind(std::string("awave: error: tuning: ") + k.name + " needs ", 0), 0u) << o.err;
+      EXPECT_NE(o.err.find(from_env ? k.env : "-tune"), std::string::npos) << o.err;
+      EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << "one line: " << o.err;
+      EXPECT_EQ(files_in_work().size(), 0u) << k.name << " wrote a file";
+    }
+    const Outcome ok = run("-tune " + std::string(k.name) + "=" + k.good + " -no_output " + run_args);
+    EXPECT_EQ(ok.status, 0) << k.name << ": " << ok.err;
+    const std::string json = slurp(work() / "r.json");
+    EXPECT_TRUE(std::regex_search(json, std::regex("\"" + std::regex_replace(k.name, std::regex("\\."), "\\.") +
+                                                   "\":\\s*\\{\\s*\"source\":\\s*\"-tune\",\\s*\"value\":\\s*\"" +
+                                                   k.good + "\"")))
+        << k.name << " not recorded: " << json.substr(0, 2000);
+    EXPECT_NE(ok.out.find(std::string("awave: tuning: ") + k.name + "=" + k.good + " (-tune)"), std::string::npos)
+        << ok.out;
+    fs::remove(work() / "r.json");
+  }
+  const Outcome unknown = run("-tune no.such_key=1 " + run_args);
+  EXPECT_EQ(unknown.status, 1);
+  EXPECT_EQ(unknown.err, "awave: error: tuning: unknown key 'no.such_key' (see -tune help)\n");
+  const Outcome help = run("-tune help");
+  EXPECT_EQ(help.status, 0);
+  for (const Key& k : keys) EXPECT_NE(help.out.find(k.env), std::string::npos) << k.name << " not in -tune help";
+}
+
+// A fault planted for the tests is no tuning: a run with one set says so in its first line.
+TEST_F(AwaveProcess, APlantedTestFaultIsAnnouncedFirst) {
+  const Outcome o = run_with_env("AWAVE_TEST_FAULT_STALL_HALO=7", "-shape 12,10,5 -nsteps 2 -impl cpu -no_output");
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.err.rfind("awave: TEST FAULT PLANTED: AWAVE_TEST_FAULT_STALL_HALO=7", 0), 0u) << o.err;
+}
+
 // A user's OMP_TARGET_OFFLOAD=DISABLED (target regions on the host): every implementation runs
 // bitwise or is refused in one line with exit 3, never a crash. Where the build's GPU is there
 // (it runs the first implementation with the default setting), the offload implementations are

@@ -1,4 +1,4 @@
-// The model pieces of SPEC.md, against values computed by hand.
+// The model pieces of docs/model.md, against values computed by hand.
 #include "app/driver.hpp"
 #include "app/memory_estimate.hpp"
 #include "app/registry.hpp"

@@ -4,7 +4,7 @@
 #  - 2 or more GPUs: tests/mpi_check.sh with -halo nccl on 2 .. min(4, GPUs) processes (every
 #    file h5diff-identical to the single-process file, fused and split steps, shapes up to
 #    NCCL_CHECK_BIG, default 256,192,160; a stopped process times out with one line), the GPU implementation's log line naming NCCL and its order; where the
-#    order is on the GPU, a planted fault (AWAVE_FAULT_NCCL_UNORDERED) that leaves its waits out
+#    order is on the GPU, a planted fault (AWAVE_TEST_FAULT_NCCL_UNORDERED) that leaves its waits out
 #    must make the files differ;
 #  - 1 GPU: processes sharing it fall back to host memory and MPI (saying why) and still give
 #    the single-process files; -halo nccl is refused in one line; with the planted fault that
@@ -36,9 +36,9 @@ for b in "${builds[@]}"; do
     # the files of 2 processes must differ from 1 process's.
     if grep -qh "ordered on the GPU" "$w"/check/p2_*.txt 2>/dev/null; then
       gpu_ordered=$(grep -h "ordered on the GPU" "$w"/check/p2_*.txt | awk -F'[][]' '{print $2}' | sort -u | paste -sd,)
-      (cd "$w" && export AWAVE_FUSED_STEP_POINTS=0 AWAVE_FAULT_NCCL_UNORDERED=1 &&
+      (cd "$w" && export AWAVE_FUSED_STEP_POINTS=0 AWAVE_TEST_FAULT_NCCL_UNORDERED=1 &&
          timeout 120 "$exe" -shape 256,192,160 -nsteps 40 -out_period 20 -impl "$gpu_ordered" -no_check one > one.txt 2>&1 &&
-         timeout 120 mpirun -np 2 --oversubscribe -x AWAVE_FUSED_STEP_POINTS -x AWAVE_FAULT_NCCL_UNORDERED \
+         timeout 120 mpirun -np 2 --oversubscribe -x AWAVE_FUSED_STEP_POINTS -x AWAVE_TEST_FAULT_NCCL_UNORDERED \
            -x LD_LIBRARY_PATH "$exe" -shape 256,192,160 -nsteps 40 -out_period 20 -impl "$gpu_ordered" \
            -halo nccl -reference cpu-openmp unordered > unordered.txt 2>&1)
       cp "$w/one.txt" "$out/${b}_unordered_one.txt"; cp "$w/unordered.txt" "$out/${b}_unordered.txt"
@@ -63,12 +63,12 @@ for b in "${builds[@]}"; do
     note "$b: -halo nccl, 2 processes on 1 GPU: rc=$rc: $(grep -m1 'error' "$w/refused.txt")"
     [ $rc -eq 1 ] || status=1
     start=$SECONDS
-    (cd "$w" && AWAVE_FAULT_NCCL_SHARED_GPU=1 timeout 300 mpirun -np 2 --oversubscribe -x AWAVE_FAULT_NCCL_SHARED_GPU \
+    (cd "$w" && AWAVE_TEST_FAULT_NCCL_SHARED_GPU=1 timeout 300 mpirun -np 2 --oversubscribe -x AWAVE_TEST_FAULT_NCCL_SHARED_GPU \
        -x OMP_TARGET_OFFLOAD -x LD_LIBRARY_PATH "$exe" -shape 61,23,19 -nsteps 7 -out_period 3 -impl "$gpu_impl" \
        -halo nccl -halo_timeout 20 planted > planted.txt 2>&1); rc=$?
     note "$b: planted shared GPU, -halo nccl: rc=$rc after $((SECONDS - start)) s: $(grep -m1 'awave: error' "$w/planted.txt")"
     [ $rc -ne 0 ] && [ $rc -ne 124 ] || status=1
-    (cd "$w" && AWAVE_FAULT_NCCL_SHARED_GPU=1 timeout 300 mpirun -np 2 --oversubscribe -x AWAVE_FAULT_NCCL_SHARED_GPU \
+    (cd "$w" && AWAVE_TEST_FAULT_NCCL_SHARED_GPU=1 timeout 300 mpirun -np 2 --oversubscribe -x AWAVE_TEST_FAULT_NCCL_SHARED_GPU \
        -x OMP_TARGET_OFFLOAD -x LD_LIBRARY_PATH "$exe" -shape 61,23,19 -nsteps 7 -out_period 3 -impl "$gpu_impl" \
        -halo_timeout 20 -reference cpu-openmp planted_default > planted_default.txt 2>&1); rc=$?
     note "$b: planted shared GPU, default path: rc=$rc, $(grep -E '^(PASS|FAIL)' "$w/planted_default.txt")"

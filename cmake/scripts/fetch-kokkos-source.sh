@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fetch Kokkos 3.4.01 source from Debian's `trilinos` 13.2.0 source package (bookworm) and
 # extract only packages/kokkos into DEST. Debian's mirror is the one source of Kokkos that
-# builds with the CUDA and OpenMPTarget backends here (TOOLCHAIN.md); apt is pointed at a
+# builds with the CUDA and OpenMPTarget backends here (docs/toolchain.md); apt is pointed at a
 # temporary sources list so the system's apt configuration is left untouched.
 set -euo pipefail
 dest=${1:?usage: fetch-kokkos-source.sh DEST}

@@ -71,6 +71,8 @@ int run(int argc, char* argv[]) {
         *copies);
     return 1;
   }
+  for (const std::string& fault : test_faults_set())  // the first line a test with a planted fault sees
+    err << "awave: TEST FAULT PLANTED: " << fault << " (for the test suite; results of this run are not valid)\n";
   const ParsedCommandLine parsed = parse_command_line(argc, argv);
   if (parsed.error) {
     err << "awave: error: " << *parsed.error << "\n" << usage();

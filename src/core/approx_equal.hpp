@@ -1,4 +1,4 @@
-// The point-by-point check of an implementation against the CPU reference (SPEC.md).
+// The point-by-point check of an implementation against the CPU reference (docs/model.md).
 #pragma once
 
 #include <cstddef>

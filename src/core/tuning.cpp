@@ -223,6 +223,25 @@ std::optional<std::string> tuning_word(const std::string& key) {
   return raw(key);
 }
 
+namespace {
+const char* const kTestFaults[] = {"NCCL_SHARED_GPU", "NCCL_UNORDERED", "STALL_HALO"};
+}
+
+std::optional<std::string> test_fault(const std::string& name) {
+  if (std::find(std::begin(kTestFaults), std::end(kTestFaults), name) == std::end(kTestFaults))
+    throw std::logic_error("no test fault " + name);
+  const char* v = std::getenv(("AWAVE_TEST_FAULT_" + name).c_str());
+  if (!v) return std::nullopt;
+  return std::string(v);
+}
+
+std::vector<std::string> test_faults_set() {
+  std::vector<std::string> set;
+  for (const char* name : kTestFaults)
+    if (const auto v = test_fault(name)) set.push_back(fmt::format("AWAVE_TEST_FAULT_{}={}", name, *v));
+  return set;
+}
+
 std::string tuning_help() {
   std::string out =
       "Tuning keys (awave -tune key=value,...; or the environment variable; unset: the compiled choice):\n";
@@ -231,6 +250,8 @@ std::string tuning_help() {
                        s.key.form, s.key.fallback,
                        std::string(s.key.used_by) == "all" ? std::string("every implementation")
                                                           : fmt::format("used by the {} code", s.key.used_by));
+  out += "Faults planted by the tests (not tuning; a run with one set says so first): AWAVE_TEST_FAULT_NCCL_SHARED_GPU,\n"
+         "  AWAVE_TEST_FAULT_NCCL_UNORDERED, AWAVE_TEST_FAULT_STALL_HALO=RANK\n";
   return out;
 }
 

@@ -45,4 +45,10 @@ std::optional<std::string> tuning_word(const std::string& key);
 // `awave -tune help`: every key, its values, its default and what uses it.
 std::string tuning_help();
 
+// Faults planted by the tests, not tuning: AWAVE_TEST_FAULT_<name> (NCCL_SHARED_GPU,
+// NCCL_UNORDERED, STALL_HALO=RANK). The value where set; test_faults_set() lists those set, for
+// the run's first line.
+std::optional<std::string> test_fault(const std::string& name);
+std::vector<std::string> test_faults_set();
+
 }  // namespace awave

@@ -1,4 +1,4 @@
-// Run parameters of the awave model and their validation (SPEC.md, "Program contract").
+// Run parameters of the awave model and their validation (docs/model.md, "The program").
 #pragma once
 
 #include <array>

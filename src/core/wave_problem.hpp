@@ -1,4 +1,5 @@
-// The model set-up shared by every implementation (SPEC.md, "Model"): padded-field geometry,
+// The model set-up shared by every implementation (docs/model.md: grid, initial condition, speed
+// of sound, damping): padded-field geometry,
 // speed of sound (depth only), sponge damping (x and y only) and the initial condition.
 // Coefficients are kept compressed, cs2 as a function of k and damp as a function of (i, j),
 // which is all they depend on; the CPU reference expands them to full (nx, ny, nz) fields.

@@ -1,4 +1,4 @@
-// The one update formula of awave (SPEC.md, "Update of interior point"), shared by the CPU
+// The one update formula of awave (docs/model.md, "Update"), shared by the CPU
 // reference and every parallel implementation (CUDA, OpenMP offload, Kokkos on any backend).
 // Backends differ in how they map points to threads, never in this arithmetic.
 #pragma once

@@ -142,7 +142,7 @@ hid_t uncached_access_plist() {
   return plist;
 }
 
-// [slots][nz][ny][nx], all slots allocated (extendible in t, as SPEC.md says, but never
+// [slots][nz][ny][nx], all slots allocated (extendible in t, as docs/model.md says, but never
 // extended by awave: a file with fewer snapshots than slots is an interrupted run's).
 hid_t create_time_array(hid_t point_data, const char* name, const WaveParams& p, hsize_t slots) {
   Handle space = make_space({slots, hsize_t(p.nz()), hsize_t(p.ny()), hsize_t(p.nx())},
@@ -391,7 +391,7 @@ VtkHdfWriter::VtkHdfWriter(const std::string& path, const WaveProblem& problem, 
     write_scalar_attribute(wave_params_, "dt", p.dt);
     write_scalar_attribute(wave_params_, "dx", p.dx);
     write_scalar_attribute<int>(wave_params_, "nBoundaryLayers", kBoundaryLayers);
-    // The time counter the run ends at: nsteps for a run from the start (SPEC.md), the
+    // The time counter the run ends at: nsteps for a run from the start (docs/model.md), the
     // restart step plus the steps run for a restarted one.
     write_scalar_attribute<int>(wave_params_, "nsteps", int(p.end_step()));
     write_scalar_attribute<int>(wave_params_, "out_period", p.out_period);

@@ -1,5 +1,5 @@
 // VTKHDF (version 2.3, ImageData, transient) output of awave runs, and a reader for tests and
-// restarts. Layout (SPEC.md, "Output"): /VTKHDF with the image attributes; PointData arrays
+// restarts. Layout (docs/model.md, "Output"): /VTKHDF with the image attributes; PointData arrays
 // sos and damp as [1][nz][ny][nx] written once, u and u_prev as [t][nz][ny][nx] appended per
 // output; /VTKHDF/Steps with NSteps, Values and one PointDataOffsets entry per array; and
 // /wave_params. Arrays hold interior points only, x fastest.

@@ -37,7 +37,7 @@ struct TunedPolicy {
 template <>
 struct IdiomaticPolicy<Kokkos::Cuda> {
   // Kokkos' CUDA MDRange puts the first axis on threadIdx.x: k first makes a warp's loads
-  // contiguous (the order (i, j, k) ran 13x slower at 512^3 on the H100, TOOLCHAIN facts in docs/).
+  // contiguous (the order (i, j, k) ran 13x slower at 512^3 on the H100, docs/toolchain.md, "Kokkos").
   static constexpr bool k_first = true;
   static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Left;
   // A full warp along k, 8 rows of j: 32x8x1 to 256x1x1 within 1% at 512^3 (H100,

@@ -101,11 +101,11 @@ void HaloExchange::run(int steps) {
     timed_gpu_ordered(step_seconds_, mpi_seconds_, [&] { nccl_link::wait_for_queued_steps(); });
 }
 
-// A planted fault for the tests (AWAVE_FAULT_STALL_HALO=RANK): that process stops before its
+// A planted fault for the tests (AWAVE_TEST_FAULT_STALL_HALO=RANK): that process stops before its
 // second exchange, as a hung or stopped process would, and its neighbours must time out.
 void HaloExchange::planted_stall() {
-  static const char* stalled = std::getenv("AWAVE_FAULT_STALL_HALO");
-  if (stalled && std::atoi(stalled) == group_.rank() && exchanges_ == 1)
+  static const std::optional<std::string> stalled = test_fault("STALL_HALO");
+  if (stalled && std::atoi(stalled->c_str()) == group_.rank() && exchanges_ == 1)
     std::this_thread::sleep_for(std::chrono::duration<double>(10 * settings_.timeout_seconds + 10));
 }
 

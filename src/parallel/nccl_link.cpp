@@ -1,5 +1,7 @@
 #include "parallel/nccl_link.hpp"
 
+#include "core/tuning.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -164,7 +166,7 @@ std::optional<std::string> unavailable(const ProcessGroup& group) {
   // Not cudaGetDeviceCount: it would start CUDA before each process has chosen its GPU.
   const int gpus = int(node_gpus().size());
   // A planted fault for the tests: processes sharing a GPU go on to meet NCCL's own refusal.
-  const bool planted = std::getenv("AWAVE_FAULT_NCCL_SHARED_GPU") != nullptr;
+  const bool planted = test_fault("NCCL_SHARED_GPU").has_value();
   // Every node's answer, so that all processes choose the same path.
   const bool here = group.local_size() <= gpus || (planted && gpus > 0);
   if (group.min(here ? 1L : 0L)) return std::nullopt;
@@ -243,11 +245,11 @@ void aborting_on_failure(Work work) {
   }
 }
 
-// A planted fault for the device checks (AWAVE_FAULT_NCCL_UNORDERED): the GPU order's two waits
+// A planted fault for the device checks (AWAVE_TEST_FAULT_NCCL_UNORDERED): the GPU order's two waits
 // left out, so planes may leave before they are final and the edges may read them before they
 // arrive; bench/device/nccl-checks.sh must see the files differ.
 bool unordered_fault() {
-  static const bool planted = std::getenv("AWAVE_FAULT_NCCL_UNORDERED") != nullptr;
+  static const bool planted = test_fault("NCCL_UNORDERED").has_value();
   return planted;
 }
 
