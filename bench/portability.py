@@ -185,12 +185,13 @@ def cascade_plot(plt, plats, effs, pp, shape, out_dir, name):
 def navigation_chart(plt, pp, shapes, convergence, out_dir, name):
     fig, ax = plt.subplots(figsize=(6.5, 4.2))
     markers = ["o", "s", "^", "D"]
-    for app in APPLICATIONS:
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]  # as the cascade plots colour them
+    for idx, app in enumerate(APPLICATIONS):
         c = convergence.get(app)
         if c is None:
             continue
         for m, s in zip(markers, shapes):
-            ax.scatter([c], [pp[app][s] or 0.0], marker=m, s=40)
+            ax.scatter([c], [pp[app][s] or 0.0], marker=m, s=40, color=colors[idx % len(colors)])
         ax.annotate(app, (c, max(pp[app][s] or 0.0 for s in shapes)), textcoords="offset points", xytext=(5, 4),
                     fontsize=8)
     for m, s in zip(markers, shapes):

@@ -259,6 +259,25 @@ RunReport run_comparison(const Options& options, const std::vector<const ImplEnt
   return report;
 }
 
+void print_run_table(const RunReport& report, std::ostream& out) {
+  const std::size_t points = report.options.params.interior_points();
+  double fastest = 0;
+  for (const ImplResult& r : report.results) {
+    const std::vector<double> su = r.chunk_su_per_s(points);
+    fastest = std::max(fastest, *std::max_element(su.begin(), su.end()));
+  }
+  out << fmt::format("\n{:<28} {:>10} {:>10} {:>8}  {}\n", "implementation", "best SU/s", "median", "of best", "check");
+  for (const ImplResult& r : report.results) {
+    const std::vector<double> su = r.chunk_su_per_s(points);
+    const double best = *std::max_element(su.begin(), su.end());
+    std::string check = r.is_reference ? "reference" : !r.checked ? "not checked" : r.differences ? "FAIL" : "PASS";
+    if (r.checked && !r.is_reference)
+      check += r.bitwise() ? ", bitwise" : fmt::format(", {} points not bitwise", r.bitwise_differences);
+    if (!r.non_finite.empty()) check = "FAIL (NaN/Inf)";
+    out << fmt::format("{:<28} {:>10.3e} {:>10.3e} {:>7.0f}%  {}\n", r.id, best, median(su), 100 * best / fastest, check);
+  }
+}
+
 void print_summary(const RunReport& report, std::ostream& out) {
   const std::size_t points = report.options.params.interior_points();
   for (const ImplResult& r : report.results) {

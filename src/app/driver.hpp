@@ -66,6 +66,9 @@ RunReport run_comparison(const Options& options, std::ostream& log);
 RunReport run_comparison(const Options& options, const std::vector<const ImplEntry*>& impls, std::ostream& log);
 
 void print_summary(const RunReport& report, std::ostream& out);
+// One table for the whole run, side by side: each implementation's best and median chunk SU/s,
+// its share of the best (the fastest implementation of the run) and its check.
+void print_run_table(const RunReport& report, std::ostream& out);
 void write_json(const RunReport& report, const std::string& path);
 
 // The implementation ids the options select, reference first; throws on unknown ids.

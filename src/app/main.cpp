@@ -167,6 +167,7 @@ int run(int argc, char* argv[]) {
   if (any(&ImplEntry::uses_kokkos)) kokkos = std::make_unique<KokkosRuntime>(argc, argv);
   try {
     const RunReport report = run_comparison(options, out);
+    print_run_table(report, out);
     if (!options.json_path.empty() && group.rank() == 0) write_json(report, options.json_path);
     if (!report.all_passed() && !options.check) {
       out << "FAIL: a non-finite value (NaN or Inf) in u\n";

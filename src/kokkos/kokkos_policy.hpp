@@ -2,7 +2,8 @@
 // contiguous) on every backend, as the CPU reference stores them.
 // - IdiomaticPolicy (idiomatic_step.hpp): the MDRange axis order and tile, nothing else.
 // - TunedPolicy (tuned_step.hpp): how the hand-scheduled kernels cut the work.
-// The measurements behind each value are in the report's appendix (bench/report/report.md).
+// The measurements behind each value: the results named beside it, and the report's effort
+// ladder and appendix A (bench/report/report.md).
 #pragma once
 
 #include "core/tuning.hpp"
@@ -23,7 +24,8 @@ struct IdiomaticPolicy {
 
 template <class ExecSpace>
 struct TunedPolicy {
-  // Host: (i, j) columns with the contiguous k loop; a rank-3 MDRange cost Kokkos-Serial 20-50%.
+  // Host: (i, j) columns, the contiguous k loop inside: 2.38e9 SU/s against the MDRange form's
+  // 1.26e9 at 512^3 on 16 cores (results/h100-2026-11-25/study-a4ec059).
   static constexpr bool k_columns = true;
   static constexpr int march_segment = 16;  // (GPU backends only, below)
   static constexpr std::size_t short_march_plane_bytes = 0;
@@ -40,8 +42,8 @@ struct IdiomaticPolicy<Kokkos::Cuda> {
   // contiguous (the order (i, j, k) ran 13x slower at 512^3 on the H100, docs/toolchain.md, "Kokkos").
   static constexpr bool k_first = true;
   static constexpr Kokkos::Iterate iterate = Kokkos::Iterate::Left;
-  // A full warp along k, 8 rows of j: 32x8x1 to 256x1x1 within 1% at 512^3 (H100,
-  // results/h100-2026-11-22 gpu-checks); the smallest waste on thin grids.
+  // A warp along k, 8 rows of j: +3% against Kokkos' default at 256^3 and 512^3, -6% at 1000^3
+  // (H100, results/h100-2026-11-25/study-a4ec059, effort ladder).
   static constexpr std::array<int, 3> tile{32, 8, 1};
 };
 
@@ -66,14 +68,11 @@ struct TunedPolicy<Kokkos::Cuda> {
 template <>
 struct IdiomaticPolicy<Kokkos::Experimental::OpenMPTarget> : IdiomaticPolicy<void> {};
 
+// 16 planes (best of 1-32 at 512^3, results/h100-tuning-2026-11-22) in rows of k (tiles of 4 rows
+// level, results/h100-2026-11-24/kokkos-ompt-cap-8aee5b1): the defaults above.
 template <>
-struct TunedPolicy<Kokkos::Experimental::OpenMPTarget> {
+struct TunedPolicy<Kokkos::Experimental::OpenMPTarget> : TunedPolicy<void> {
   static constexpr bool k_columns = false;
-  // 16 planes: best of 1-32 at 512^3 (H100, results/h100-tuning-2026-11-22).
-  static constexpr int march_segment = 16;
-  static constexpr std::size_t short_march_plane_bytes = 0;
-  static constexpr int short_march_segment = 16;
-  static constexpr int march_rows = 1;  // rows of k; tiles of 4 rows level (results/h100-2026-11-24/kokkos-ompt-cap-8aee5b1)
   // A test per point: clang's code for the per-march test was slower (results/h200-2026-11-23/kernel-shapes).
   static constexpr bool sponge_test_per_march = false;
   // One offset: 85 registers against 89, +0-8% (results/h100-2026-11-24/kokkos-ompt-offset-a407c5b).
@@ -88,17 +87,13 @@ std::array<int, 3> idiomatic_tile() {
 }
 template <class Policy>
 bool idiomatic_k_first() {
-  const auto axes = tuning_word("kokkos.axes");
-  return axes ? *axes == "kji" : Policy::k_first;
+  return tuning_word("kokkos.axes").value_or(Policy::k_first ? "kji" : "ijk") == "kji";
 }
-// The march segment for planes of plane_bytes (core/step_plan.hpp, plane_bytes).
-template <class Policy>
+template <class Policy>  // the march segment for planes of plane_bytes (core/step_plan.hpp)
 int march_segment_for(std::size_t plane_bytes) {
   const int compiled = plane_bytes <= Policy::short_march_plane_bytes ? Policy::short_march_segment : Policy::march_segment;
   return int(tuning_integer("kokkos.segment").value_or(compiled));
 }
-inline int tuned_march_rows(int compiled) {
-  return int(tuning_integer("kokkos.march_rows").value_or(compiled));
-}
+inline int tuned_march_rows(int compiled) { return int(tuning_integer("kokkos.march_rows").value_or(compiled)); }
 
 }  // namespace awave
