@@ -135,8 +135,12 @@ def read_ncu(path):
     return kernels
 
 
+def study_files(dirs, pattern):
+    return sorted(f for d in dirs for f in glob.glob(os.path.join(d, pattern)))
+
+
 def counters(w, dirs, runs):
-    files = sorted(f for d in dirs for f in glob.glob(os.path.join(d, "counters*", "ncu_*.csv")))
+    files = study_files(dirs, os.path.join("counters*", "ncu_*.csv"))
     if not files:
         return
     w("### Why the ratios are what they are: the hardware counters\n")
@@ -202,7 +206,7 @@ def explain(w, rows):
 
 
 def sanitizer(w, dirs):
-    files = sorted(f for d in dirs for f in glob.glob(os.path.join(d, "sanitize*", "summary.txt")))
+    files = study_files(dirs, os.path.join("sanitize*", "summary.txt"))
     if not files:
         return
     w("### compute-sanitizer\n")

@@ -3,8 +3,8 @@
 # comma-separated subset; default all), most telling first:
 #   omp      the OpenMP-offload step shapes of bench/omp_stencil_shapes.cpp (SHAPES, default
 #            one-region,unrolled,pairs,global) at 512^3 and 1000^3, each checked bitwise there;
-#   kokkos   Kokkos-CUDA's rank-3 MDRange kernels (AWAVE_KOKKOS_MARCH_PLANE_BYTES at its maximum)
-#            against its flat march per segment, one march checked at 192^3;
+#   kokkos   Kokkos-CUDA's idiomatic form (kokkos-cuda-mdrange: rank-3 MDRange kernels) against the
+#            tuned form's flat march per segment (AWAVE_KOKKOS_SEGMENT), one march checked at 192^3;
 #   product  the four GPU implementations as built, 512^3 and 1000^3;
 #   teams    Kokkos-OMPT with OMP_TEAMS_THREAD_LIMIT 128 and 256, and the launch its kernels get
 #            (LIBOMPTARGET_INFO=16: blocks and threads), beside hand omp's 128;
@@ -14,7 +14,8 @@
 #   [PARTS=...] [SHAPES=...] bench/device/kernel-shapes.sh OUT_DIR
 # (At ea50177, which made results/h200-2026-11-23/kernel-shapes, it ran shapes one-region, split,
 # unrolled, pairs, restrict, batched, and hand CUDA with AWAVE_CUDA_RESTRICT=0|1, an interior
-# kernel with restrict parameters since removed; Kokkos-CUDA's default was then MDRange.)
+# kernel with restrict parameters since removed; Kokkos-CUDA's default was then MDRange. Before
+# f95a30d the MDRange kernels were chosen with AWAVE_KOKKOS_MARCH_PLANE_BYTES, as the older logs say.)
 set -uo pipefail
 out=${1:?usage: kernel-shapes.sh OUT_DIR}
 parts=,${PARTS:-omp,kokkos,product,teams,blocks},
@@ -30,7 +31,6 @@ run() {  # run BUILD IMPL SIZE "VAR=VALUE ..." [checked]
     "$(awk '/^  SU\/s/{print $5}' "$out/run.txt")" | tee -a "$out/shapes.log"
   [ -n "$check" ] || grep -E 'PASS|FAIL|differ' "$out/run.txt" | tee -a "$out/shapes.log"
 }
-mdrange=AWAVE_KOKKOS_MARCH_PLANE_BYTES=18446744073709551615
 if [[ $parts == *,omp,* ]]; then
   for n in 512 1000; do
     timeout 150 build/openmptarget/bench/awave-omp-shapes $((n + 2)) 30 "${SHAPES:-one-region,unrolled,pairs,global}" |
@@ -38,10 +38,10 @@ if [[ $parts == *,omp,* ]]; then
   done
 fi
 if [[ $parts == *,kokkos,* ]]; then
-  run cuda kokkos-cuda 192 AWAVE_KOKKOS_MARCH_PLANE_BYTES=0 checked
+  run cuda kokkos-cuda 192 AWAVE_KOKKOS_SEGMENT= checked
   for size in 512 768 1000; do
-    run cuda kokkos-cuda $size $mdrange
-    for seg in 8 16 32; do run cuda kokkos-cuda $size "AWAVE_KOKKOS_MARCH_PLANE_BYTES=0 AWAVE_KOKKOS_SEGMENT=$seg"; done
+    run cuda kokkos-cuda-mdrange $size AWAVE_KOKKOS_TILE=
+    for seg in 8 16 32; do run cuda kokkos-cuda $size "AWAVE_KOKKOS_SEGMENT=$seg"; done
   done
 fi
 if [[ $parts == *,product,* ]]; then
