@@ -191,6 +191,18 @@ TEST_F(AwaveProcess, EveryTuningKeyIsValidatedAndRecorded) {
   for (const Key& k : keys) EXPECT_NE(help.out.find(k.env), std::string::npos) << k.name << " not in -tune help";
 }
 
+// Without OMP_PROC_BIND, a run of Kokkos' OpenMP backend opens with one line of advice, not
+// Kokkos' four lines of warning.
+TEST_F(AwaveProcess, UnboundOpenMpThreadsGetOneLineOfAdvice) {
+  if (run("-list").out.find("kokkos-openmp ") == std::string::npos) GTEST_SKIP() << "no Kokkos OpenMP backend";
+  const Outcome o = run_with_env("", "-shape 12,10,5 -nsteps 2 -impl kokkos-openmp -no_output", "env -u OMP_PROC_BIND");
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out.find("WARNING"), std::string::npos) << o.out;
+  EXPECT_EQ(o.err.rfind("awave: note: OMP_PROC_BIND is not set", 0), 0u) << o.err;
+  const Outcome bound = run("-shape 12,10,5 -nsteps 2 -impl kokkos-openmp -no_output");  // OMP_PROC_BIND=false
+  EXPECT_EQ(bound.err.find("OMP_PROC_BIND"), std::string::npos) << bound.err;
+}
+
 // A fault planted for the tests is no tuning: a run with one set says so in its first line.
 TEST_F(AwaveProcess, APlantedTestFaultIsAnnouncedFirst) {
   const Outcome o = run_with_env("AWAVE_TEST_FAULT_STALL_HALO=7", "-shape 12,10,5 -nsteps 2 -impl cpu -no_output");

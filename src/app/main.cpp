@@ -164,7 +164,11 @@ int run(int argc, char* argv[]) {
   }
   // Kokkos starts only for runs that use it, and is finalised after every View is gone.
   std::unique_ptr<KokkosRuntime> kokkos;
-  if (any(&ImplEntry::uses_kokkos)) kokkos = std::make_unique<KokkosRuntime>(argc, argv);
+  if (any(&ImplEntry::uses_kokkos)) {
+    if (const std::string advice = KokkosRuntime::proc_bind_advice(); !advice.empty())
+      err << "awave: note: " << advice << "\n";
+    kokkos = std::make_unique<KokkosRuntime>(argc, argv);
+  }
   try {
     const RunReport report = run_comparison(options, out);
     print_run_table(report, out);
