@@ -99,40 +99,32 @@ void report_non_finite(std::optional<NonFinite> a, std::optional<NonFinite> b, c
   if (first < group.size()) result.non_finite = group.broadcast(text, int(first));
 }
 
-ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Options& options,
-                   std::vector<double>* reference_now, std::ostream& log) {
+namespace {
+
+// The timed chunks, each followed by its snapshot when there is output (copied back outside the
+// timed region, written by the writer thread while the next chunk computes). Returns the first
+// NaN or Inf the writer met.
+std::optional<NonFinite> run_chunks(WaveImpl& impl, HaloExchange& halo, const WaveProblem& problem, const Options& options,
+                ImplResult& result) {
   using clock = std::chrono::steady_clock;
   const WaveParams& p = problem.params();
-  ImplResult result;
-  result.id = entry.id;
-  result.description = entry.description;
-  result.is_reference = entry.id == options.reference && options.check;
-  log << fmt::format("[{}] {}: setting up\n", entry.id, entry.description) << std::flush;
-  std::unique_ptr<WaveImpl> impl = entry.make(problem);
-  ProcessGroup& group = ProcessGroup::world();
-  HaloExchange halo(*impl, problem, group, options.halo);
-  if (group.distributed()) {
-    result.distributed.gpu_to_gpu = halo.gpu_to_gpu();
-    result.distributed.halo_path = halo.path_description();
-    log << fmt::format("[{}] halo exchange: {}\n", entry.id, halo.path_description()) << std::flush;
-  }
-
+  const ProcessGroup& group = ProcessGroup::world();
   const std::vector<int> chunks = chunk_lengths(p);
   std::unique_ptr<SnapshotWriter> out;
   const auto wall_start = clock::now();
-  auto snapshot = [&] {  // copy back (outside the timed chunks) and hand over to the writer
+  auto snapshot = [&] {
     const SnapshotWriter::Buffers buffers = out->acquire();
     const auto start = clock::now();
-    impl->copy_u_to_host(buffers.now, buffers.prev);
+    impl.copy_u_to_host(buffers.now, buffers.prev);
     result.io.copy_seconds += std::chrono::duration<double>(clock::now() - start).count();
-    out->submit(impl->time_step());
+    out->submit(impl.time_step());
   };
   if (options.write_output) {
-    result.output_file = output_path(options.output_base, entry.id);
+    result.output_file = output_path(options.output_base, result.id);
     out = std::make_unique<SnapshotWriter>(result.output_file, problem, int64_t(chunks.size()) + 1);
   }
   // Live progress on stderr (the first process only; -quiet silences it).
-  ProgressReporter progress(entry.id, std::accumulate(chunks.begin(), chunks.end(), 0L), double(p.interior_points()),
+  ProgressReporter progress(result.id, std::accumulate(chunks.begin(), chunks.end(), 0L), double(p.interior_points()),
                             options.progress && group.rank() == 0);
   long steps_done = 0;
   double compute_done = 0;
@@ -140,7 +132,7 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
     if (out) snapshot();
     for (const int len : chunks) {
       const auto start = clock::now();
-      halo.run(len);  // blocking: the chunk is complete on the device when it returns
+      halo.run(len);  // the step loop, halo exchange included; blocking: the chunk is complete on return
       const auto stop = clock::now();
       result.chunk_steps.push_back(len);
       result.chunk_seconds.push_back(std::chrono::duration<double>(stop - start).count());
@@ -169,42 +161,69 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
     result.io.flush_seconds = group.max(out->flush_seconds());
     result.io.longest_flush_seconds = group.max(out->longest_flush_seconds());
   }
+  return out ? out->first_non_finite() : std::nullopt;
+}
 
-  // A chunk takes as long as its slowest process.
+// A chunk takes as long as its slowest process; over MPI, so do its parts.
+void slowest_process_times(const HaloExchange& halo, ImplResult& result) {
+  ProcessGroup& group = ProcessGroup::world();
   for (double& seconds : result.chunk_seconds) seconds = group.max(seconds);
-  if (group.distributed()) {
-    result.distributed.processes = group.size();
-    result.distributed.step_seconds = group.max(halo.step_seconds());
-    result.distributed.halo_copy_seconds = group.max(halo.copy_seconds());
-    result.distributed.mpi_seconds = group.max(halo.mpi_seconds());
-    std::array<double, 3> before{0, 0, 0};  // the running sums, per chunk, slowest process
-    for (auto& c : result.distributed.chunks) {
-      const std::array<double, 3> sums = c;
-      for (int a = 0; a < 3; ++a) c[a] = group.max(sums[a] - before[a]);
-      before = sums;
-    }
+  if (!group.distributed()) return;
+  result.distributed.processes = group.size();
+  result.distributed.step_seconds = group.max(halo.step_seconds());
+  result.distributed.halo_copy_seconds = group.max(halo.copy_seconds());
+  result.distributed.mpi_seconds = group.max(halo.mpi_seconds());
+  std::array<double, 3> before{0, 0, 0};  // the running sums, per chunk, slowest process
+  for (auto& c : result.distributed.chunks) {
+    const std::array<double, 3> sums = c;
+    for (int a = 0; a < 3; ++a) c[a] = group.max(sums[a] - before[a]);
+    before = sums;
   }
+}
 
-  if (options.check) {
-    const std::vector<double>& now = impl->now_on_host();
-    if (result.is_reference) {
-      *reference_now = now;
-    } else {
-      // Each process compares the planes it owns (and the grid's ghost planes at the x faces,
-      // on the first and last process): the sums are the single-process counts.
-      const Slab& slab = problem.slab();
-      const std::size_t plane = problem.geometry().stride_i();
-      const std::size_t first = slab.first() ? 0 : 1, last = slab.last() ? slab.nx + 1 : slab.nx;
-      const std::size_t n = (last - first + 1) * plane;
-      result.checked = true;
-      const FieldComparison c = compare_fields(reference_now->data() + first * plane, now.data() + first * plane, n);
-      result.points_compared = group.sum(c.points);
-      result.differences = group.sum(c.differences);
-      result.bitwise_differences = group.sum(c.bitwise_differences);
-      result.max_relative_difference = group.max(c.max_relative_difference);
-    }
+// The final `now` against the reference's, every point (or, for the reference, kept).
+void check(WaveImpl& impl, const WaveProblem& problem, std::vector<double>* reference_now, ImplResult& result) {
+  const std::vector<double>& now = impl.now_on_host();
+  if (result.is_reference) {
+    *reference_now = now;
+    return;
   }
-  report_non_finite(impl->first_non_finite(), out ? out->first_non_finite() : std::nullopt, problem, result);
+  // Each process compares the planes it owns (and the grid's ghost planes at the x faces, on the
+  // first and last process): the sums are the single-process counts.
+  ProcessGroup& group = ProcessGroup::world();
+  const Slab& slab = problem.slab();
+  const std::size_t plane = problem.geometry().stride_i();
+  const std::size_t first = slab.first() ? 0 : 1, last = slab.last() ? slab.nx + 1 : slab.nx;
+  const std::size_t n = (last - first + 1) * plane;
+  result.checked = true;
+  const FieldComparison c = compare_fields(reference_now->data() + first * plane, now.data() + first * plane, n);
+  result.points_compared = group.sum(c.points);
+  result.differences = group.sum(c.differences);
+  result.bitwise_differences = group.sum(c.bitwise_differences);
+  result.max_relative_difference = group.max(c.max_relative_difference);
+}
+
+}  // namespace
+
+// One implementation: set up, the timed chunks with their output, the check.
+ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Options& options,
+                   std::vector<double>* reference_now, std::ostream& log) {
+  ImplResult result;
+  result.id = entry.id;
+  result.description = entry.description;
+  result.is_reference = entry.id == options.reference && options.check;
+  log << fmt::format("[{}] {}: setting up\n", entry.id, entry.description) << std::flush;
+  std::unique_ptr<WaveImpl> impl = entry.make(problem);
+  HaloExchange halo(*impl, problem, ProcessGroup::world(), options.halo);
+  if (ProcessGroup::world().distributed()) {
+    result.distributed.gpu_to_gpu = halo.gpu_to_gpu();
+    result.distributed.halo_path = halo.path_description();
+    log << fmt::format("[{}] halo exchange: {}\n", entry.id, halo.path_description()) << std::flush;
+  }
+  const std::optional<NonFinite> written_non_finite = run_chunks(*impl, halo, problem, options, result);
+  slowest_process_times(halo, result);
+  if (options.check) check(*impl, problem, reference_now, result);
+  report_non_finite(impl->first_non_finite(), written_non_finite, problem, result);
   return result;
 }
 
