@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <streambuf>
 #include <string>
 
@@ -56,6 +57,52 @@ int verify_file(const std::string& path, std::ostream& out, std::ostream& err) {
   }
   out << fmt::format("awave: {}: {} snapshots, every checksum verifies\n", path, r.snapshots);
   return 0;
+}
+
+// Why a run cannot go ahead, found before anything is allocated or written: output that cannot
+// be created, an MPI that cannot write, a grid too thin for its processes, -halo nccl where NCCL
+// cannot carry the planes, no GPU (status 3), too little memory.
+struct Refusal {
+  std::string line;
+  int status = 1;
+  bool with_usage = false;
+};
+
+std::optional<Refusal> refuse_before_running(const awave::Options& options, const std::vector<std::string>& ids,
+                                             const awave::ProcessGroup& group) {
+  using namespace awave;
+  if (auto problem = check_output_locations(options, ids)) return Refusal{*problem, 1, true};
+  if (group.distributed() && !group.threads_ok() && options.write_output)
+    return Refusal{"this MPI does not provide MPI_THREAD_MULTIPLE, which output over MPI needs (its writer thread "
+                   "writes collectively); run with -no_output"};
+  if (options.params.nx() < group.size())
+    return Refusal{fmt::format("nx = {} planes cannot be shared by {} MPI processes: each needs at least one",
+                               options.params.nx(), group.size())};
+  auto any = [&ids](bool ImplEntry::*flag) {
+    return std::any_of(ids.begin(), ids.end(),
+                       [flag](const std::string& id) { return find_implementation(id)->*flag; });
+  };
+  // -halo nccl where it cannot carry the planes (a run of host implementations only, in a build
+  // with NCCL, sends through MPI as -h says).
+  if (options.halo.path == HaloPath::nccl && group.distributed() &&
+      (any(&ImplEntry::on_device) || !nccl_link::in_build()))
+    if (auto why = nccl_link::unavailable(group))
+      return Refusal{"-halo nccl: " + *why + " (-halo mpi sends the planes through host memory)"};
+  if (any(&ImplEntry::on_device) || any(&ImplEntry::uses_kokkos)) {  // Kokkos of a GPU build needs the GPU
+    select_accelerator(group.local_rank(), group.local_size());      // one GPU per process of a node
+    if (auto problem = accelerator_problem())
+      return Refusal{*problem + " (this build's GPU implementations cannot run here)", 3};
+  }
+  std::vector<const ImplEntry*> entries;
+  for (const std::string& id : ids) entries.push_back(find_implementation(id));
+  WaveParams largest_slab = options.params;  // what one process holds
+  largest_slab.shape[0] = (options.params.nx() + group.size() - 1) / group.size();
+  const MemoryNeed need = estimate_memory(largest_slab, entries, options.check, options.write_output);
+  auto host = host_available_bytes();  // shared by the processes of a node
+  if (host) *host /= std::size_t(group.local_size());
+  if (auto problem = memory_problem(need, host, any(&ImplEntry::on_device) ? accelerator_memory_bytes() : std::nullopt))
+    return Refusal{*problem};
+  return std::nullopt;
 }
 
 int run(int argc, char* argv[]) {
@@ -112,56 +159,14 @@ int run(int argc, char* argv[]) {
     for (const ImplEntry& e : implementations()) out << fmt::format("{:<22} {}\n", e.id, e.description);
     return 0;
   }
-  if (auto problem = check_output_locations(options, ids)) {
-    err << "awave: error: " << *problem << "\n" << usage();
-    return 1;
+  if (const auto refusal = refuse_before_running(options, ids, group)) {
+    err << "awave: error: " << refusal->line << "\n" << (refusal->with_usage ? usage() : "");
+    return refusal->status;
   }
-  if (group.distributed() && !group.threads_ok() && options.write_output) {
-    err << "awave: error: this MPI does not provide MPI_THREAD_MULTIPLE, which output over MPI needs (its writer "
-           "thread writes collectively); run with -no_output\n";
-    return 1;
-  }
-  if (options.params.nx() < group.size()) {
-    err << fmt::format("awave: error: nx = {} planes cannot be shared by {} MPI processes: each needs at least one\n",
-                       options.params.nx(), group.size());
-    return 1;
-  }
-
   auto any = [&ids](bool ImplEntry::*flag) {
     return std::any_of(ids.begin(), ids.end(),
                        [flag](const std::string& id) { return find_implementation(id)->*flag; });
   };
-  // -halo nccl where it cannot carry the planes: refused before anything runs (a run of host
-  // implementations only, in a build with NCCL, sends through MPI as -h says).
-  if (options.halo.path == HaloPath::nccl && group.distributed() &&
-      (any(&ImplEntry::on_device) || !nccl_link::in_build())) {
-    if (auto why = nccl_link::unavailable(group)) {
-      err << "awave: error: -halo nccl: " << *why << " (-halo mpi sends the planes through host memory)\n";
-      return 1;
-    }
-  }
-  if (any(&ImplEntry::on_device) || any(&ImplEntry::uses_kokkos)) {  // Kokkos of a GPU build needs the GPU
-    select_accelerator(group.local_rank(), group.local_size());      // one GPU per process of a node
-    if (auto problem = accelerator_problem()) {
-      err << "awave: error: " << *problem << " (this build's GPU implementations cannot run here)\n";
-      return 3;
-    }
-  }
-  // Refuse, before allocating anything, a run that cannot fit.
-  {
-    std::vector<const ImplEntry*> entries;
-    for (const std::string& id : ids) entries.push_back(find_implementation(id));
-    WaveParams largest_slab = options.params;  // what one process holds
-    largest_slab.shape[0] = (options.params.nx() + group.size() - 1) / group.size();
-    const MemoryNeed need = estimate_memory(largest_slab, entries, options.check, options.write_output);
-    const bool on_device = any(&ImplEntry::on_device);
-    auto host = host_available_bytes();  // shared by the processes of a node
-    if (host) *host /= std::size_t(group.local_size());
-    if (auto problem = memory_problem(need, host, on_device ? accelerator_memory_bytes() : std::nullopt)) {
-      err << "awave: error: " << *problem << "\n";
-      return 1;
-    }
-  }
   // Kokkos starts only for runs that use it, and is finalised after every View is gone.
   std::unique_ptr<KokkosRuntime> kokkos;
   if (any(&ImplEntry::uses_kokkos)) {
