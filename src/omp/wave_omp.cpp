@@ -205,21 +205,14 @@ class WaveOmp final : public WaveImpl {
   // results/h200-2026-11-23/kernel-shapes).
   static int team_threads() { return int(tuning_integer("omp.threads").value_or(128)); }
 
-  // The step region hands each thread its work item without a worksharing loop: `target teams`
-  // holding one `parallel`, ids from omp_get_team_num() and omp_get_thread_num(), standard OpenMP
-  // that clang runs SPMD, as fast as LLVM's ompx_bare extension (H100, 512^3, 128 threads, segment
-  // 16, bench/omp_stencil_shapes.cpp, bench/results/h100-2026-11-24/omp-teams-probe: "teams-flag"
-  // 9.81e10 SU/s, "bare" 9.75e10, the worksharing loop "tiled" 8.95e10; 56 registers against 70;
-  // here 56 against 76).
-  // No fallback loop for fewer threads than asked: one inline held 72 registers and ran as the
-  // worksharing loop did ("teams-inline" 8.84e10), one out of line (a call in the region) halved the
-  // rate ("teams-once" 4.6e10). Such a step is refused instead (refuse_incomplete_steps).
-  // One step's target regions, each synchronous. (Queued with nowait and ordered by a
-  // dependence they were 5-20% faster on small grids but gave wrong results with clang 19's
-  // offload runtime: 745 of 7315 points differed at 33x17x9, every run. Not kept.)
-  // A whole step is one region over every plane, sponge inside (bench/omp_stencil_shapes.cpp
-  // measured the shapes); over MPI, `bulk` is the planes [nbl, nx - nbl) and `edges` the x
-  // layers, one region each.
+  // One step's target regions, each synchronous; a whole step is one region over every plane,
+  // sponge inside (over MPI: `bulk`, the planes [nbl, nx - nbl), and `edges`, the x layers).
+  // The step region hands each thread its work item (`target teams` holding one `parallel`, ids
+  // from the team and thread numbers): +10% against the worksharing loop, as fast as ompx_bare
+  // (H100 512^3, results/h100-2026-11-24/omp-teams-probe). No fallback loop for fewer threads
+  // than asked (both forms tried cost 10-50%): such a step is refused (refuse_incomplete_steps).
+  // Trap: queued with `nowait` the regions give wrong results with clang 19's runtime (745 of
+  // 7315 points at 33x17x9, every run; results/h100-2026-11-24/omp-nowait-helpers-83fc81a).
   enum class Part { all, bulk, edges };
   void step(Part part = Part::all) {
     const PaddedGeometry g = problem_.geometry();
