@@ -1367,10 +1367,11 @@ def provenance_section(w, study_runs, loc, divergence):
       "report from them, byte for byte. The first page's runs:\n")
     by_dir = {}
     for (h, build, label, s), (r, d) in sorted(study_runs.items()):
-        b = r.get("build", {})
+        b = r.get("build") or {}
+        none = f"— ({r.get('status')}: awave wrote no result)" if r.get("status") != "ok" else "?"
         by_dir.setdefault(os.path.relpath(d, os.path.dirname(HERE)), set()).add(
-            (h, build + (f" ({label})" if label else ""), b.get("git_commit", "?"), b.get("kokkos_version", "?"),
-             b.get("compiler", "?")))
+            (h, build + (f" ({label})" if label else ""), b.get("git_commit", none), b.get("kokkos_version", "—"),
+             b.get("compiler", "—")))
     w("| results | hardware | build | commit | Kokkos | compiler |")
     w("|---|---|---|---|---|---|")
     for d, rows in sorted(by_dir.items()):
