@@ -3,6 +3,8 @@
 // first touched by the threads that use it, so its pages sit on their memory), best of 20.
 // The CPU platform's architectural efficiency in the report divides by this triad. Prints one
 // JSON object.
+#include "best_of.hpp"
+
 #include <omp.h>
 
 #include <algorithm>
@@ -25,21 +27,11 @@ int main(int argc, char** argv) {
     pb[i] = 2.0;
     pc[i] = 0.5;
   }
-  auto best_seconds = [&](auto body) {
-    double best = 1e30;
-    for (int r = 0; r < reps + 2; ++r) {
-      const double t0 = omp_get_wtime();
-      body();
-      const double t = omp_get_wtime() - t0;
-      if (r >= 2) best = std::min(best, t);
-    }
-    return best;
-  };
-  const double copy_s = best_seconds([&] {
+  const double copy_s = best_seconds(reps, [&] {
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; ++i) pb[i] = pa[i];
   });
-  const double triad_s = best_seconds([&] {
+  const double triad_s = best_seconds(reps, [&] {
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; ++i) pa[i] = pb[i] + 3.0 * pc[i];
   });

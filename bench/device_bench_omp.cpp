@@ -2,6 +2,8 @@
 // target offload: copy and triad bandwidth over 3 device arrays (omp_target_alloc), and the
 // overhead of an empty target region (what each of awave's offloaded loops pays per launch).
 // Prints one JSON object.
+#include "best_of.hpp"
+
 #include <omp.h>
 
 #include <algorithm>
@@ -28,21 +30,11 @@ int main(int argc, char** argv) {
     b[i] = 2.0;
     c[i] = 0.5;
   }
-  auto best_seconds = [&](auto body) {
-    double best = 1e30;
-    for (int r = 0; r < reps + 2; ++r) {
-      const double t0 = omp_get_wtime();
-      body();
-      const double t = omp_get_wtime() - t0;
-      if (r >= 2) best = std::min(best, t);
-    }
-    return best;
-  };
-  const double copy_s = best_seconds([&] {
+  const double copy_s = best_seconds(reps, [&] {
 #pragma omp target teams distribute parallel for is_device_ptr(a, b)
     for (long i = 0; i < n; ++i) b[i] = a[i];
   });
-  const double triad_s = best_seconds([&] {
+  const double triad_s = best_seconds(reps, [&] {
 #pragma omp target teams distribute parallel for is_device_ptr(a, b, c)
     for (long i = 0; i < n; ++i) a[i] = b[i] + 3.0 * c[i];
   });

@@ -72,24 +72,27 @@ const KeySpec* find_spec(const std::string& name) {
   return nullptr;
 }
 
-std::array<int, 3> triple_of(std::string text) {
-  std::replace(text.begin(), text.end(), ',', 'x');
-  std::array<int, 3> t{};
-  std::size_t at = 0;
-  for (int& v : t) {
-    const std::size_t x = std::min(text.find('x', at), text.size());
-    v = std::atoi(text.substr(at, x - at).c_str());
-    at = x + 1;
-  }
-  return t;
-}
-
 std::optional<long> parse_long(const std::string& text) {
   if (text.empty() || text.size() > 18) return std::nullopt;
   char* end = nullptr;
   const long v = std::strtol(text.c_str(), &end, 10);
   if (*end != '\0' || !(std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '-')) return std::nullopt;
   return v;
+}
+
+// "AxBxC" (or the environment's old spelling "A,B,C"): three integers, else nothing.
+std::optional<std::array<long, 3>> parse_triple(std::string text) {
+  std::replace(text.begin(), text.end(), ',', 'x');
+  std::array<long, 3> t{};
+  std::size_t at = 0;
+  for (int n = 0; n < 3; ++n) {
+    const std::size_t x = std::min(text.find('x', at), text.size());
+    const auto v = parse_long(text.substr(at, x - at));
+    if (!v || (n < 2) != (x < text.size())) return std::nullopt;  // exactly three parts
+    t[n] = *v;
+    at = x + 1;
+  }
+  return t;
 }
 
 bool in_range(const KeySpec& s, long v) {
@@ -103,22 +106,9 @@ void validate(const KeySpec& s, const std::string& value, const std::string& whe
     const auto v = parse_long(value);
     ok = v && in_range(s, *v);
   } else if (s.kind == Kind::triple) {
-    std::string parts = value;
-    std::replace(parts.begin(), parts.end(), ',', 'x');  // the environment's old spelling: 32,8,1
-    int n = 0;
-    std::size_t at = 0;
-    ok = true;
-    for (; ok && at <= parts.size(); ++n) {
-      const std::size_t x = std::min(parts.find('x', at), parts.size());
-      const auto v = parse_long(parts.substr(at, x - at));
-      ok = v && in_range(s, *v);
-      at = x + 1;
-    }
-    ok = ok && n == 3;
-    if (ok && std::string(s.key.name) == "cuda.block") {
-      const auto t = triple_of(parts);
-      ok = t[0] * t[1] <= 1024;
-    }
+    const auto t = parse_triple(value);
+    ok = t && in_range(s, (*t)[0]) && in_range(s, (*t)[1]) && in_range(s, (*t)[2]);
+    if (ok && std::string(s.key.name) == "cuda.block") ok = (*t)[0] * (*t)[1] <= 1024;
   } else {
     ok = std::find(s.words.begin(), s.words.end(), value) != s.words.end();
     if (!ok && s.integer_or_word) {
@@ -216,7 +206,8 @@ std::optional<long> tuning_integer(const std::string& key) {
 std::optional<std::array<int, 3>> tuning_triple(const std::string& key) {
   const auto v = raw(key);
   if (!v) return std::nullopt;
-  return triple_of(*v);
+  const std::array<long, 3> t = *parse_triple(*v);  // validated when it was read
+  return std::array<int, 3>{int(t[0]), int(t[1]), int(t[2])};
 }
 
 std::optional<std::string> tuning_word(const std::string& key) {
