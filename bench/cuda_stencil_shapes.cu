@@ -28,7 +28,7 @@
 // Prints one JSON object per line.
 #include "core/wave_params.hpp"
 #include "core/wave_update.hpp"
-#include "cuda/interior_march.cuh"
+#include "core/register_march.hpp"
 
 #include <cuda_runtime.h>
 
@@ -83,16 +83,17 @@ __device__ inline Column column_of(const Fields& a, int segment) {
   return c;
 }
 
-// The product's kernel: its march (src/cuda/interior_march.cuh) on the product's grid of blocks
+// The product's kernel: its march (src/core/register_march.hpp) on the product's grid of blocks
 // (plant: one point off by one ulp).
 template <bool plant>
 __device__ inline void march_body(const Fields& a, int segment) {
   const Column col = column_of(a, segment);
   if (!col.inside) return;
   const int k = col.k, j = col.j;
-  interior_march(a, a.cs2_k[k], index_of(a, col.i_begin, j, k), col.i_begin, col.i_end, [&](int i, double value) {
-    return plant && k == 0 && j == nbl && i == nbl ? nextafter(value, 1e300) : value;
-  });
+  register_march(FlatLevels<Fields>{a}, index_of(a, col.i_begin, j, k), col.i_begin, col.i_end, a.cs2_k[k], a.f,
+                 Undamped{}, [&](int i, double value) {
+                   return plant && k == 0 && j == nbl && i == nbl ? nextafter(value, 1e300) : value;
+                 });
 }
 
 __global__ void march(Fields a, int segment) {

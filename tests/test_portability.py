@@ -102,13 +102,13 @@ class FirstPageTable(unittest.TestCase):
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
         lines = []
-        loc = {"parts": {k: {"lines": 10} for k in ("cpu-openmp", "cuda", "omp", "march tiles", "kokkos shared",
+        loc = {"parts": {k: {"lines": 10} for k in ("cpu-openmp", "cuda", "omp", "register march", "march tiles", "kokkos shared",
                                                      "kokkos idiomatic", "kokkos tuned")}}
         pp.first_page(lines.append, plt, [self.d], loc, None, self.d)
         text = "\n".join(lines)
         self.assertIn("| application | H100 CUDA | H100 OpenMP offload | CPU (16 cores) | PP | lines | convergence |",
                       text)
-        self.assertIn("| Kokkos tuned | 0.90 | 0.40 | 0.80 | 0.62 | 40 |", text)
+        self.assertIn("| Kokkos tuned | 0.90 | 0.40 | 0.80 | 0.62 | 50 |", text)
         self.assertIn("**Recommendation.**", text)
         self.assertIn("OpenMPTarget backend in 5.1", text)
         self.assertTrue(os.path.exists(os.path.join(self.d, "cascade_512.png")))

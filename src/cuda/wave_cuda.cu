@@ -5,17 +5,17 @@
 // (damp == 0: no damp read, no branch) and the x and y sponge layers. Threads run along k
 // (threadIdx.x), the contiguous index, so each warp's loads are coalesced; in the interior
 // each thread marches along i over a short segment, keeping the i-1, i and i+1 values of
-// `now` in registers, so each value of `now` is loaded from memory once per step. Small grids
-// (core/step_plan.hpp) take one fused kernel per step instead, one point per thread. The time
-// levels rotate by pointer swap; whole ring periods (3 steps) are replayed from a captured
-// CUDA graph, one launch instead of 3 to 9, which is what bounds small grids.
+// `now` in registers (core/register_march.hpp), so each value of `now` is loaded once per
+// step. Small grids (core/step_plan.hpp) take one fused kernel per step instead, one point per
+// thread. The time levels rotate by pointer swap; whole ring periods (3 steps) are replayed
+// from a captured CUDA graph, one launch instead of 3 to 9, which is what bounds small grids.
 #include "cuda/wave_cuda.hpp"
 
+#include "core/register_march.hpp"
 #include "core/step_plan.hpp"
 #include "core/time_ring.hpp"
 #include "core/tuning.hpp"
 #include "core/wave_update.hpp"
-#include "cuda/interior_march.cuh"
 
 #include <cuda_runtime.h>
 #include <fmt/format.h>
@@ -79,9 +79,7 @@ __global__ void interior_kernel(StepArgs a, int segment_i) {
   const int i_begin = kBoundaryLayers + blockIdx.z * segment_i;
   const int i_end = min(i_begin + segment_i, a.nx - kBoundaryLayers);
   if (k >= a.nz || j >= a.ny - kBoundaryLayers) return;
-  const double cs2 = a.cs2_k[k];
-  const long c = padded_index(a, i_begin, j, k);
-  interior_march(a, cs2, c, i_begin, i_end, StoreAsComputed{});
+  register_march(FlatLevels<StepArgs>{a}, padded_index(a, i_begin, j, k), i_begin, i_end, a.cs2_k[k], a.f, Undamped{});
 }
 
 __device__ inline void damped_update(const StepArgs& a, int i, int j, int k) {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "core/march_tiles.hpp"
+#include "core/register_march.hpp"
 #include "kokkos/idiomatic_step.hpp"
 #include "kokkos/kokkos_policy.hpp"
 #include "kokkos/step_fields.hpp"
@@ -38,70 +39,38 @@ struct TunedStep : StepFields<typename ExecSpace::memory_space> {
   int march_begin = 0, march_end = 0;  // the planes of a Marched kernel
   MarchTiles tiles;                    // its work items' (k, j) tiles
 
-  // The undamped update along padded i in [pi_begin, pi_end) at padded (pj, pk), no point in a
-  // sponge layer: no branch, no damp read; one offset c into the three levels (the time ring's
-  // Views share one layout: one_layout) and their two strides, as hand CUDA indexes.
-  KOKKOS_INLINE_FUNCTION void undamped_march(int pi_begin, int pi_end, int pj, int pk) const {
-    const double cs2 = cs2_k(pk - 1);
-    const long si = long(u_now.stride(0)), sj = long(u_now.stride(1));
-    const double* now = u_now.data();
-    const double* prev = u_prev.data();
-    double* next = u_next.data();
-    long c = pi_begin * si + pj * sj + pk;
-    double xm = now[c - si], centre = now[c];
-    for (int pi = pi_begin; pi < pi_end; ++pi, c += si) {
-      const double xp = now[c + si];
-      const Stencil7 st{centre, xm, xp, now[c - sj], now[c + sj], now[c - 1], now[c + 1]};
-      next[c] = undamped_next(st, prev[c], cs2, f);
-      xm = centre;
-      centre = xp;
-    }
-  }
+  // The levels through one offset and now's strides: the time ring's Views share one layout
+  // (one_layout, below).
+  struct Pointers {
+    double* next;
+    const double *now, *prev;
+    long si, sj;
+  };
+  // The levels through the Views, (padded i, j, k) a point.
+  struct ViewLevels {
+    struct Index {
+      int i, j, k;
+    };
+    const TunedStep& s;
+    KOKKOS_INLINE_FUNCTION double now(Index p, int di, int dj, int dk) const { return s.u_now(p.i + di, p.j + dj, p.k + dk); }
+    KOKKOS_INLINE_FUNCTION double prev(Index p) const { return s.u_prev(p.i, p.j, p.k); }
+    KOKKOS_INLINE_FUNCTION void store(Index p, double value) const { s.u_next(p.i, p.j, p.k) = value; }
+    KOKKOS_INLINE_FUNCTION void next_plane(Index& p) const { ++p.i; }
+  };
 
-  // March i over [i_begin, i_end) at (j, k): damped where (i, j) is in a sponge layer,
-  // undamped elsewhere. Where Iteration::sponge_test_per_march, a march meeting no layer takes
-  // undamped_march; the loop indexes through one offset or through the Views as
-  // Iteration::march_one_offset says.
+  // March i over [i_begin, i_end) at (j, k) (core/register_march.hpp). Where
+  // Iteration::sponge_test_per_march, a march meeting no layer takes the undamped form.
   KOKKOS_INLINE_FUNCTION void march(int i_begin, int i_end, int j, int k) const {
     const int pj = j + 1, pk = k + 1;
-    const bool y_sponge = j < kBoundaryLayers || j >= ny - kBoundaryLayers;
-    if (Iteration::sponge_test_per_march && !y_sponge && i_begin >= kBoundaryLayers && i_end <= nx - kBoundaryLayers)
-      return undamped_march(i_begin + 1, i_end + 1, pj, pk);
-    const double cs2 = cs2_k(k);
-    if constexpr (Iteration::march_one_offset) {
-      const long si = long(u_now.stride(0)), sj = long(u_now.stride(1));
-      const double* now = u_now.data();
-      const double* prev = u_prev.data();
-      double* next = u_next.data();
-      const double* damp_j = damp_ij.data() + j;  // damp_ij(i, j) at damp_j[i * damp_si]
-      const long damp_si = long(damp_ij.stride(0));
-      long c = (i_begin + 1) * si + pj * sj + pk;
-      double xm = now[c - si], centre = now[c];
-      for (int i = i_begin; i < i_end; ++i, c += si) {
-        const double xp = now[c + si];
-        const Stencil7 st{centre, xm, xp, now[c - sj], now[c + sj], now[c - 1], now[c + 1]};
-        if (y_sponge || i < kBoundaryLayers || i >= nx - kBoundaryLayers)
-          next[c] = next_value(st, prev[c], cs2, damp_j[i * damp_si], f, dt);
-        else
-          next[c] = undamped_next(st, prev[c], cs2, f);
-        xm = centre;
-        centre = xp;
-      }
-    } else {
-      double xm = u_now(i_begin, pj, pk), centre = u_now(i_begin + 1, pj, pk);
-      for (int i = i_begin; i < i_end; ++i) {
-        const int pi = i + 1;
-        const double xp = u_now(pi + 1, pj, pk);
-        const Stencil7 st{
-            centre, xm, xp, u_now(pi, pj - 1, pk), u_now(pi, pj + 1, pk), u_now(pi, pj, pk - 1), u_now(pi, pj, pk + 1)};
-        if (y_sponge || i < kBoundaryLayers || i >= nx - kBoundaryLayers)
-          u_next(pi, pj, pk) = next_value(st, u_prev(pi, pj, pk), cs2, damp_ij(i, j), f, dt);
-        else
-          u_next(pi, pj, pk) = undamped_next(st, u_prev(pi, pj, pk), cs2, f);
-        xm = centre;
-        centre = xp;
-      }
-    }
+    const ColumnSponge sponge = ColumnSponge::at(j, nx, ny, damp_ij.data(), long(damp_ij.stride(0)), dt);
+    const Pointers p{u_next.data(), u_now.data(), u_prev.data(), long(u_now.stride(0)), long(u_now.stride(1))};
+    const long c = (i_begin + 1) * p.si + pj * p.sj + pk;
+    if (Iteration::sponge_test_per_march && !sponge.y_layer && i_begin >= kBoundaryLayers && i_end <= nx - kBoundaryLayers)
+      return register_march(FlatLevels<Pointers>{p}, c, i_begin, i_end, cs2_k(k), f, Undamped{});
+    if constexpr (Iteration::march_one_offset)
+      register_march(FlatLevels<Pointers>{p}, c, i_begin, i_end, cs2_k(k), f, sponge);
+    else
+      register_march(ViewLevels{*this}, {i_begin + 1, pj, pk}, i_begin, i_end, cs2_k(k), f, sponge);
   }
 
   // One flat 32-bit work index over (k, j) tiles, k fastest (core/march_tiles.hpp).
