@@ -48,20 +48,21 @@ struct StoreAsComputed {
   AWAVE_HOST_DEVICE double operator()(int, double value) const { return value; }
 };
 
-// nvcc unrolls the march by 4, as hand CUDA's interior always has; clang and GCC choose.
 #if defined(__CUDACC__) && defined(__CUDA_ARCH__)
-#define AWAVE_MARCH_UNROLL _Pragma("unroll 4")
+#define AWAVE_UNROLL_BY_4 _Pragma("unroll 4")
 #else
-#define AWAVE_MARCH_UNROLL
+#define AWAVE_UNROLL_BY_4
 #endif
 
 // March i over [i_begin, i_end) from c, the point (i_begin, j, k); cs2 is c^2 at depth k.
-template <class Levels, class Sponge, class Store = StoreAsComputed>
+// unroll_by_4: nvcc unrolls by 4 (hand CUDA's interior, as always); otherwise the compiler
+// chooses (Kokkos-CUDA's march unrolled by 4 took 56 registers against 48 and ran 3% slower at
+// 512^3 on the H100, bench/results/h100-2026-11-25/march-once).
+template <bool unroll_by_4 = false, class Levels, class Sponge, class Store = StoreAsComputed>
 AWAVE_HOST_DEVICE inline void register_march(const Levels& u, typename Levels::Index c, int i_begin, int i_end,
                                              double cs2, double f, const Sponge& sponge, Store store = {}) {
   double xm = u.now(c, -1, 0, 0), centre = u.now(c, 0, 0, 0);
-  AWAVE_MARCH_UNROLL
-  for (int i = i_begin; i < i_end; ++i, u.next_plane(c)) {
+  const auto point = [&](int i) {  // the update at (i, j, k); then the window moves one plane
     const double xp = u.now(c, 1, 0, 0);
     const Stencil7 s{centre, xm, xp, u.now(c, 0, -1, 0), u.now(c, 0, 1, 0), u.now(c, 0, 0, -1), u.now(c, 0, 0, 1)};
     if constexpr (Sponge::may_damp) {
@@ -74,6 +75,13 @@ AWAVE_HOST_DEVICE inline void register_march(const Levels& u, typename Levels::I
     }
     xm = centre;
     centre = xp;
+    u.next_plane(c);
+  };
+  if constexpr (unroll_by_4) {
+    AWAVE_UNROLL_BY_4
+    for (int i = i_begin; i < i_end; ++i) point(i);
+  } else {
+    for (int i = i_begin; i < i_end; ++i) point(i);
   }
 }
 
