@@ -90,7 +90,7 @@ __device__ inline void march_body(const Fields& a, int segment) {
   const Column col = column_of(a, segment);
   if (!col.inside) return;
   const int k = col.k, j = col.j;
-  register_march<true>(FlatLevels<Fields>{a}, index_of(a, col.i_begin, j, k), col.i_begin, col.i_end, a.cs2_k[k], a.f,
+  register_march(FlatLevels<Fields>{a}, index_of(a, col.i_begin, j, k), col.i_begin, col.i_end, a.cs2_k[k], a.f,
                  Undamped{}, [&](int i, double value) {
                    return plant && k == 0 && j == nbl && i == nbl ? nextafter(value, 1e300) : value;
                  });

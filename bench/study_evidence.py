@@ -73,11 +73,12 @@ def effort_ladder(w, runs, loc, shapes):
         w("Lines of code (non-blank, non-comment, `bench/count_loc.py`): both forms share "
           f"{parts.get('kokkos shared', '?')} (the class, fields, registration, policy); the idiomatic step adds "
           f"{parts.get('kokkos idiomatic', '?')} ({idio} in all), the tuned step {parts.get('kokkos tuned', '?')} "
-          f"more, the register march it shares with hand CUDA and hand omp {parts.get('register march', '?')} and "
+          f"more, the register march it shares with hand CUDA {parts.get('register march', '?')} and "
           f"the work-item tiles it shares with hand omp {parts.get('march tiles', '?')} "
           f"({lines.get('Kokkos tuned', '?')} in all, the idiomatic step included: small grids run it); hand CUDA "
           f"{parts.get('cuda', '?')}, hand OpenMP offload {parts.get('omp', '?')} (+{parts.get('march tiles', '?')} "
-          f"tiles), both with the shared march; the threaded CPU code {parts.get('cpu-openmp', '?')}; the core every code shares "
+          f"tiles; its own march, measured in `march-once`), the threaded CPU code {parts.get('cpu-openmp', '?')}; "
+          f"the core every code shares "
           f"{parts.get('shared core', '?')} (counted at `{loc.get('git_commit', '?')}`).\n")
 
 

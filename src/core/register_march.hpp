@@ -1,5 +1,6 @@
-// The register-window march, written once for the GPU implementations (hand CUDA, hand OpenMP
-// offload, the tuned Kokkos): a work item updates i in [i_begin, i_end) at one (j, k) column,
+// The register-window march, written once for the GPU implementations (hand CUDA and the tuned
+// Kokkos; hand OpenMP offload keeps its own, see omp/wave_omp.cpp): a work item updates i in
+// [i_begin, i_end) at one (j, k) column,
 // keeping `now` at i-1, i, i+1 in registers, so each value of `now` is loaded once per step.
 // The arithmetic is the shared formula (wave_update.hpp); the caller says how the three time
 // levels are addressed (Levels) and whether the column may meet a sponge layer (Sponge).
@@ -48,21 +49,14 @@ struct StoreAsComputed {
   AWAVE_HOST_DEVICE double operator()(int, double value) const { return value; }
 };
 
-#if defined(__CUDACC__) && defined(__CUDA_ARCH__)
-#define AWAVE_UNROLL_BY_4 _Pragma("unroll 4")
-#else
-#define AWAVE_UNROLL_BY_4
-#endif
-
 // March i over [i_begin, i_end) from c, the point (i_begin, j, k); cs2 is c^2 at depth k.
-// unroll_by_4: nvcc unrolls by 4 (hand CUDA's interior, as always); otherwise the compiler
-// chooses (Kokkos-CUDA's march unrolled by 4 took 56 registers against 48 and ran 3% slower at
-// 512^3 on the H100, bench/results/h100-2026-11-25/march-once).
-template <bool unroll_by_4 = false, class Levels, class Sponge, class Store = StoreAsComputed>
+// No unroll pragma: nvcc unrolls by 4 itself (hand CUDA's PTX as with the `unroll 4` it had),
+// and the pragma cost Kokkos-CUDA 8 registers (bench/results/h100-2026-11-25/march-once).
+template <class Levels, class Sponge, class Store = StoreAsComputed>
 AWAVE_HOST_DEVICE inline void register_march(const Levels& u, typename Levels::Index c, int i_begin, int i_end,
                                              double cs2, double f, const Sponge& sponge, Store store = {}) {
   double xm = u.now(c, -1, 0, 0), centre = u.now(c, 0, 0, 0);
-  const auto point = [&](int i) {  // the update at (i, j, k); then the window moves one plane
+  for (int i = i_begin; i < i_end; ++i, u.next_plane(c)) {
     const double xp = u.now(c, 1, 0, 0);
     const Stencil7 s{centre, xm, xp, u.now(c, 0, -1, 0), u.now(c, 0, 1, 0), u.now(c, 0, 0, -1), u.now(c, 0, 0, 1)};
     if constexpr (Sponge::may_damp) {
@@ -75,13 +69,6 @@ AWAVE_HOST_DEVICE inline void register_march(const Levels& u, typename Levels::I
     }
     xm = centre;
     centre = xp;
-    u.next_plane(c);
-  };
-  if constexpr (unroll_by_4) {
-    AWAVE_UNROLL_BY_4
-    for (int i = i_begin; i < i_end; ++i) point(i);
-  } else {
-    for (int i = i_begin; i < i_end; ++i) point(i);
   }
 }
 

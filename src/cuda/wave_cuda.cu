@@ -79,7 +79,7 @@ __global__ void interior_kernel(StepArgs a, int segment_i) {
   const int i_begin = kBoundaryLayers + blockIdx.z * segment_i;
   const int i_end = min(i_begin + segment_i, a.nx - kBoundaryLayers);
   if (k >= a.nz || j >= a.ny - kBoundaryLayers) return;
-  register_march<true>(FlatLevels<StepArgs>{a}, padded_index(a, i_begin, j, k), i_begin, i_end, a.cs2_k[k], a.f, Undamped{});
+  register_march(FlatLevels<StepArgs>{a}, padded_index(a, i_begin, j, k), i_begin, i_end, a.cs2_k[k], a.f, Undamped{});
 }
 
 __device__ inline void damped_update(const StepArgs& a, int i, int j, int k) {

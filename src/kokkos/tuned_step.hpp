@@ -59,18 +59,26 @@ struct TunedStep : StepFields<typename ExecSpace::memory_space> {
   };
 
   // March i over [i_begin, i_end) at (j, k) (core/register_march.hpp). Where
-  // Iteration::sponge_test_per_march, a march meeting no layer takes the undamped form.
+  // Iteration::sponge_test_per_march, a march meeting no layer takes the undamped form. The
+  // sponge is set up after that test: set up before it, Kokkos-CUDA ran 11% slower at 1000^3
+  // with the same loads and registers (H100, bench/results/h100-2026-11-25/march-once).
   KOKKOS_INLINE_FUNCTION void march(int i_begin, int i_end, int j, int k) const {
     const int pj = j + 1, pk = k + 1;
+    const bool y_layer = j < kBoundaryLayers || j >= ny - kBoundaryLayers;
+    if (Iteration::sponge_test_per_march && !y_layer && i_begin >= kBoundaryLayers && i_end <= nx - kBoundaryLayers)
+      return register_march(FlatLevels<Pointers>{pointers()}, offset(i_begin + 1, pj, pk), i_begin, i_end, cs2_k(k), f,
+                            Undamped{});
     const ColumnSponge sponge = ColumnSponge::at(j, nx, ny, damp_ij.data(), long(damp_ij.stride(0)), dt);
-    const Pointers p{u_next.data(), u_now.data(), u_prev.data(), long(u_now.stride(0)), long(u_now.stride(1))};
-    const long c = (i_begin + 1) * p.si + pj * p.sj + pk;
-    if (Iteration::sponge_test_per_march && !sponge.y_layer && i_begin >= kBoundaryLayers && i_end <= nx - kBoundaryLayers)
-      return register_march(FlatLevels<Pointers>{p}, c, i_begin, i_end, cs2_k(k), f, Undamped{});
     if constexpr (Iteration::march_one_offset)
-      register_march(FlatLevels<Pointers>{p}, c, i_begin, i_end, cs2_k(k), f, sponge);
+      register_march(FlatLevels<Pointers>{pointers()}, offset(i_begin + 1, pj, pk), i_begin, i_end, cs2_k(k), f, sponge);
     else
       register_march(ViewLevels{*this}, {i_begin + 1, pj, pk}, i_begin, i_end, cs2_k(k), f, sponge);
+  }
+  KOKKOS_INLINE_FUNCTION Pointers pointers() const {
+    return {u_next.data(), u_now.data(), u_prev.data(), long(u_now.stride(0)), long(u_now.stride(1))};
+  }
+  KOKKOS_INLINE_FUNCTION long offset(int pi, int pj, int pk) const {
+    return pi * long(u_now.stride(0)) + pj * long(u_now.stride(1)) + pk;
   }
 
   // One flat 32-bit work index over (k, j) tiles, k fastest (core/march_tiles.hpp).
