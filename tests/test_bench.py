@@ -16,6 +16,7 @@ import unittest
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOP, "bench"))
 import report  # noqa: E402
+from report_sections import common, kernel_shapes  # noqa: E402
 
 FIXTURES = os.path.join(TOP, "tests", "bench_fixtures")
 
@@ -59,7 +60,7 @@ class ResultSchema(unittest.TestCase):
         cls.tmp.cleanup()
 
     def test_awave_output_is_valid(self):
-        self.assertEqual(report.validate_run(self.result), [])
+        self.assertEqual(common.validate_run(self.result), [])
         impl = self.result["implementations"][-1]
         self.assertEqual(impl["chunk_steps"], [3, 3, 1])
         self.assertAlmostEqual(impl["effective_bandwidth_gb_s"], impl["best_su_per_s"] * 24 / 1e9)
@@ -83,7 +84,7 @@ class ResultSchema(unittest.TestCase):
         for name, plant in faults.items():
             broken = copy.deepcopy(self.result)
             plant(broken)
-            self.assertNotEqual(report.validate_run(broken), [], name)
+            self.assertNotEqual(common.validate_run(broken), [], name)
 
 
 def copy_fixtures(d):
@@ -158,7 +159,7 @@ class KernelShapesLog(unittest.TestCase):
             path = os.path.join(d, "shapes.log")
             with open(path, "w") as f:
                 f.write(text)
-            return report.kernel_shapes_runs(path)
+            return kernel_shapes.kernel_shapes_runs(path)
 
     def test_best_chunk_in_both_formats(self):
         runs = self.parse(
@@ -188,7 +189,7 @@ class OmpShapesTable(unittest.TestCase):
             with open(path, "w") as f:
                 f.writelines(json.dumps(r) + "\n" for r in rows)
             lines = []
-            report.omp_shapes_section(lines.append, [path], [])
+            kernel_shapes.omp_shapes_section(lines.append, [path], [])
         table = [line for line in lines if line.startswith(("| teams-", "| a-new-form"))]
         self.assertIn("| teams-flag | 128 | - | 1.00e+10 | yes |", table)
         self.assertIn("| teams-nowait | 128 | - | 2.00e+10 | **no** |", table)
@@ -207,21 +208,21 @@ class CudaShapesTable(unittest.TestCase):
             with open(path, "w") as f:
                 f.writelines(json.dumps(r) + "\n" for r in rows)
             lines = []
-            report.cuda_shapes_tables(lines.append, [path])
+            kernel_shapes.cuda_shapes_tables(lines.append, [path])
         self.assertIn("| march | 32 | 1.00e+10 | yes |", lines)
         self.assertIn("| a-new-form | 40 | 2.00e+10 | **no** |", lines)
 
 
 class Pennycook(unittest.TestCase):
     def test_harmonic_mean(self):
-        self.assertAlmostEqual(report.pennycook([0.5, 1.0]), 2 / 3)
-        self.assertAlmostEqual(report.pennycook([0.4, 0.25]), 2 / 6.5)
-        self.assertAlmostEqual(report.pennycook([0.8]), 0.8)
+        self.assertAlmostEqual(common.pennycook([0.5, 1.0]), 2 / 3)
+        self.assertAlmostEqual(common.pennycook([0.4, 0.25]), 2 / 6.5)
+        self.assertAlmostEqual(common.pennycook([0.8]), 0.8)
 
     def test_unsupported_platform_gives_zero(self):
-        self.assertEqual(report.pennycook([0.9, None]), 0.0)
-        self.assertEqual(report.pennycook([0.9, 0.0]), 0.0)
-        self.assertEqual(report.pennycook([]), 0.0)
+        self.assertEqual(common.pennycook([0.9, None]), 0.0)
+        self.assertEqual(common.pennycook([0.9, 0.0]), 0.0)
+        self.assertEqual(common.pennycook([]), 0.0)
 
 
 if __name__ == "__main__":

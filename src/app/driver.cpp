@@ -7,7 +7,7 @@
 #include "core/tuning.hpp"
 #include "git_commit.hpp"
 #include "io/snapshot_writer.hpp"
-#include "parallel/halo_exchange.hpp"
+#include "parallel/step_loop.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -104,8 +104,8 @@ namespace {
 // The timed chunks, each followed by its snapshot when there is output (copied back outside the
 // timed region, written by the writer thread while the next chunk computes). Returns the first
 // NaN or Inf the writer met.
-std::optional<NonFinite> run_chunks(WaveImpl& impl, HaloExchange& halo, const WaveProblem& problem, const Options& options,
-                ImplResult& result) {
+std::optional<NonFinite> run_chunks(WaveImpl& impl, StepLoop& steps, const WaveProblem& problem, const Options& options,
+                                    ImplResult& result) {
   using clock = std::chrono::steady_clock;
   const WaveParams& p = problem.params();
   const ProcessGroup& group = ProcessGroup::world();
@@ -132,7 +132,7 @@ std::optional<NonFinite> run_chunks(WaveImpl& impl, HaloExchange& halo, const Wa
     if (out) snapshot();
     for (const int len : chunks) {
       const auto start = clock::now();
-      halo.run(len);  // the step loop, halo exchange included; blocking: the chunk is complete on return
+      steps.run(len);  // blocking: the chunk is complete on return
       const auto stop = clock::now();
       result.chunk_steps.push_back(len);
       result.chunk_seconds.push_back(std::chrono::duration<double>(stop - start).count());
@@ -140,7 +140,7 @@ std::optional<NonFinite> run_chunks(WaveImpl& impl, HaloExchange& halo, const Wa
       compute_done += result.chunk_seconds.back();
       progress.update(steps_done, compute_done);
       if (group.distributed())  // where each chunk's time went (the first includes MPI's warm-up)
-        result.distributed.chunks.push_back({halo.step_seconds(), halo.copy_seconds(), halo.mpi_seconds()});
+        result.distributed.chunks.push_back({steps.step_seconds(), steps.halo().copy_seconds(), steps.halo().mpi_seconds()});
       if (out) snapshot();
     }
     if (out) out->commit();
@@ -165,14 +165,14 @@ std::optional<NonFinite> run_chunks(WaveImpl& impl, HaloExchange& halo, const Wa
 }
 
 // A chunk takes as long as its slowest process; over MPI, so do its parts.
-void slowest_process_times(const HaloExchange& halo, ImplResult& result) {
+void slowest_process_times(const StepLoop& steps, ImplResult& result) {
   ProcessGroup& group = ProcessGroup::world();
   for (double& seconds : result.chunk_seconds) seconds = group.max(seconds);
   if (!group.distributed()) return;
   result.distributed.processes = group.size();
-  result.distributed.step_seconds = group.max(halo.step_seconds());
-  result.distributed.halo_copy_seconds = group.max(halo.copy_seconds());
-  result.distributed.mpi_seconds = group.max(halo.mpi_seconds());
+  result.distributed.step_seconds = group.max(steps.step_seconds());
+  result.distributed.halo_copy_seconds = group.max(steps.halo().copy_seconds());
+  result.distributed.mpi_seconds = group.max(steps.halo().mpi_seconds());
   std::array<double, 3> before{0, 0, 0};  // the running sums, per chunk, slowest process
   for (auto& c : result.distributed.chunks) {
     const std::array<double, 3> sums = c;
@@ -214,14 +214,14 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
   result.is_reference = entry.id == options.reference && options.check;
   log << fmt::format("[{}] {}: setting up\n", entry.id, entry.description) << std::flush;
   std::unique_ptr<WaveImpl> impl = entry.make(problem);
-  HaloExchange halo(*impl, problem, ProcessGroup::world(), options.halo);
+  StepLoop steps(*impl, problem, ProcessGroup::world(), options.halo);
   if (ProcessGroup::world().distributed()) {
-    result.distributed.gpu_to_gpu = halo.gpu_to_gpu();
-    result.distributed.halo_path = halo.path_description();
-    log << fmt::format("[{}] halo exchange: {}\n", entry.id, halo.path_description()) << std::flush;
+    result.distributed.gpu_to_gpu = steps.halo().gpu_to_gpu();
+    result.distributed.halo_path = steps.halo().path_description();
+    log << fmt::format("[{}] halo exchange: {}\n", entry.id, steps.halo().path_description()) << std::flush;
   }
-  const std::optional<NonFinite> written_non_finite = run_chunks(*impl, halo, problem, options, result);
-  slowest_process_times(halo, result);
+  const std::optional<NonFinite> written_non_finite = run_chunks(*impl, steps, problem, options, result);
+  slowest_process_times(steps, result);
   if (options.check) check(*impl, problem, reference_now, result);
   report_non_finite(impl->first_non_finite(), written_non_finite, problem, result);
   return result;

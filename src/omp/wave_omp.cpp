@@ -139,7 +139,7 @@ class WaveOmp final : public WaveImpl {
   }
 
   // Over MPI: the target regions are synchronous, so the parallel layer waits for MPI on another thread
-  // while the bulk runs (parallel/halo_exchange.cpp).
+  // while the bulk runs (HaloExchange::receive_while).
   bool can_split_step() const override { return !fused_step(problem_.params()); }
   void queue_step_part(StepPart part) override { step(part == StepPart::bulk ? Part::bulk : Part::edges); }
   void finish_step() override { ring_.rotate(); }

@@ -7,14 +7,17 @@
 //  - through host buffers and MPI (Debian's OpenMPI is not CUDA-aware), pinned where the
 //    implementation can pin them: the implementation only copies planes.
 // Every wait for a neighbour is bounded by a time-out: a stopped process ends the run with one
-// line, never a hang.
+// line, never a hang. The step loop (step_loop.hpp) owns the steps; this class, their exchange.
 #pragma once
 
 #include "core/wave_impl.hpp"
 #include "parallel/process_group.hpp"
 
+#include <chrono>
+#include <exception>
 #include <memory>
 #include <string>
+#include <thread>
 
 namespace awave {
 
@@ -24,45 +27,92 @@ struct HaloSettings {
   double timeout_seconds = 120;  // -halo_timeout: the longest wait for a neighbour's planes
 };
 
+// The exchange of one step's planes; the step loop (step_loop.hpp) places its parts around
+// the step's kernels. Times are this process's, in seconds.
 class HaloExchange {
  public:
   // Chooses the path (collective: every process constructs it for the same implementation).
   // Throws (one line) where -halo nccl was asked for and NCCL cannot carry the planes.
   HaloExchange(WaveImpl& impl, const WaveProblem& problem, ProcessGroup& group, const HaloSettings& settings = {});
-  // `steps` time steps, each with its exchange. The ghost planes of `now` are brought up to
-  // date at the start of each step (the first step's come from the start state); where the
-  // implementation can split its step, the planes travel while it computes the bulk, which
-  // reads no ghost plane, and the edges follow. A single process just runs the steps.
-  void run(int steps);
-
-  // Where the exchange's time went on this process, in seconds.
-  double copy_seconds() const { return copy_seconds_; }  // device <-> host buffers
-  // MPI or NCCL, waiting for the neighbours included (NCCL ordered on the GPU: the time the edges
-  // waited there for the planes after the bulk had ended)
-  double mpi_seconds() const { return mpi_seconds_; }
-  double step_seconds() const { return step_seconds_; }  // the step's kernels, beyond what MPI overlapped
 
   bool gpu_to_gpu() const { return gpu_to_gpu_; }  // through NCCL
+  // NCCL's planes ordered with the kernels on the implementation's CUDA stream, not by the host.
+  bool ordered_on_gpu() const { return gpu_ordered_; }
   // The path in words, for the log ("GPU to GPU through NCCL 2.28.3", or why host buffers).
   const std::string& path_description() const { return description_; }
 
- private:
-  void step();
-  void step_gpu_to_gpu();
-  void copy_out();
+  // The planes of the current `now` leave (through host buffers: copied out first).
+  void send();
+  // Waits for the neighbours' planes (bounded by the time-out); where MPI may wait on a second
+  // thread, it does so while `work` runs on this one (the bulk of a step computed synchronously).
+  template <class Work>
+  void receive_while(Work work);
+  void receive();
+  // Through host buffers: the received planes into the ghost planes of `now`.
   void copy_in();
+
+  // Ordered on the GPU: queues on `stream` the planes' sends and receives, the wait for them
+  // (before the edges), and the end of the step (which waits for the step before).
+  void queue_send_receive(void* stream);
+  void queue_wait_for_planes(void* stream);
+  void queue_step_end(void* stream);
+  void wait_for_queued_steps();  // the last queued steps complete
+  // Host time spent in the queueing calls waiting on the GPU for planes beyond the bulk: the
+  // step loop counts it as the exchange's, not the step's.
+  double waited_on_gpu_seconds() const;
+
+  double copy_seconds() const { return copy_seconds_; }  // device <-> host buffers
+  // MPI or NCCL, waiting for the neighbours included (ordered on the GPU: the time the edges
+  // waited there for the planes after the bulk had ended)
+  double mpi_seconds() const { return mpi_seconds_ + waited_on_gpu_seconds(); }
+
+ private:
+  struct DevicePlanes {
+    double *send_lo, *send_hi, *recv_lo, *recv_hi;  // null at a grid face
+  };
+  DevicePlanes device_planes() const;  // of the current `now`
+  void copy_out();
   void planted_stall();
+  bool receive_on_thread() const;
   WaveImpl& impl_;
   ProcessGroup& group_;
   Slab slab_;
   std::size_t plane_;
   HaloSettings settings_;
   bool gpu_to_gpu_ = false;
-  bool gpu_ordered_ = false;  // NCCL's planes ordered with the kernels on the GPU (events), not by the host
+  bool gpu_ordered_ = false;
+  double waited_on_gpu_at_open_ = 0.0;
   std::string description_;
   long exchanges_ = 0;
   std::shared_ptr<double> send_lo_, send_hi_, recv_lo_, recv_hi_;
-  double copy_seconds_ = 0.0, mpi_seconds_ = 0.0, step_seconds_ = 0.0;
+  double copy_seconds_ = 0.0, mpi_seconds_ = 0.0;
 };
+
+// Runs work() and adds its duration to `seconds`.
+template <class Work>
+void add_time(double& seconds, Work work) {
+  const auto start = std::chrono::steady_clock::now();
+  work();
+  seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+template <class Work>
+void HaloExchange::receive_while(Work work) {
+  if (!receive_on_thread()) {
+    work();
+    return receive();
+  }
+  std::exception_ptr failure;
+  std::thread waiter([this, &failure] {
+    try {
+      group_.finish_exchange(settings_.timeout_seconds);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  });
+  work();
+  add_time(mpi_seconds_, [&] { waiter.join(); });  // what the exchange added beyond the work
+  if (failure) std::rethrow_exception(failure);
+}
 
 }  // namespace awave

@@ -1,0 +1,50 @@
+#include "parallel/step_loop.hpp"
+
+namespace awave {
+
+StepLoop::StepLoop(WaveImpl& impl, const WaveProblem& problem, ProcessGroup& group, const HaloSettings& settings)
+    : impl_(impl), group_(group), halo_(impl, problem, group, settings) {}
+
+void StepLoop::run(int steps) {
+  if (!group_.distributed()) return impl_.run(steps);
+  for (int s = 0; s < steps; ++s) halo_.ordered_on_gpu() ? step_ordered_on_gpu() : step_with_exchange();
+  if (halo_.ordered_on_gpu()) add_time(step_seconds_, [&] { halo_.wait_for_queued_steps(); });
+}
+
+// The host keeps the order: the planes leave while the previous step is complete (so they are
+// final), the bulk computes while they travel, and the edges are queued once they have arrived.
+void StepLoop::step_with_exchange() {
+  halo_.send();
+  if (!impl_.can_split_step()) {
+    halo_.receive();
+    halo_.copy_in();
+    add_time(step_seconds_, [&] { impl_.run(1); });
+    return;
+  }
+  halo_.receive_while([&] { add_time(step_seconds_, [&] { impl_.queue_step_part(WaveImpl::StepPart::bulk); }); });
+  if (!halo_.gpu_to_gpu()) {  // the planes came to host buffers: into `now` once the bulk is done with it
+    add_time(step_seconds_, [&] { impl_.wait_for_step_parts(); });
+    halo_.copy_in();
+  }
+  add_time(step_seconds_, [&] {
+    impl_.queue_step_part(WaveImpl::StepPart::edges);
+    impl_.finish_step();
+  });
+}
+
+// The GPU keeps the order, on the implementation's CUDA stream: the planes leave once the stream
+// has finished the previous step, the bulk computes while they travel, the edges wait for their
+// arrival; the host only queues, one step ahead (queue_step_end waits for the step before).
+void StepLoop::step_ordered_on_gpu() {
+  void* const stream = *impl_.cuda_stream();
+  add_time(step_seconds_, [&] {
+    halo_.queue_send_receive(stream);
+    impl_.queue_step_part(WaveImpl::StepPart::bulk);
+    halo_.queue_wait_for_planes(stream);
+    impl_.queue_step_part(WaveImpl::StepPart::edges);
+    impl_.advance_queued_step();
+    halo_.queue_step_end(stream);
+  });
+}
+
+}  // namespace awave
