@@ -241,6 +241,34 @@ TEST_F(AwaveProcess, AllImplementationsRunOrRefuseWithOffloadDisabled) {
   if (refused_on_host) std::cout << refused_on_host << " implementations refused to run on the host\n";
 }
 
+// Snapshots are copied back into buffers from the implementation: pinned on a GPU, so the copy
+// runs at the bus's speed. Where pinned memory is refused (planted), a GPU implementation says
+// so in one line and runs on with pageable buffers, its output intact; the run records which.
+TEST_F(AwaveProcess, SnapshotBuffersArePinnedOrFallBackToPageableInOneLine) {
+  const Outcome list = run("-list");
+  std::istringstream lines(list.out);
+  std::string line, id;
+  while ((id.empty() || id == "cpu" || id == "cpu-openmp") && std::getline(lines, line))
+    id = line.substr(0, line.find(' '));  // the first implementation that is not the CPU reference
+  const std::string args = "-shape 12,10,5 -nsteps 4 -out_period 2 -json r.json -impl " + id + " run";
+  for (const bool refused : {false, true}) {
+    const Outcome o = refused ? run_with_env("AWAVE_TEST_FAULT_NO_PINNED_MEMORY=1", args) : run(args);
+    if (o.status == 3 && o.err.find("cannot run here") != std::string::npos) GTEST_SKIP() << o.err;
+    ASSERT_EQ(o.status, 0) << id << ": " << o.out << o.err;
+    const std::string json = slurp(work() / "r.json");
+    const bool on_device = json.find("\"on_device\": true") != std::string::npos;
+    const bool pinned = json.find("\"pinned_buffers\": true") != std::string::npos;
+    EXPECT_TRUE(pinned || json.find("\"pinned_buffers\": false") != std::string::npos) << json.substr(0, 3000);
+    EXPECT_NE(json.find("\"copy_gb_per_s\""), std::string::npos);
+    const bool told = o.out.find("snapshot buffers: pageable, pinned memory was refused") != std::string::npos;
+    EXPECT_EQ(told, on_device && refused) << o.out;
+    if (on_device) EXPECT_EQ(pinned, !refused) << id << (refused ? " (pinned memory refused)" : "");
+    EXPECT_NE(o.out.find("PASS"), std::string::npos) << o.out;
+    EXPECT_TRUE(fs::exists(work() / ("run." + id + ".vtkhdf"))) << "the output of " << id;
+    for (const std::string& f : files_in_work()) fs::remove(work() / f);
+  }
+}
+
 TEST_F(AwaveProcess, AllImplementationsAreBitwiseAfterALongRun) {
   const int steps = AWAVE_TEST_ON_DEVICE ? 5000 : 400;  // the host suite runs on 2 cores
   for (const char* fused : {"", "AWAVE_FUSED_STEP_POINTS=0"}) {

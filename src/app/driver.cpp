@@ -121,7 +121,8 @@ std::optional<NonFinite> run_chunks(WaveImpl& impl, StepLoop& steps, const WaveP
   };
   if (options.write_output) {
     result.output_file = output_path(options.output_base, result.id);
-    out = std::make_unique<SnapshotWriter>(result.output_file, problem, int64_t(chunks.size()) + 1);
+    out = std::make_unique<SnapshotWriter>(result.output_file, problem, int64_t(chunks.size()) + 1,
+                                           [&impl](std::size_t n) { return impl.host_buffer(n); });
   }
   // Live progress on stderr (the first process only; -quiet silences it).
   ProgressReporter progress(result.id, std::accumulate(chunks.begin(), chunks.end(), 0L), double(p.interior_points()),
@@ -156,6 +157,8 @@ std::optional<NonFinite> run_chunks(WaveImpl& impl, StepLoop& steps, const WaveP
   if (out) {  // over MPI: the slowest process's
     result.io.wall_seconds = group.max(std::chrono::duration<double>(clock::now() - wall_start).count());
     result.io.copy_seconds = group.max(result.io.copy_seconds);
+    result.io.copy_bytes = double(group.sum((chunks.size() + 1) * 2 * problem.geometry().size() * sizeof(double)));
+    result.io.pinned = group.min(out->buffers_pinned() ? 1L : 0L) == 1;
     result.io.write_seconds = group.max(out->write_seconds());
     result.io.wait_seconds = group.max(out->wait_seconds());
     result.io.flush_seconds = group.max(out->flush_seconds());
@@ -221,6 +224,10 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
     log << fmt::format("[{}] halo exchange: {}\n", entry.id, steps.halo().path_description()) << std::flush;
   }
   const std::optional<NonFinite> written_non_finite = run_chunks(*impl, steps, problem, options, result);
+  if (entry.on_device && !result.output_file.empty() && !result.io.pinned)
+    log << fmt::format("[{}] snapshot buffers: pageable, pinned memory was refused (the copies back run slower)\n",
+                       entry.id)
+        << std::flush;
   slowest_process_times(steps, result);
   if (options.check) check(*impl, problem, reference_now, result);
   report_non_finite(impl->first_non_finite(), written_non_finite, problem, result);
@@ -326,6 +333,9 @@ void print_summary(const RunReport& report, std::ostream& out) {
           "  time [s]: wall {:.3f} = compute {:.3f} + copy back {:.3f} + waiting for the writer {:.3f}; the "
           "writer (creating and writing the file) was busy {:.3f}, overlapping the compute\n",
           r.io.wall_seconds, compute, r.io.copy_seconds, r.io.wait_seconds, r.io.write_seconds);
+      out << fmt::format("  copy back: {:.2f} GB at {:.1f} GB/s into {} host buffers\n", r.io.copy_bytes / 1e9,
+                         r.io.copy_seconds > 0 ? r.io.copy_bytes / r.io.copy_seconds / 1e9 : 0.0,
+                         r.io.pinned ? "pinned" : "pageable");
     }
   }
 }
@@ -417,6 +427,9 @@ void write_json(const RunReport& report, const std::string& path) {
       ji["io"] = {{"wall_seconds", r.io.wall_seconds},
                   {"compute_seconds", std::accumulate(r.chunk_seconds.begin(), r.chunk_seconds.end(), 0.0)},
                   {"copy_seconds", r.io.copy_seconds},
+                  {"copy_bytes", r.io.copy_bytes},
+                  {"copy_gb_per_s", r.io.copy_seconds > 0 ? r.io.copy_bytes / r.io.copy_seconds / 1e9 : 0.0},
+                  {"pinned_buffers", r.io.pinned},
                   {"wait_seconds", r.io.wait_seconds},
                   {"write_seconds", r.io.write_seconds},
                   {"commit_flush_seconds", r.io.flush_seconds},

@@ -36,6 +36,8 @@ struct ImplResult {
   struct {                     // with output: where the run's time went
     double wall_seconds = 0;   // creating the file to committing it: chunks and output
     double copy_seconds = 0;   // copying snapshots back to host buffers (between chunks)
+    double copy_bytes = 0;     // what those copies moved (every process)
+    bool pinned = true;        // every process's snapshot buffers were pinned
     double wait_seconds = 0;   // waiting for the writer (it fell a chunk behind, or the last write)
     double write_seconds = 0;  // the writer thread's busy time (creating, writing): overlaps the chunks
     double flush_seconds = 0, longest_flush_seconds = 0;  // the snapshots' commit flushes (crash window)

@@ -215,7 +215,7 @@ std::optional<std::string> tuning_word(const std::string& key) {
 }
 
 namespace {
-const char* const kTestFaults[] = {"NCCL_SHARED_GPU", "NCCL_UNORDERED", "STALL_HALO"};
+const char* const kTestFaults[] = {"NCCL_SHARED_GPU", "NCCL_UNORDERED", "STALL_HALO", "NO_PINNED_MEMORY"};
 }
 
 std::optional<std::string> test_fault(const std::string& name) {
@@ -242,7 +242,7 @@ std::string tuning_help() {
                        std::string(s.key.used_by) == "all" ? std::string("every implementation")
                                                           : fmt::format("used by the {} code", s.key.used_by));
   out += "Faults planted by the tests (not tuning; a run with one set says so first): AWAVE_TEST_FAULT_NCCL_SHARED_GPU,\n"
-         "  AWAVE_TEST_FAULT_NCCL_UNORDERED, AWAVE_TEST_FAULT_STALL_HALO=RANK\n";
+         "  AWAVE_TEST_FAULT_NCCL_UNORDERED, AWAVE_TEST_FAULT_STALL_HALO=RANK, AWAVE_TEST_FAULT_NO_PINNED_MEMORY\n";
   return out;
 }
 

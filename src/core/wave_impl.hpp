@@ -53,8 +53,14 @@ class WaveImpl {
   virtual void queue_step_part(StepPart) {}
   virtual void wait_for_step_parts() {}  // what is queued has run
   virtual void finish_step() {}
-  // Host memory for halo planes, pinned where the backend can (DMA straight from it).
-  virtual std::shared_ptr<double> halo_buffer(std::size_t n);
+  // Host memory the device copies to and from (halo planes, snapshots): pinned where the backend
+  // can pin it (DMA at the bus's speed; pageable memory goes through a bounce buffer), else
+  // pageable; `pinned` says which. Never fails for want of pinned memory.
+  struct HostBuffer {
+    std::shared_ptr<double> data;
+    bool pinned = false;
+  };
+  HostBuffer host_buffer(std::size_t n);
   // The GPU-to-GPU exchange (NCCL): where padded plane `pi` of `now` is in CUDA device memory
   // (geometry().stride_i() contiguous values), or null where the fields are elsewhere. All it
   // needs besides: a step's queued work is complete when finish_step() or run() returns.
@@ -78,6 +84,8 @@ class WaveImpl {
 
  protected:
   explicit WaveImpl(const WaveProblem& problem) : problem_(problem) {}
+  // n values of pinned host memory, or null where the backend cannot pin (none, or none left).
+  virtual std::shared_ptr<double> pinned_buffer(std::size_t) { return nullptr; }
   const WaveProblem& problem_;
 
  private:

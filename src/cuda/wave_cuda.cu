@@ -219,9 +219,12 @@ class WaveCuda final : public WaveImpl {
   }
   std::optional<void*> cuda_stream() override { return stream_; }
   void advance_queued_step() override { ring_.rotate(); }
-  std::shared_ptr<double> halo_buffer(std::size_t n) override {  // pinned: the copies are DMA
+  std::shared_ptr<double> pinned_buffer(std::size_t n) override {
     double* p = nullptr;
-    AWAVE_CUDA_CHECK(cudaMallocHost(&p, n * sizeof(double)));
+    if (cudaMallocHost(&p, n * sizeof(double)) != cudaSuccess) {
+      cudaGetLastError();  // not sticky: the caller falls back to pageable memory
+      return nullptr;
+    }
     return std::shared_ptr<double>(p, [](double* q) { cudaFreeHost(q); });
   }
 

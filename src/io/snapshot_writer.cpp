@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <stdexcept>
+#include <utility>
 
 namespace awave {
 namespace {
@@ -15,11 +16,13 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 }  // namespace
 
-SnapshotWriter::SnapshotWriter(const std::string& path, const WaveProblem& problem, int64_t slots)
+SnapshotWriter::SnapshotWriter(const std::string& path, const WaveProblem& problem, int64_t slots,
+                               Allocate allocate)
     : path_(path),
       partial_(path + ".partial"),
       problem_(problem),
       slots_planned_(slots),
+      allocate_(std::move(allocate)),
       thread_(&SnapshotWriter::write_loop, this) {}
 
 SnapshotWriter::~SnapshotWriter() {
@@ -112,8 +115,11 @@ SnapshotWriter::Buffers SnapshotWriter::acquire() {
   Slot& slot = slots_[acquired_];
   slot.busy = true;
   if (!slot.now) {  // allocated when first needed; not zeroed: every value is copied in
-    slot.now.reset(new double[problem_.geometry().size()]);
-    slot.prev.reset(new double[problem_.geometry().size()]);
+    for (std::shared_ptr<double>* field : {&slot.now, &slot.prev}) {
+      WaveImpl::HostBuffer buffer = allocate_(problem_.geometry().size());
+      *field = std::move(buffer.data);
+      pinned_ = pinned_ && buffer.pinned;
+    }
   }
   return {slot.now.get(), slot.prev.get()};
 }

@@ -1,5 +1,6 @@
 // Output that overlaps compute. The driver copies a snapshot into one of two pairs of host
-// buffers and hands it over; a writer thread scans it for NaN/Inf and appends it to the file
+// buffers (from the implementation: pinned where it can, so the copy runs at the bus's speed)
+// and hands it over; a writer thread scans it for NaN/Inf and appends it to the file
 // (VtkHdfWriter: crash-safe) while the next chunk computes. The driver waits only when both
 // pairs are taken, i.e. when the writer has fallen a whole chunk behind. The file is written
 // as "<path>.partial" (made as "<path>.creating" and renamed once laid out) and renamed to
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <deque>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -27,7 +29,9 @@ class SnapshotWriter {
   // The file is created on the writer thread too (its static arrays are as large as a
   // snapshot), so the first chunk computes meanwhile; a failure to create it is reported by
   // the next acquire() or commit().
-  SnapshotWriter(const std::string& path, const WaveProblem& problem, int64_t slots);
+  // allocate: the host buffers (WaveImpl::host_buffer), allocated when first needed.
+  using Allocate = std::function<WaveImpl::HostBuffer(std::size_t)>;
+  SnapshotWriter(const std::string& path, const WaveProblem& problem, int64_t slots, Allocate allocate);
   // Writes what is queued (unless writing failed), then closes the file without marking it
   // complete: it stays as the .partial, readable, if commit() was not reached.
   ~SnapshotWriter();
@@ -47,6 +51,8 @@ class SnapshotWriter {
   void commit();
 
   const std::string& partial_path() const { return partial_; }
+  // Whether every buffer acquired so far is pinned (false: the allocator fell back to pageable).
+  bool buffers_pinned() const { return pinned_; }
   long snapshots_written() const;
   double write_seconds() const;  // writer thread: file creation, scan, transpose, HDF5 writes, flushes
   double wait_seconds() const;   // the caller, waiting in acquire() and commit()
@@ -57,7 +63,7 @@ class SnapshotWriter {
 
  private:
   struct Slot {
-    std::unique_ptr<double[]> now, prev;
+    std::shared_ptr<double> now, prev;
     long time = 0;
     bool busy = false;  // acquired, queued or being written
   };
@@ -67,6 +73,8 @@ class SnapshotWriter {
   std::string path_, partial_;
   const WaveProblem& problem_;
   int64_t slots_planned_;
+  Allocate allocate_;
+  bool pinned_ = true;
   std::unique_ptr<VtkHdfWriter> file_;  // made by the writer thread
   Slot slots_[2];
   int acquired_ = -1;

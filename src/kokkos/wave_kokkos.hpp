@@ -115,12 +115,16 @@ class WaveKokkos final : public WaveImpl {
   }
 #endif
 
-  std::shared_ptr<double> halo_buffer(std::size_t n) override {
+  std::shared_ptr<double> pinned_buffer(std::size_t n) override {
 #if defined(KOKKOS_ENABLE_CUDA)
-    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {  // pinned: the copies are DMA
-      auto* p =
-          static_cast<double*>(Kokkos::kokkos_malloc<Kokkos::CudaHostPinnedSpace>("wave::halo", n * sizeof(double)));
-      return std::shared_ptr<double>(p, [](double* q) { Kokkos::kokkos_free<Kokkos::CudaHostPinnedSpace>(q); });
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+      try {
+        auto* p = static_cast<double*>(
+            Kokkos::kokkos_malloc<Kokkos::CudaHostPinnedSpace>("wave::host_buffer", n * sizeof(double)));
+        return std::shared_ptr<double>(p, [](double* q) { Kokkos::kokkos_free<Kokkos::CudaHostPinnedSpace>(q); });
+      } catch (const std::exception&) {  // Kokkos throws where cudaMallocHost fails
+        return nullptr;
+      }
     }
 #endif
 #if defined(KOKKOS_ENABLE_OPENMPTARGET)
@@ -130,7 +134,8 @@ class WaveKokkos final : public WaveImpl {
                                        [](double* q) { omp_free(q, llvm_omp_target_host_mem_alloc); });
     }
 #endif
-    return WaveImpl::halo_buffer(n);
+    static_cast<void>(n);  // (host backends: no pinned memory)
+    return nullptr;
   }
 
   void copy_u_to_host(double* h_now, double* h_prev) override {

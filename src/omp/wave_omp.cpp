@@ -148,9 +148,9 @@ class WaveOmp final : public WaveImpl {
   double* now_plane_on_device(int pi) override {
     return ring_.now() + std::size_t(pi) * problem_.geometry().stride_i();
   }
-  std::shared_ptr<double> halo_buffer(std::size_t n) override {  // pinned through libomptarget: DMA copies
+  std::shared_ptr<double> pinned_buffer(std::size_t n) override {  // pinned through libomptarget
     void* p = omp_alloc(n * sizeof(double), llvm_omp_target_host_mem_alloc);
-    if (!p) return WaveImpl::halo_buffer(n);
+    if (!p) return nullptr;
     return std::shared_ptr<double>(static_cast<double*>(p),
                                    [](double* q) { omp_free(q, llvm_omp_target_host_mem_alloc); });
   }

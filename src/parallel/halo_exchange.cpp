@@ -46,12 +46,12 @@ HaloExchange::HaloExchange(WaveImpl& impl, const WaveProblem& problem, ProcessGr
     description_ += " (not NCCL: " + *why + ")";
   }
   if (!slab_.first()) {
-    send_lo_ = impl.halo_buffer(plane_);
-    recv_lo_ = impl.halo_buffer(plane_);
+    send_lo_ = impl.host_buffer(plane_).data;
+    recv_lo_ = impl.host_buffer(plane_).data;
   }
   if (!slab_.last()) {
-    send_hi_ = impl.halo_buffer(plane_);
-    recv_hi_ = impl.halo_buffer(plane_);
+    send_hi_ = impl.host_buffer(plane_).data;
+    recv_hi_ = impl.host_buffer(plane_).data;
   }
 }
 
