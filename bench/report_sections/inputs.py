@@ -22,7 +22,9 @@ DEFAULT_RESULTS = [os.path.join(HERE, "results", d) for d in
 # The portability study (bench/study.sh) of each GPU machine, newest last; the lines of code and
 # the code divergence of the measured commit (computed on the build machine, which has the compilers).
 DEFAULT_STUDY = sorted(glob.glob(os.path.join(HERE, "results", "*", "study-*")))
-DEFAULT_EFFORT = sorted(glob.glob(os.path.join(HERE, "results", "build-machine-*", "effort-*")))
+# The lines of code and code divergence of the product as it stands (regenerated when its code
+# changes; earlier effort-* directories are history).
+DEFAULT_EFFORT = [os.path.join(HERE, "results", "build-machine-2026-11-25", "effort-21c26e0")]
 # The newest sweep of each GPU, for the targets of section 16 (one directory per GPU).
 DEFAULT_NEWEST_SWEEPS = [os.path.join(HERE, "results", d) for d in
                          ("h100-2026-11-24/sweep-5f4d0b8", "h200-2026-11-24/sweep-5f4d0b8")]
