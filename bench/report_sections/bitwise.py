@@ -5,6 +5,7 @@ import statistics
 from .common import fmt_su, load_runs, with_results
 from .inputs import HERE
 
+
 def bitwise_section(w, bitwise_dirs, cost_dirs):
     """Section 15: the bitwise promise on long runs, and what exact floating point costs."""
     present = with_results(bitwise_dirs)

@@ -6,6 +6,7 @@ import os
 
 import matplotlib.pyplot as plt  # the Agg backend: bench/report.py chose it
 
+
 # Builds against another Kokkos: build directory -> the preset build it is compared with.
 KOKKOS_VARIANTS = {"cuda-k46": "cuda", "openmptarget-k46": "openmptarget"}
 GPU_IMPLS = ["cuda", "kokkos-cuda", "omp", "kokkos-openmptarget"]

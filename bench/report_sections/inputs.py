@@ -3,6 +3,7 @@ bench/report.py)."""
 import glob
 import os
 
+
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # bench/
 # Later directories replace earlier ones' runs of the same build on the same GPU: the 2026-11-23
 # sweeps (clean commits, every run bitwise) replace the cuda and openmptarget builds of the

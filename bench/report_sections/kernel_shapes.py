@@ -9,6 +9,7 @@ from .common import fmt_su
 from .inputs import DEFAULT_CUDA_SHAPES, DEFAULT_NEWEST_SWEEPS, HERE
 from .platforms import newest_sweep_targets
 
+
 SHAPE_ORDER = ("three-region", "flat", "one-region", "split", "unrolled", "pairs", "batched", "restrict", "tiled",
                "tiled-local", "bare", "bare-3", "teams-parallel", "teams-inline", "teams-once", "teams-flag",
                "teams-nowait")

@@ -7,6 +7,7 @@ import statistics
 from .common import fmt_su, load_runs, with_results
 from .inputs import HERE
 
+
 def io_section(w, io_dirs):
     """Section 12: the writer thread against the compute, per run of io-overlap.sh."""
     rows = []

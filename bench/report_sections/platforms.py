@@ -5,6 +5,7 @@ from .common import (HAND_OF, KOKKOS_OF, KOKKOS_VARIANTS, best, cell, fmt_pct, f
                      load_all, pennycook, per_step_us, platform_limit, points, ratio_cell, ratio_value)
 from .inputs import HERE
 
+
 def kokkos_versions_section(w, runs, bench, platform, dirs=()):
     w("## 7. Kokkos versions side by side\n")
     pairs = [(v, base) for v, base in KOKKOS_VARIANTS.items()

@@ -3,6 +3,7 @@ import os
 
 from .inputs import HERE
 
+
 def provenance_section(w, study_runs, loc, divergence):
     w("## Provenance\n")
     w("Every number above is read from committed result files; `python3 bench/report.py` regenerates this "

@@ -5,6 +5,7 @@ import os
 from .common import fmt_su, load_runs, steady_su, steady_su_of, with_results
 from .inputs import DEFAULT_NCCL, HERE
 
+
 def mpi_section(w, mpi_dirs):
     """Section 14: over MPI on several GPUs: checks, weak and strong scaling, a grid no GPU holds."""
     present = with_results(mpi_dirs)

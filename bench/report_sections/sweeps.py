@@ -6,6 +6,7 @@ import matplotlib.pyplot as plt  # the Agg backend: bench/report.py chose it
 from .common import (BYTES_CACHED, BYTES_NAIVE, BYTES_NAIVE_FULL, GPU_IMPLS, PAIRS, PLATFORM_OF, STEPS_LAUNCHES, cell,
                      fmt_pct, fmt_su, gpu_build_of, impl_result, ordered_shapes, pennycook, points, savefig, su_limit)
 
+
 def size_sections(w, runs, devbench, out_dir):
     """Sections 1-6; returns what section 11 reads: the shapes, the SU/s limit and the Kokkos ratios."""
     cuda_bench = devbench.get("cuda", {})
