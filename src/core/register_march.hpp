@@ -1,9 +1,9 @@
 // The register-window march, written once for the GPU implementations (hand CUDA and the tuned
 // Kokkos; hand OpenMP offload keeps its own, see omp/wave_omp.cpp): a work item updates i in
-// [i_begin, i_end) at one (j, k) column,
-// keeping `now` at i-1, i, i+1 in registers, so each value of `now` is loaded once per step.
-// The arithmetic is the shared formula (wave_update.hpp); the caller says how the three time
-// levels are addressed (Levels) and whether the column may meet a sponge layer (Sponge).
+// [i_begin, i_end) at one (j, k) column, keeping `now` at i-1, i, i+1 in registers, so each
+// value of `now` is loaded once per step. The arithmetic is the shared formula (wave_update.hpp);
+// the caller says how the three time levels are addressed (Levels) and whether the column may
+// meet a sponge layer (Sponge).
 #pragma once
 
 #include "core/wave_params.hpp"  // kBoundaryLayers
