@@ -175,9 +175,9 @@ TEST_F(AwaveProcess, EveryTuningKeyIsValidatedAndRecorded) {
     const Outcome ok = run("-tune " + std::string(k.name) + "=" + k.good + " -no_output " + run_args);
     EXPECT_EQ(ok.status, 0) << k.name << ": " << ok.err;
     const std::string json = slurp(work() / "r.json");
-    EXPECT_TRUE(std::regex_search(json, std::regex("\"" + std::regex_replace(k.name, std::regex("\\."), "\\.") +
-                                                   "\":\\s*\\{\\s*\"source\":\\s*\"-tune\",\\s*\"value\":\\s*\"" +
-                                                   k.good + "\"")))
+    EXPECT_TRUE(std::regex_search(
+        json, std::regex("\"" + std::regex_replace(k.name, std::regex("\\."), "\\.") +
+                         "\":\\s*\\{\\s*\"source\":\\s*\"-tune\",\\s*\"value\":\\s*\"" + k.good + "\"")))
         << k.name << " not recorded: " << json.substr(0, 2000);
     EXPECT_NE(ok.out.find(std::string("awave: tuning: ") + k.name + "=" + k.good + " (-tune)"), std::string::npos)
         << ok.out;

@@ -141,7 +141,8 @@ std::optional<NonFinite> run_chunks(WaveImpl& impl, StepLoop& steps, const WaveP
       compute_done += result.chunk_seconds.back();
       progress.update(steps_done, compute_done);
       if (group.distributed())  // where each chunk's time went (the first includes MPI's warm-up)
-        result.distributed.chunks.push_back({steps.step_seconds(), steps.halo().copy_seconds(), steps.halo().mpi_seconds()});
+        result.distributed.chunks.push_back(
+            {steps.step_seconds(), steps.halo().copy_seconds(), steps.halo().mpi_seconds()});
       if (out) snapshot();
     }
     if (out) out->commit();
@@ -267,7 +268,8 @@ RunReport run_comparison(const Options& options, const std::vector<const ImplEnt
                      p.ny(), p.nz(), p.dx, p.dt, p.nsteps, p.out_period, courant_number(p.dx, p.dt));
   if (const auto tuning = tuning_values(); !tuning.empty()) {
     std::string set;
-    for (const auto& [key, v] : tuning) set += fmt::format("{}{}={} ({})", set.empty() ? "" : ", ", key, v.value, v.source);
+    for (const auto& [key, v] : tuning)
+      set += fmt::format("{}{}={} ({})", set.empty() ? "" : ", ", key, v.value, v.source);
     log << "awave: tuning: " << set << "\n";
   }
   if (group.distributed())
@@ -300,7 +302,8 @@ void print_run_table(const RunReport& report, std::ostream& out) {
     if (r.checked && !r.is_reference)
       check += r.bitwise() ? ", bitwise" : fmt::format(", {} points not bitwise", r.bitwise_differences);
     if (!r.non_finite.empty()) check = "FAIL (NaN/Inf)";
-    out << fmt::format("{:<28} {:>10.3e} {:>10.3e} {:>7.0f}%  {}\n", r.id, best, median(su), 100 * best / fastest, check);
+    out << fmt::format("{:<28} {:>10.3e} {:>10.3e} {:>7.0f}%  {}\n", r.id, best, median(su), 100 * best / fastest,
+                       check);
   }
 }
 

@@ -16,8 +16,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 }  // namespace
 
-SnapshotWriter::SnapshotWriter(const std::string& path, const WaveProblem& problem, int64_t slots,
-                               Allocate allocate)
+SnapshotWriter::SnapshotWriter(const std::string& path, const WaveProblem& problem, int64_t slots, Allocate allocate)
     : path_(path),
       partial_(path + ".partial"),
       problem_(problem),

@@ -32,8 +32,8 @@ template <class ExecSpace, class Iteration = TunedPolicy<ExecSpace>>
 struct TunedStep : StepFields<typename ExecSpace::memory_space> {
   using execution_space = ExecSpace;
   using Fields = StepFields<typename ExecSpace::memory_space>;
-  using Fields::u_next, Fields::u_now, Fields::u_prev, Fields::cs2_k, Fields::damp_ij, Fields::f, Fields::dt;
   using Fields::nx, Fields::ny, Fields::nz, Fields::damped_update;
+  using Fields::u_next, Fields::u_now, Fields::u_prev, Fields::cs2_k, Fields::damp_ij, Fields::f, Fields::dt;
 
   int segment = 1;                     // planes a work item marches
   int march_begin = 0, march_end = 0;  // the planes of a Marched kernel
@@ -52,7 +52,9 @@ struct TunedStep : StepFields<typename ExecSpace::memory_space> {
       int i, j, k;
     };
     const TunedStep& s;
-    KOKKOS_INLINE_FUNCTION double now(Index p, int di, int dj, int dk) const { return s.u_now(p.i + di, p.j + dj, p.k + dk); }
+    KOKKOS_INLINE_FUNCTION double now(Index p, int di, int dj, int dk) const {
+      return s.u_now(p.i + di, p.j + dj, p.k + dk);
+    }
     KOKKOS_INLINE_FUNCTION double prev(Index p) const { return s.u_prev(p.i, p.j, p.k); }
     KOKKOS_INLINE_FUNCTION void store(Index p, double value) const { s.u_next(p.i, p.j, p.k) = value; }
     KOKKOS_INLINE_FUNCTION void next_plane(Index& p) const { ++p.i; }
@@ -71,7 +73,8 @@ struct TunedStep : StepFields<typename ExecSpace::memory_space> {
                             Undamped{});
     const ColumnSponge sponge = ColumnSponge::at(j, nx, ny, damp_ij.data(), long(damp_ij.stride(0)), dt);
     if constexpr (Iteration::march_one_offset)
-      register_march(FlatLevels<Pointers>{pointers()}, offset(i_begin + 1, pj, pk), i_begin, i_end, cs2_k(k), f, sponge);
+      register_march(FlatLevels<Pointers>{pointers()}, offset(i_begin + 1, pj, pk), i_begin, i_end, cs2_k(k), f,
+                     sponge);
     else
       register_march(ViewLevels{*this}, {i_begin + 1, pj, pk}, i_begin, i_end, cs2_k(k), f, sponge);
   }
@@ -141,8 +144,8 @@ struct TunedStep : StepFields<typename ExecSpace::memory_space> {
     const int nbl = kBoundaryLayers;
     if constexpr (Iteration::k_columns) {
       if (fused) {
-        Kokkos::parallel_for("wave::all_points", Kokkos::RangePolicy<ExecSpace, tuned_regions::AllColumns>(exec, 0, nx * ny),
-                             *this);
+        Kokkos::parallel_for("wave::all_points",
+                             Kokkos::RangePolicy<ExecSpace, tuned_regions::AllColumns>(exec, 0, nx * ny), *this);
         return;
       }
       if (scope != StepScope::edges)
@@ -151,7 +154,8 @@ struct TunedStep : StepFields<typename ExecSpace::memory_space> {
             Kokkos::RangePolicy<ExecSpace, tuned_regions::Columns>(exec, 0, (nx - 2 * nbl) * (ny - 2 * nbl)), *this);
       if (scope != StepScope::bulk)
         Kokkos::parallel_for("wave::x_layers",
-                             Kokkos::RangePolicy<ExecSpace, tuned_regions::XLayerColumns>(exec, 0, 2 * nbl * ny), *this);
+                             Kokkos::RangePolicy<ExecSpace, tuned_regions::XLayerColumns>(exec, 0, 2 * nbl * ny),
+                             *this);
       if (scope != StepScope::edges)
         Kokkos::parallel_for(
             "wave::y_layers",
@@ -163,9 +167,9 @@ struct TunedStep : StepFields<typename ExecSpace::memory_space> {
       }
       using Int = Kokkos::IndexType<int>;
       if (scope == StepScope::edges) {
-        Kokkos::parallel_for(
-            "wave::x_layers",
-            Kokkos::RangePolicy<ExecSpace, tuned_regions::MarchedXLayers, Int>(exec, 0, 2 * ny * nz), *this);
+        Kokkos::parallel_for("wave::x_layers",
+                             Kokkos::RangePolicy<ExecSpace, tuned_regions::MarchedXLayers, Int>(exec, 0, 2 * ny * nz),
+                             *this);
         return;
       }
       TunedStep marched = *this;

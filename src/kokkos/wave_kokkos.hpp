@@ -152,7 +152,7 @@ class WaveKokkos final : public WaveImpl {
   void launch(StepScope scope) {
     const WaveParams& p = problem_.params();
     const StepFields<MemSpace> fields{ring_.next(), ring_.now(), ring_.prev(), cs2_k_, damp_ij_,
-                                      problem_.f(), p.dt,        p.nx(),      p.ny(), p.nz()};
+                                      problem_.f(), p.dt,        p.nx(),       p.ny(), p.nz()};
     const Step step{fields};
     step.launch(exec_, scope, fused_step(p), plane_bytes(problem_.geometry()));
   }

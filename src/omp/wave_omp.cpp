@@ -245,7 +245,8 @@ class WaveOmp final : public WaveImpl {
     }
     const long items = tiles.items();
     if (items > std::numeric_limits<int>::max())
-      throw std::runtime_error("OpenMP offload: grid too large for 32-bit work indices (raise the tuning key omp.segment)");
+      throw std::runtime_error(
+          "OpenMP offload: grid too large for 32-bit work indices (raise the tuning key omp.segment)");
     const int n = int(items), teams_needed = int((items + threads - 1) / threads);
     const int teams = teams_setting() > 0 ? std::min(teams_setting(), teams_needed) : teams_needed;
     int* const incomplete = d_incomplete_;

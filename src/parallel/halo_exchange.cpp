@@ -4,10 +4,9 @@
 
 #include "parallel/nccl_link.hpp"
 
-#include <fmt/format.h>
-
 #include <chrono>
 #include <cstdlib>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
