@@ -117,6 +117,7 @@ std::optional<NonFinite> run_chunks(WaveImpl& impl, StepLoop& steps, const WaveP
     const auto start = clock::now();
     impl.copy_u_to_host(buffers.now, buffers.prev);
     result.io.copy_seconds += std::chrono::duration<double>(clock::now() - start).count();
+    result.io.copy_bytes += double(2 * problem.geometry().size() * sizeof(double));
     out->submit(impl.time_step());
   };
   if (options.write_output) {
@@ -158,7 +159,7 @@ std::optional<NonFinite> run_chunks(WaveImpl& impl, StepLoop& steps, const WaveP
   if (out) {  // over MPI: the slowest process's
     result.io.wall_seconds = group.max(std::chrono::duration<double>(clock::now() - wall_start).count());
     result.io.copy_seconds = group.max(result.io.copy_seconds);
-    result.io.copy_bytes = double(group.sum((chunks.size() + 1) * 2 * problem.geometry().size() * sizeof(double)));
+    result.io.copy_bytes = double(group.sum(std::size_t(result.io.copy_bytes)));
     result.io.pinned = group.min(out->buffers_pinned() ? 1L : 0L) == 1;
     result.io.write_seconds = group.max(out->write_seconds());
     result.io.wait_seconds = group.max(out->wait_seconds());
@@ -337,8 +338,7 @@ void print_summary(const RunReport& report, std::ostream& out) {
           "writer (creating and writing the file) was busy {:.3f}, overlapping the compute\n",
           r.io.wall_seconds, compute, r.io.copy_seconds, r.io.wait_seconds, r.io.write_seconds);
       out << fmt::format("  copy back: {:.2f} GB at {:.1f} GB/s into {} host buffers\n", r.io.copy_bytes / 1e9,
-                         r.io.copy_seconds > 0 ? r.io.copy_bytes / r.io.copy_seconds / 1e9 : 0.0,
-                         r.io.pinned ? "pinned" : "pageable");
+                         r.io.copy_gb_per_s(), r.io.pinned ? "pinned" : "pageable");
     }
   }
 }
@@ -431,7 +431,7 @@ void write_json(const RunReport& report, const std::string& path) {
                   {"compute_seconds", std::accumulate(r.chunk_seconds.begin(), r.chunk_seconds.end(), 0.0)},
                   {"copy_seconds", r.io.copy_seconds},
                   {"copy_bytes", r.io.copy_bytes},
-                  {"copy_gb_per_s", r.io.copy_seconds > 0 ? r.io.copy_bytes / r.io.copy_seconds / 1e9 : 0.0},
+                  {"copy_gb_per_s", r.io.copy_gb_per_s()},
                   {"pinned_buffers", r.io.pinned},
                   {"wait_seconds", r.io.wait_seconds},
                   {"write_seconds", r.io.write_seconds},

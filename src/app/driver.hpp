@@ -41,6 +41,7 @@ struct ImplResult {
     double wait_seconds = 0;   // waiting for the writer (it fell a chunk behind, or the last write)
     double write_seconds = 0;  // the writer thread's busy time (creating, writing): overlaps the chunks
     double flush_seconds = 0, longest_flush_seconds = 0;  // the snapshots' commit flushes (crash window)
+    double copy_gb_per_s() const { return copy_seconds > 0 ? copy_bytes / copy_seconds / 1e9 : 0.0; }
   } io;
   struct {  // over MPI: where a step's time went (the slowest process's sums over the run)
     int processes = 1;
