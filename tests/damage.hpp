@@ -27,10 +27,12 @@ inline std::uint64_t file_size(const std::string& path) {
   return std::uint64_t(f.tellg());
 }
 
-// The file address of the chunk holding element (slot, 0, 0, 0) of a PointData array.
+// The file address of the chunk holding element (slot, 0, 0, 0) of a PointData array, or of the
+// time-series dataset at `array` where it is a path ("/awave_checkpoints/u").
 inline std::uint64_t slot_address(const std::string& path, const std::string& array, std::int64_t slot) {
   const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  const hid_t ds = H5Dopen2(file, ("/VTKHDF/PointData/" + array).c_str(), H5P_DEFAULT);
+  const std::string dataset = array.rfind('/', 0) == 0 ? array : "/VTKHDF/PointData/" + array;
+  const hid_t ds = H5Dopen2(file, dataset.c_str(), H5P_DEFAULT);
   const hsize_t coord[4] = {hsize_t(slot), 0, 0, 0};
   unsigned mask = 0;
   haddr_t addr = HADDR_UNDEF;
@@ -81,7 +83,7 @@ inline void set_dt(const std::string& path, double dt) {
   H5Fclose(file);
 }
 
-// What a kill inside a snapshot's commit flush can leave (VtkHdfWriter::append_u): the NSteps
+// What a kill inside a snapshot's commit flush can leave (VtkHdfWriter::append): the NSteps
 // attribute and the Steps array `array` (e.g. "Values") resized to `length`, each as given, and
 // /wave_params complete 0, as in a killed run's file.
 inline void set_interrupted_commit(const std::string& path, std::int64_t nsteps, const std::string& array,

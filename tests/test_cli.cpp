@@ -52,6 +52,35 @@ TEST(CommandLine, DoubleDashAndExtras) {
   EXPECT_FALSE(r.options.check);
 }
 
+// Snapshots and checkpoints (io/output_layout.hpp): the default is the spec's file (every
+// snapshot a checkpoint); checkpoints apart fall every checkpoint_period steps after the start and
+// at the end, and the bytes add up.
+TEST(CommandLine, OutputLayoutOptions) {
+  const ParsedCommandLine defaults = parse({"-nsteps", "200", "-out_period", "10"});
+  ASSERT_FALSE(defaults.error) << *defaults.error;
+  const OutputLayout& d = defaults.options.output;
+  EXPECT_TRUE(d.snapshots_are_checkpoints());
+  EXPECT_EQ(d.checkpoint_period, 10);
+  EXPECT_EQ(d.checkpoints(defaults.options.params), 0);
+  const ParsedCommandLine r =
+      parse({"-shape", "512,512,512", "-nsteps", "205", "-out_period", "10", "-snapshot_precision", "single",
+             "-snapshot_fields", "u", "-checkpoint_period", "100"});
+  ASSERT_FALSE(r.error) << *r.error;
+  const OutputLayout& o = r.options.output;
+  const WaveParams& p = r.options.params;
+  EXPECT_FALSE(o.snapshots_are_checkpoints());
+  EXPECT_FALSE(o.is_checkpoint(p, 0)) << "the start can be run again";
+  EXPECT_TRUE(o.is_checkpoint(p, 100));
+  EXPECT_FALSE(o.is_checkpoint(p, 110));
+  EXPECT_TRUE(o.is_checkpoint(p, 205)) << "the end";
+  EXPECT_EQ(o.checkpoints(p), 3);  // 100, 200, 205
+  const double points = 512.0 * 512 * 512;
+  EXPECT_EQ(o.snapshot_bytes(p), points * 4);  // 0.54 GB: the target
+  EXPECT_EQ(o.checkpoint_bytes(p), points * 16);
+  EXPECT_EQ(o.run_bytes(p), 22 * points * 4 + 3 * points * 16 + points * 16);  // 22 snapshots, sos and damp
+  EXPECT_NE(o.describe(p).find("checkpoints (u, u_prev, double) every 100 steps"), std::string::npos) << o.describe(p);
+}
+
 TEST(CommandLine, HaloPathAndTimeOut) {
   const ParsedCommandLine defaults = parse({});
   ASSERT_FALSE(defaults.error) << *defaults.error;
@@ -91,6 +120,12 @@ TEST(CommandLine, BadInputsGiveOneLineErrors) {
       {{"-halo_timeout", "0"}, "-halo_timeout needs seconds > 0"},
       {{"-halo_timeout", "-3"}, "-halo_timeout needs seconds > 0"},
       {{"-halo_timeout", "nan"}, "-halo_timeout needs seconds > 0"},
+      {{"-snapshot_precision", "half"}, "-snapshot_precision is double or single"},
+      {{"-snapshot_fields", "u_prev"}, "-snapshot_fields is u,u_prev or u"},
+      {{"-checkpoint_period", "0"}, "-checkpoint_period needs a positive integer"},
+      {{"-checkpoint_period", "x"}, "-checkpoint_period needs a positive integer"},
+      {{"-snapshot_fields", "u", "-checkpoint_period", "15"}, "must be a positive multiple of -out_period 10"},
+      {{"-checkpoint_period", "20"}, "snapshots of u and u_prev in double are checkpoints already"},
   };
   for (const auto& [args, expected] : cases) {
     std::vector<const char*> argv{"awave"};

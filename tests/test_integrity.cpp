@@ -88,6 +88,51 @@ TEST_F(Integrity, VerifyNamesTheFirstDamagedSnapshot) {
   }
 }
 
+// A file of single-precision snapshots of u with checkpoints apart (io/output_layout.hpp): -verify
+// names a damaged checkpoint and a damaged snapshot (checksummed as the floats it stores), and a
+// restart skips a damaged last checkpoint, saying so, to the same field, while damage to the
+// snapshots, which a restart does not read, changes nothing for it.
+TEST_F(Integrity, ADamagedCheckpointIsNamedAndARestartContinuesFromTheCheckpointBefore) {
+  // The fixture's run in single precision: snapshots 0, 5, 10, 15, 20, 23; checkpoints 10, 20, 23.
+  const Outcome o =
+      run("-shape 20,16,12 -nsteps 23 -out_period 5 -impl cpu -snapshot_precision single -snapshot_fields u "
+          "-checkpoint_period 10 single");
+  ASSERT_EQ(o.status, 0) << o.err;
+  const Outcome v = run("-verify single.cpu.vtkhdf");
+  EXPECT_EQ(v.status, 0) << v.err;
+  EXPECT_NE(v.out.find("6 snapshots and 3 checkpoints, every checksum verifies"), std::string::npos) << v.out;
+  const std::vector<double> expected = last_u(original());  // the double run's step 23
+  auto damaged_copy = [this](const std::string& array, std::int64_t slot) {
+    const fs::path f = work() / "damaged.vtkhdf";
+    fs::copy_file(work() / "single.cpu.vtkhdf", f, fs::copy_options::overwrite_existing);
+    awave_test::damage_slot(f.string(), array, slot, 400, 4);
+    fs::remove(work() / "next.cpu.vtkhdf");
+  };
+
+  damaged_copy("/awave_checkpoints/u", 2);
+  const Outcome vc = run("-verify damaged.vtkhdf");
+  EXPECT_EQ(vc.status, 1);
+  EXPECT_NE(vc.err.find("checkpoint 2 of 3 is DAMAGED: u x-plane"), std::string::npos) << vc.err;
+  const Outcome r = run("-restart damaged.vtkhdf -impl cpu -quiet next");  // to the file's end step, 23
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("checkpoint 2 (step 23) is damaged"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("continuing from checkpoint 1 (step 20), which loses 3 steps"), std::string::npos) << r.err;
+  EXPECT_TRUE(same_bits(last_u(work() / "next.cpu.vtkhdf"), expected)) << "the field differs";
+  const Outcome strict = run("-restart damaged.vtkhdf -restart_strict -impl cpu strict");
+  EXPECT_EQ(strict.status, 1);
+  EXPECT_NE(strict.err.find("(refused: -restart_strict)"), std::string::npos) << strict.err;
+
+  damaged_copy("u", 4);  // a single-precision snapshot
+  const Outcome vs = run("-verify damaged.vtkhdf");
+  EXPECT_EQ(vs.status, 1);
+  EXPECT_NE(vs.err.find("snapshot 4 of 6 is DAMAGED: u x-plane"), std::string::npos) << vs.err;
+  const Outcome rs = run("-restart damaged.vtkhdf -restart_strict -impl cpu -quiet -nsteps 2 next");
+  ASSERT_EQ(rs.status, 0) << rs.err;
+  EXPECT_EQ(rs.err, "") << "a restart reads only the checkpoints";
+  EXPECT_NE(rs.out.find("restarting from damaged.vtkhdf at step 23 (its checkpoint slot 2)"), std::string::npos)
+      << rs.out;
+}
+
 TEST_F(Integrity, ARestartSkipsADamagedLastSnapshotSaysSoAndComputesTheSameField) {
   const std::vector<double> expected = last_u(original());  // step 23
   for (const char* array : {"u", "u_prev", "values"}) {
@@ -115,7 +160,7 @@ TEST_F(Integrity, ARestartSkipsADamagedLastSnapshotSaysSoAndComputesTheSameField
   }
 }
 
-// What a kill inside a snapshot's commit flush can leave (VtkHdfWriter::append_u): NSteps and
+// What a kill inside a snapshot's commit flush can leave (VtkHdfWriter::append): NSteps and
 // the Steps arrays one apart, in either direction, each array with its own length. Planted on
 // copies of a complete run, marked incomplete as a killed run's file is: -verify and -restart
 // take the snapshots all agree on, and the restart ends with an uninterrupted run's field.
@@ -128,7 +173,7 @@ TEST_F(Integrity, AKillInsideACommitLeavesTheSnapshotsAllAgreeOn) {
     hsize_t length;
     int agreed;  // of the snapshots at 0, 5, 10, 15, 20, 23
     int steps_to_25;
-  } cases[] = {{7, "Values", 7, 6, 2},                    // NSteps and Values ahead
+  } cases[] = {{7, "Values", 7, 6, 2},                   // NSteps and Values ahead
                {6, "PointDataOffsets/u_prev", 5, 5, 5},  // one offsets array behind
                {5, "PointDataOffsets/u", 6, 5, 5}};      // NSteps behind
   for (const Case& c : cases) {
@@ -138,8 +183,7 @@ TEST_F(Integrity, AKillInsideACommitLeavesTheSnapshotsAllAgreeOn) {
     ASSERT_EQ(awave::read_vtkhdf_contents(f).committed_snapshots(), c.agreed);
     const Outcome v = run("-verify killed.vtkhdf");
     EXPECT_EQ(v.status, 0) << v.err;
-    EXPECT_NE(v.out.find(std::to_string(c.agreed) + " snapshots, every checksum verifies"), std::string::npos)
-        << v.out;
+    EXPECT_NE(v.out.find(std::to_string(c.agreed) + " snapshots, every checksum verifies"), std::string::npos) << v.out;
     fs::remove(work() / "next.cpu.vtkhdf");
     const Outcome r = run("-restart killed.vtkhdf -impl cpu -quiet -nsteps " + std::to_string(c.steps_to_25) + " next");
     ASSERT_EQ(r.status, 0) << r.err;

@@ -269,6 +269,15 @@ TEST(MemoryEstimate, CountsFieldsPerImplementationAndRefusesWhatDoesNotFit) {
   const MemoryNeed bare = estimate_memory(p, {&host_kokkos}, false, false);
   EXPECT_EQ(bare.host_bytes, 3 * padded + coefficients);
   EXPECT_EQ(bare.device_bytes, 0u);
+  // Snapshots of single-precision u alone: the device converts them in half a padded field.
+  OutputLayout single;
+  single.single_precision = true;
+  single.with_u_prev = false;
+  EXPECT_EQ(estimate_memory(p, {&gpu}, false, true, single).device_bytes, 3 * padded + coefficients + padded / 2);
+  EXPECT_EQ(estimate_memory(p, {&gpu}, false, false, single).device_bytes, 3 * padded + coefficients)
+      << "no output, no conversion";
+  EXPECT_EQ(estimate_memory(p, {&gpu}, false, true, single).host_bytes, 4 * padded + padded)
+      << "the floats use the snapshot buffers";
 
   EXPECT_FALSE(memory_problem(checked, checked.host_bytes, checked.device_bytes));
   EXPECT_FALSE(memory_problem(checked, std::nullopt, std::nullopt)) << "nothing known, nothing refused";

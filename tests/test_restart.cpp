@@ -127,6 +127,63 @@ TEST_F(Restart, RestartedRunsAreBitwiseTheUninterruptedRun) {
   }
 }
 
+// Single-precision snapshots of u with checkpoints apart (io/output_layout.hpp), for every
+// implementation (on a GPU, converted there): each snapshot is the double run's u rounded to
+// float, bit for bit; each checkpoint is the double run's u and u_prev at its step; and a restart
+// from a checkpoint of such a file continues to the same checkpoints and snapshots.
+TEST_F(Restart, RestartedRunsFromSinglePrecisionFilesAreBitwiseTheUninterruptedRun) {
+#ifdef AWAVE_TEST_ON_DEVICE
+  if (auto problem = accelerator_problem()) GTEST_SKIP() << *problem;
+#endif
+  const std::string single = " -snapshot_precision single -snapshot_fields u -checkpoint_period 6 -no_check";
+  for (const std::string& id : implementations_to_test()) {
+    SCOPED_TRACE(id);
+    const std::string grid = "-shape 21,13,7 -out_period 3 -impl " + id;
+    ASSERT_EQ(run(grid + " -nsteps 12 -no_check double").status, 0);    // snapshots 0 3 6 9 12, in double
+    ASSERT_EQ(run(grid + " -nsteps 12" + single + " full").status, 0);  // checkpoints 6 12
+    ASSERT_EQ(run(grid + " -nsteps 8" + single + " part").status, 0);   // checkpoints 6 8
+    const Outcome r = run("-impl " + id + " -restart part." + id + ".vtkhdf -nsteps 4" + single + " rest");
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("at step 8 (its checkpoint slot 1)"), std::string::npos) << r.out;
+
+    const std::string reference = (work() / ("double." + id + ".vtkhdf")).string();
+    const VtkHdfContents d = read_vtkhdf_contents(reference);
+    auto double_at = [&](const char* name, int64_t time) {  // the double run's field, [i][j][k]
+      const auto at = std::find(d.step_values.begin(), d.step_values.end(), time);
+      if (at == d.step_values.end()) return std::vector<double>{};
+      return read_vtkhdf_planes(reference, std::string(kSnapshotArrays) + "/" + name, at - d.step_values.begin(), 0,
+                                d.params.nx());
+    };
+    for (const char* file : {"full", "rest"}) {
+      SCOPED_TRACE(file);
+      const std::string path = (work() / (std::string(file) + "." + id + ".vtkhdf")).string();
+      const VtkHdfContents c = read_vtkhdf_contents(path);
+      ASSERT_EQ(c.value_bytes.at("u"), 4);
+      EXPECT_EQ(c.dims.count("u_prev"), 0u);
+      ASSERT_TRUE(c.checkpoints);
+      const std::vector<int64_t> checkpoint_steps =
+          std::string(file) == "full" ? std::vector<int64_t>{6, 12} : std::vector<int64_t>{12};
+      EXPECT_EQ(c.checkpoints->steps, checkpoint_steps);
+      for (int64_t s = 0; s < c.committed_snapshots(); ++s) {
+        const std::vector<double> u =
+            read_vtkhdf_planes(path, std::string(kSnapshotArrays) + "/u", s, 0, c.params.nx());
+        std::vector<double> rounded = double_at("u", c.step_values[std::size_t(s)]);
+        if (rounded.empty()) continue;  // a restart's start (step 8): not among the double run's snapshots
+        for (double& x : rounded) x = double(float(x));
+        EXPECT_TRUE(u == rounded) << "snapshot at step " << c.step_values[std::size_t(s)];
+      }
+      for (std::size_t n = 0; n < c.checkpoints->steps.size(); ++n)
+        for (const char* name : {"u", "u_prev"}) {
+          const std::vector<double> got =
+              read_vtkhdf_planes(path, std::string(kCheckpointGroup) + "/" + name, int64_t(n), 0, c.params.nx());
+          const std::vector<double> want = double_at(name, c.checkpoints->steps[n]);
+          EXPECT_TRUE(!want.empty() && std::memcmp(got.data(), want.data(), got.size() * sizeof(double)) == 0)
+              << name << " of checkpoint " << n;
+        }
+    }
+  }
+}
+
 // kill -9 while a run writes, at several moments; what was flushed is intact and restartable.
 // A kill can land inside a snapshot's commit flush (0.07-0.4 ms of each snapshot's ~5 ms
 // here): NSteps and the Steps arrays may then disagree, which restart and -verify take by
@@ -141,8 +198,8 @@ TEST_F(Restart, AKilledRunKeepsEverySnapshotItCompletedAndRestartsFromThem) {
     for (int attempt = 1;; ++attempt) {
       SCOPED_TRACE("killed after " + std::to_string(wait_for) + " snapshots, attempt " + std::to_string(attempt));
       fs::remove(partial);
-      const std::string cmd = "cd '" + work().string() + "' && exec '" AWAVE_EXE "' " + grid +
-                              " -nsteps 12000 killed >/dev/null 2>&1";
+      const std::string cmd =
+          "cd '" + work().string() + "' && exec '" AWAVE_EXE "' " + grid + " -nsteps 12000 killed >/dev/null 2>&1";
       pid_t pid = 0;
       const char* argv[] = {"sh", "-c", cmd.c_str(), nullptr};
       ASSERT_EQ(posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char**>(argv), environ), 0);
@@ -240,7 +297,7 @@ TEST_F(Restart, BadRestartFilesAreRefusedAndNothingIsWritten) {
   {  // no snapshot: a run killed before its first output
     WaveParams p;
     p.shape = {20, 12, 6};
-    VtkHdfWriter((files / "empty.vtkhdf").string(), WaveProblem(p), 3);
+    VtkHdfWriter((files / "empty.vtkhdf").string(), WaveProblem(p), {}, 3);
   }
   const std::pair<std::string, std::string> cases[] = {
       {"-restart ../files/missing.vtkhdf", "does not exist"},

@@ -98,6 +98,22 @@ class View(unittest.TestCase):
         red, blue, _ = self.field_colours("d1.png")
         self.assertGreater(blue, 0, "file - other is -1 at the planted point: blue")
 
+    def test_single_precision_snapshots_differ_from_double_by_rounding_only(self):
+        r = run(EXE, "-shape", "40,32,24", "-nsteps", "30", "-out_period", "10", "-impl", "cpu", "-quiet",
+                "-snapshot_precision", "single", "-snapshot_fields", "u", "-checkpoint_period", "20", "single",
+                cwd=self.dir)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        single = os.path.join(self.dir, "single.cpu.vtkhdf")
+        r = self.view(single, "--diff", self.file, "-o", "ds.png")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        line = next(x for x in r.stdout.splitlines() if "largest |difference|" in x)
+        largest = float(line.split("slices ")[1].split()[0])
+        scale = float(line.split("largest |u| ")[1].split(";")[0])
+        self.assertIn("float32 in single.cpu.vtkhdf, float64 in run.cpu.vtkhdf", line)
+        # float32 rounds to nearest: |x - float(x)| <= |x| * 2^-24, and a wave is not all representable
+        self.assertGreater(largest, 0.0, line)
+        self.assertLessEqual(largest, scale * 2.0**-24, line)
+
     def test_animation_has_every_snapshot(self):
         r = self.view(self.file, "--animate", "a.gif")
         self.assertEqual(r.returncode, 0, r.stderr)

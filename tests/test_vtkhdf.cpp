@@ -39,10 +39,10 @@ TEST_F(VtkHdf, StructureIsWhatVtkNeeds) {
   const WaveProblem problem(params_);
   const PaddedGeometry g = problem.geometry();
   {
-    VtkHdfWriter w(path_, problem, 4);
+    VtkHdfWriter w(path_, problem, {}, 4);
     for (long t : {0L, 3L, 6L, 7L}) {
       const std::vector<double> u = position_field(g, double(t));
-      w.append_u(t, u.data(), u.data());
+      w.append(t, {u.data(), u.data()}, false);
     }
     w.close(true);
   }
@@ -76,9 +76,9 @@ TEST_F(VtkHdf, RoundTripIsExactAndXFastest) {
   const PaddedGeometry g = problem.geometry();
   const std::vector<double> now = position_field(g, 1.0), prev = position_field(g, 0.0);
   {
-    VtkHdfWriter w(path_, problem, 2);
-    w.append_u(0, prev.data(), prev.data());
-    w.append_u(1, now.data(), prev.data());
+    VtkHdfWriter w(path_, problem, {}, 2);
+    w.append(0, {prev.data(), prev.data()}, false);
+    w.append(1, {now.data(), prev.data()}, false);
   }  // closed by the destructor
   const std::vector<double> u1 = read_vtkhdf_array(path_, "u", 1);
   const std::vector<double> up1 = read_vtkhdf_array(path_, "u_prev", 1);
@@ -101,7 +101,7 @@ TEST_F(VtkHdf, RoundTripIsExactAndXFastest) {
 
 TEST_F(VtkHdf, ErrorsAreExceptionsNotCrashes) {
   const WaveProblem problem(params_);
-  EXPECT_THROW(VtkHdfWriter("/nonexistent-dir-awave/x.vtkhdf", problem, 2), std::runtime_error);
+  EXPECT_THROW(VtkHdfWriter("/nonexistent-dir-awave/x.vtkhdf", problem, {}, 2), std::runtime_error);
   EXPECT_THROW(read_vtkhdf_contents("/nonexistent-dir-awave/x.vtkhdf"), std::runtime_error);
 }
 
@@ -110,9 +110,9 @@ TEST_F(VtkHdf, AnInterruptedFileHoldsItsSnapshotsAndSaysItIsIncomplete) {
   const PaddedGeometry g = problem.geometry();
   const std::vector<double> a = position_field(g, 0.0), b = position_field(g, 3.0);
   {
-    VtkHdfWriter w(path_, problem, 4);  // room for 4, the "run" stops after 2
-    w.append_u(0, a.data(), a.data());
-    w.append_u(3, b.data(), a.data());
+    VtkHdfWriter w(path_, problem, {}, 4);  // room for 4, the "run" stops after 2
+    w.append(0, {a.data(), a.data()}, false);
+    w.append(3, {b.data(), a.data()}, false);
   }
   const VtkHdfContents c = read_vtkhdf_contents(path_);
   EXPECT_FALSE(c.complete);
@@ -121,18 +121,18 @@ TEST_F(VtkHdf, AnInterruptedFileHoldsItsSnapshotsAndSaysItIsIncomplete) {
   EXPECT_EQ(c.offsets.at("u"), (std::vector<int64_t>{0, 1}));
   EXPECT_EQ(c.dims.at("u")[0], 4) << "all slots allocated at creation";
   std::vector<double> now(g.size()), prev(g.size());
-  read_vtkhdf_state(path_, 1, g, now.data(), prev.data());
+  read_vtkhdf_state(path_, kSnapshotArrays, 1, g, now.data(), prev.data());
   EXPECT_EQ(now[g.index(3, 2, 1)], b[g.index(3, 2, 1)]);
 }
 
 TEST_F(VtkHdf, WritesNoMoreSnapshotsThanItsSlotsAndReportsTheClosedFile) {
   const WaveProblem problem(params_);
   const std::vector<double> a = position_field(problem.geometry(), 0.0);
-  VtkHdfWriter w(path_, problem, 1);
-  w.append_u(0, a.data(), a.data());
-  EXPECT_THROW(w.append_u(1, a.data(), a.data()), std::runtime_error);
+  VtkHdfWriter w(path_, problem, {}, 1);
+  w.append(0, {a.data(), a.data()}, false);
+  EXPECT_THROW(w.append(1, {a.data(), a.data()}, false), std::runtime_error);
   w.close(false);
-  EXPECT_THROW(w.append_u(1, a.data(), a.data()), std::runtime_error);
+  EXPECT_THROW(w.append(1, {a.data(), a.data()}, false), std::runtime_error);
   const VtkHdfContents c = read_vtkhdf_contents(path_);
   EXPECT_EQ(c.nsteps, 1);
   EXPECT_FALSE(c.complete);
@@ -147,17 +147,17 @@ TEST_F(VtkHdf, StateReadBackIsBitwiseWhatWasWritten) {
     const PaddedGeometry g = problem.geometry();
     const std::vector<double> now = position_field(g, 1.0), prev = position_field(g, 0.25);
     {
-      VtkHdfWriter w(path_, problem, 3);
-      w.append_u(0, prev.data(), prev.data());
-      w.append_u(5, now.data(), prev.data());
+      VtkHdfWriter w(path_, problem, {}, 3);
+      w.append(0, {prev.data(), prev.data()}, false);
+      w.append(5, {now.data(), prev.data()}, false);
     }
     std::vector<double> got_now(g.size(), -1.0), got_prev(g.size(), -1.0);  // ghosts as position_field's
-    read_vtkhdf_state(path_, 1, g, got_now.data(), got_prev.data());
+    read_vtkhdf_state(path_, kSnapshotArrays, 1, g, got_now.data(), got_prev.data());
     EXPECT_TRUE(got_now == now) << shape[0];
     EXPECT_TRUE(got_prev == prev) << shape[0];
-    EXPECT_THROW(read_vtkhdf_state(path_, 3, g, got_now.data(), got_prev.data()), std::runtime_error);
+    EXPECT_THROW(read_vtkhdf_state(path_, kSnapshotArrays, 3, g, got_now.data(), got_prev.data()), std::runtime_error);
     const PaddedGeometry other{g.nx, g.ny, g.nz + 1};
     std::vector<double> wrong(other.size());
-    EXPECT_THROW(read_vtkhdf_state(path_, 1, other, wrong.data(), wrong.data()), std::runtime_error);
+    EXPECT_THROW(read_vtkhdf_state(path_, kSnapshotArrays, 1, other, wrong.data(), wrong.data()), std::runtime_error);
   }
 }

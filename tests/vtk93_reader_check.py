@@ -28,8 +28,9 @@ def check(path):
         values = np.asarray(f["VTKHDF/Steps/Values"])
         # Slots are allocated for the whole run; an interrupted run's file fills the first NSteps.
         n = int(f["VTKHDF/Steps"].attrs["NSteps"])
-        u = np.asarray(f["VTKHDF/PointData/u"][:n])
-        u_prev = np.asarray(f["VTKHDF/PointData/u_prev"][:n])
+        u = np.asarray(f["VTKHDF/PointData/u"][:n])  # float64, or float32 (-snapshot_precision single)
+        # u_prev is absent from files of -snapshot_fields u
+        u_prev = np.asarray(f["VTKHDF/PointData/u_prev"][:n]) if "u_prev" in f["VTKHDF/PointData"] else None
         sos = np.asarray(f["VTKHDF/PointData/sos"])[0]
         damp = np.asarray(f["VTKHDF/PointData/damp"])[0]
 
@@ -64,14 +65,20 @@ def check(path):
         if not np.allclose(image.GetSpacing(), (dx, dx, dx)):
             problems.append(f"step {step}: spacing {image.GetSpacing()}")
         pd = image.GetPointData()
-        expected = {"u": u[step], "u_prev": u_prev[step], "sos": sos, "damp": damp}
+        expected = {"u": u[step], "sos": sos, "damp": damp}
+        if u_prev is not None:
+            expected["u_prev"] = u_prev[step]
+        elif pd.GetArray("u_prev") is not None:
+            problems.append(f"step {step}: VTK shows a u_prev the file does not hold")
         for name, want in expected.items():
             array = pd.GetArray(name)
             if array is None:
                 problems.append(f"step {step}: no array {name}")
                 continue
             got = vtk_to_numpy(array).reshape(nz, ny, nx)  # VTK point order: x fastest
-            if not np.array_equal(got, want):
+            if got.dtype != want.dtype:
+                problems.append(f"step {step}: array {name} is {got.dtype} in VTK, {want.dtype} in the file")
+            elif not np.array_equal(got, want):
                 problems.append(f"step {step}: array {name} differs from the file's data")
     return problems
 

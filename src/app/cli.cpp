@@ -56,6 +56,7 @@ std::string tuning_key_names() {
 std::string usage() {
   return "usage: awave [-shape nx,ny,nz] [-dx float] [-dt float] [-nsteps int] [-out_period int]\n"
          "             [-impl id,id,...] [-reference cpu|cpu-openmp] [-json FILE] [-no_output] [-no_check] [-quiet]\n"
+         "             [-snapshot_precision double|single] [-snapshot_fields u,u_prev|u] [-checkpoint_period int]\n"
          "             [-restart FILE [-restart_strict]] [-verify FILE] [-halo mpi|nccl] [-halo_timeout s]\n"
          "             [-tune key=value,...|help] [-list] [-h] [output_base]\n"
          "  -shape nx,ny,nz   interior grid points (default 32,32,32; nx, ny >= 8, nz >= 1)\n"
@@ -69,6 +70,16 @@ std::string usage() {
          "                    cpu-openmp (the same arithmetic on OpenMP threads, bitwise identical)\n"
          "  -json FILE        also write the results as JSON to FILE\n"
          "  -no_output        write no .vtkhdf files\n"
+         "  -snapshot_precision double|single\n"
+         "                    the snapshots' values (default double); single halves their bytes, converted\n"
+         "                    on the GPU before the copy\n"
+         "  -snapshot_fields u,u_prev|u\n"
+         "                    what each snapshot holds (default u,u_prev); u alone halves it again\n"
+         "  -checkpoint_period int\n"
+         "                    where snapshots are not in double with u_prev: checkpoints (u and u_prev in\n"
+         "                    double, for -restart) every this many steps, a multiple of -out_period, and at\n"
+         "                    the end (default: every snapshot); -snapshot_precision single -snapshot_fields u\n"
+         "                    -checkpoint_period 100 writes a quarter of the bytes per snapshot\n"
          "  -no_check         skip the CPU reference and the point-by-point check (benchmarks)\n"
          "  -quiet            no progress lines on stderr (steps, %, SU/s so far, time left)\n"
          "  -restart FILE     continue the run saved in FILE (an awave .vtkhdf, complete or from an\n"
@@ -131,7 +142,8 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
     const bool takes_value = flag == "-shape" || flag == "-dx" || flag == "-dt" || flag == "-nsteps" ||
                              flag == "-out_period" || flag == "-impl" || flag == "-json" || flag == "-reference" ||
                              flag == "-restart" || flag == "-verify" || flag == "-halo" || flag == "-halo_timeout" ||
-                             flag == "-tune";
+                             flag == "-tune" || flag == "-snapshot_precision" || flag == "-snapshot_fields" ||
+                             flag == "-checkpoint_period";
     if (takes_value) {
       if (a + 1 >= argc) return error(fmt::format("{} needs a value", arg));
       const std::string value = argv[++a];
@@ -154,6 +166,18 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
         if (!n) return error(fmt::format("{} needs an integer, got '{}'", arg, value));
         (flag == "-nsteps" ? o.params.nsteps : o.params.out_period) = int(*n);
         (flag == "-nsteps" ? o.given.nsteps : o.given.out_period) = true;
+      } else if (flag == "-snapshot_precision") {
+        if (value != "double" && value != "single")
+          return error(fmt::format("-snapshot_precision is double or single, got '{}'", value));
+        o.output.single_precision = value == "single";
+      } else if (flag == "-snapshot_fields") {
+        if (value != "u,u_prev" && value != "u")
+          return error(fmt::format("-snapshot_fields is u,u_prev or u, got '{}'", value));
+        o.output.with_u_prev = value == "u,u_prev";
+      } else if (flag == "-checkpoint_period") {
+        const auto n = parse_integer(value);
+        if (!n || *n < 1) return error(fmt::format("-checkpoint_period needs a positive integer, got '{}'", value));
+        o.output.checkpoint_period = int(*n);
       } else if (flag == "-impl") {
         o.impls = split_commas(value);
         for (const std::string& id : o.impls)
@@ -196,6 +220,8 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
   if (o.restart_strict && o.restart_file.empty()) return error("-restart_strict needs -restart FILE");
   if (o.help || o.tune_help || o.list || !o.verify_file.empty()) return result;
   if (auto problem = validate(o.params)) return error(*problem);
+  if (o.restart_file.empty())  // else after apply_restart, which may take out_period from the file
+    if (auto problem = settle_output_layout(o.output, o.params)) return error(*problem);
   return result;
 }
 
@@ -278,6 +304,7 @@ std::optional<std::string> apply_restart(Options& o) {
     p.nsteps = int(r.file_end_step - f.start_step);
   }
   if (auto problem = validate(p)) return *problem;
+  if (auto problem = settle_output_layout(o.output, p)) return *problem;
   o.params = p;
   o.start = r.snapshot;
   return std::nullopt;

@@ -3,6 +3,7 @@
 
 #include "core/wave_params.hpp"
 #include "core/wave_problem.hpp"
+#include "io/output_layout.hpp"
 #include "parallel/halo_exchange.hpp"
 
 #include <optional>
@@ -18,6 +19,7 @@ struct Options {
   std::string reference = "cpu";     // what the others are checked against: cpu or cpu-openmp
   std::string json_path;             // machine-readable results, if set
   bool write_output = true;          // -no_output: skip VTKHDF files (benchmarks)
+  OutputLayout output;               // -snapshot_precision, -snapshot_fields, -checkpoint_period
   bool check = true;                 // -no_check: skip the CPU reference and the comparison
   bool progress = true;              // -quiet: no progress lines on stderr
   HaloSettings halo;                 // -halo, -halo_timeout: over MPI, how the planes travel

@@ -113,16 +113,19 @@ std::optional<NonFinite> run_chunks(WaveImpl& impl, StepLoop& steps, const WaveP
   std::unique_ptr<SnapshotWriter> out;
   const auto wall_start = clock::now();
   auto snapshot = [&] {
-    const SnapshotWriter::Buffers buffers = out->acquire();
+    const SnapshotWriter::Buffers buffers = out->acquire(impl.time_step());
     const auto start = clock::now();
-    impl.copy_u_to_host(buffers.now, buffers.prev);
+    if (buffers.now_single)
+      impl.copy_now_to_host_single(buffers.now_single);
+    else
+      impl.copy_u_to_host(buffers.now, buffers.prev);
     result.io.copy_seconds += std::chrono::duration<double>(clock::now() - start).count();
-    result.io.copy_bytes += double(2 * problem.geometry().size() * sizeof(double));
-    out->submit(impl.time_step());
+    result.io.copy_bytes += double(buffers.bytes);
+    out->submit();
   };
   if (options.write_output) {
     result.output_file = output_path(options.output_base, result.id);
-    out = std::make_unique<SnapshotWriter>(result.output_file, problem, int64_t(chunks.size()) + 1,
+    out = std::make_unique<SnapshotWriter>(result.output_file, problem, options.output, int64_t(chunks.size()) + 1,
                                            [&impl](std::size_t n) { return impl.host_buffer(n); });
   }
   // Live progress on stderr (the first process only; -quiet silences it).
@@ -163,8 +166,16 @@ std::optional<NonFinite> run_chunks(WaveImpl& impl, StepLoop& steps, const WaveP
     result.io.pinned = group.min(out->buffers_pinned() ? 1L : 0L) == 1;
     result.io.write_seconds = group.max(out->write_seconds());
     result.io.wait_seconds = group.max(out->wait_seconds());
-    result.io.flush_seconds = group.max(out->flush_seconds());
-    result.io.longest_flush_seconds = group.max(out->longest_flush_seconds());
+    result.io.scan_seconds = group.max(out->scan_seconds());
+    const VtkHdfWriter::Parts parts = out->file_parts();
+    result.io.transpose_seconds = group.max(parts.transpose);
+    result.io.checksum_seconds = group.max(parts.checksum);
+    result.io.hdf5_write_seconds = group.max(parts.hdf5_write);
+    result.io.flush_seconds = group.max(parts.flush);
+    result.io.longest_flush_seconds = group.max(parts.longest_flush);
+    result.io.snapshot_bytes = double(group.sum(std::size_t(parts.snapshot_bytes)));
+    result.io.checkpoint_bytes = double(group.sum(std::size_t(parts.checkpoint_bytes)));
+    result.io.snapshots = out->snapshots_written();
   }
   return out ? out->first_non_finite() : std::nullopt;
 }
@@ -267,6 +278,7 @@ RunReport run_comparison(const Options& options, const std::vector<const ImplEnt
   const WaveProblem problem(p, options.start, slab_of(p.nx(), group.rank(), group.size()));
   log << fmt::format("awave: shape {}x{}x{}, dx {}, dt {}, nsteps {}, out_period {}, Courant number {:.4f}\n", p.nx(),
                      p.ny(), p.nz(), p.dx, p.dt, p.nsteps, p.out_period, courant_number(p.dx, p.dt));
+  if (options.write_output) log << "awave: output: " << options.output.describe(p) << "\n";
   if (const auto tuning = tuning_values(); !tuning.empty()) {
     std::string set;
     for (const auto& [key, v] : tuning)
@@ -277,8 +289,8 @@ RunReport run_comparison(const Options& options, const std::vector<const ImplEnt
     log << fmt::format("awave: {} MPI processes, slabs of {} to {} x-planes\n", group.size(), p.nx() / group.size(),
                        (p.nx() + group.size() - 1) / group.size());
   if (options.start)
-    log << fmt::format("awave: restarting from {} at step {} (its snapshot slot {}); running to step {}\n",
-                       options.start->file, p.start_step, options.start->slot, p.end_step());
+    log << fmt::format("awave: restarting from {} at step {} (its {} slot {}); running to step {}\n",
+                       options.start->file, p.start_step, options.start->kind, options.start->slot, p.end_step());
   std::vector<double> reference_now;
   for (const ImplEntry* entry : impls) {
     if (!entry) throw std::invalid_argument("run_comparison: an implementation is missing from this build");
@@ -339,6 +351,13 @@ void print_summary(const RunReport& report, std::ostream& out) {
           r.io.wall_seconds, compute, r.io.copy_seconds, r.io.wait_seconds, r.io.write_seconds);
       out << fmt::format("  copy back: {:.2f} GB at {:.1f} GB/s into {} host buffers\n", r.io.copy_bytes / 1e9,
                          r.io.copy_gb_per_s(), r.io.pinned ? "pinned" : "pageable");
+      const double written = r.io.snapshot_bytes + r.io.checkpoint_bytes;
+      out << fmt::format(
+          "  written: {:.2f} GB ({} snapshots {:.2f} GB, checkpoints {:.2f} GB) at {:.2f} GB/s of wall; the writer's "
+          "parts [s]: scan {:.3f}, transpose {:.3f}, checksums {:.3f}, HDF5 writes {:.3f}, commit flushes {:.3f}\n",
+          written / 1e9, r.io.snapshots, r.io.snapshot_bytes / 1e9, r.io.checkpoint_bytes / 1e9,
+          r.io.wall_seconds > 0 ? written / r.io.wall_seconds / 1e9 : 0.0, r.io.scan_seconds, r.io.transpose_seconds,
+          r.io.checksum_seconds, r.io.hdf5_write_seconds, r.io.flush_seconds);
     }
   }
 }
@@ -435,8 +454,18 @@ void write_json(const RunReport& report, const std::string& path) {
                   {"pinned_buffers", r.io.pinned},
                   {"wait_seconds", r.io.wait_seconds},
                   {"write_seconds", r.io.write_seconds},
+                  {"scan_seconds", r.io.scan_seconds},
+                  {"transpose_seconds", r.io.transpose_seconds},
+                  {"checksum_seconds", r.io.checksum_seconds},
+                  {"hdf5_write_seconds", r.io.hdf5_write_seconds},
                   {"commit_flush_seconds", r.io.flush_seconds},
-                  {"longest_commit_flush_seconds", r.io.longest_flush_seconds}};
+                  {"longest_commit_flush_seconds", r.io.longest_flush_seconds},
+                  {"snapshots", r.io.snapshots},
+                  {"snapshot_bytes", r.io.snapshot_bytes},
+                  {"checkpoint_bytes", r.io.checkpoint_bytes},
+                  {"snapshot_precision", report.options.output.single_precision ? "single" : "double"},
+                  {"snapshot_fields", report.options.output.with_u_prev ? "u,u_prev" : "u"},
+                  {"checkpoint_period", report.options.output.checkpoint_period}};
     }
     if (!r.non_finite.empty()) ji["non_finite"] = r.non_finite;
     ji["passed"] = r.passed();

@@ -40,7 +40,12 @@ struct ImplResult {
     bool pinned = true;        // every process's snapshot buffers were pinned
     double wait_seconds = 0;   // waiting for the writer (it fell a chunk behind, or the last write)
     double write_seconds = 0;  // the writer thread's busy time (creating, writing): overlaps the chunks
-    double flush_seconds = 0, longest_flush_seconds = 0;  // the snapshots' commit flushes (crash window)
+    // Its parts: the NaN/Inf scan, the transposes into the file's order, the checksums, HDF5's
+    // writes (to the page cache: nothing is fsync'ed) and the commit flushes (the crash window).
+    double scan_seconds = 0, transpose_seconds = 0, checksum_seconds = 0, hdf5_write_seconds = 0;
+    double flush_seconds = 0, longest_flush_seconds = 0;
+    double snapshot_bytes = 0, checkpoint_bytes = 0;  // u and u_prev values written (every process)
+    long snapshots = 0;
     double copy_gb_per_s() const { return copy_seconds > 0 ? copy_bytes / copy_seconds / 1e9 : 0.0; }
   } io;
   struct {  // over MPI: where a step's time went (the slowest process's sums over the run)

@@ -46,16 +46,25 @@ int verify_file(const std::string& path, std::ostream& out, std::ostream& err) {
     err << "awave: error: " << path << " was written before awave kept checksums: it cannot be verified\n";
     return 1;
   }
-  for (std::size_t n = 0; n < r.damage.size(); ++n)
-    if (r.damage[n]) {
-      err << fmt::format("awave: {}: snapshot {} of {} is DAMAGED: {}\n", path, n, r.snapshots, *r.damage[n]);
-      return 1;
-    }
+  for (const auto& [series, kind] :
+       {std::pair{&r.snapshots, "snapshot"}, std::pair{r.checkpoints ? &*r.checkpoints : nullptr, "checkpoint"}}) {
+    if (!series) continue;
+    for (std::size_t n = 0; n < series->damage.size(); ++n)
+      if (series->damage[n]) {
+        err << fmt::format("awave: {}: {} {} of {} is DAMAGED: {} (step {})\n", path, kind, n, series->count,
+                           *series->damage[n], series->steps[n]);
+        return 1;
+      }
+  }
   if (r.static_damage) {
     err << fmt::format("awave: {}: DAMAGED: {}\n", path, *r.static_damage);
     return 1;
   }
-  out << fmt::format("awave: {}: {} snapshots, every checksum verifies\n", path, r.snapshots);
+  if (r.checkpoints)
+    out << fmt::format("awave: {}: {} snapshots and {} checkpoints, every checksum verifies\n", path, r.snapshots.count,
+                       r.checkpoints->count);
+  else
+    out << fmt::format("awave: {}: {} snapshots, every checksum verifies\n", path, r.snapshots.count);
   return 0;
 }
 
@@ -73,8 +82,9 @@ std::optional<Refusal> refuse_before_running(const awave::Options& options, cons
   using namespace awave;
   if (auto problem = check_output_locations(options, ids)) return Refusal{*problem, 1, true};
   if (group.distributed() && !group.threads_ok() && options.write_output)
-    return Refusal{"this MPI does not provide MPI_THREAD_MULTIPLE, which output over MPI needs (its writer thread "
-                   "writes collectively); run with -no_output"};
+    return Refusal{
+        "this MPI does not provide MPI_THREAD_MULTIPLE, which output over MPI needs (its writer thread "
+        "writes collectively); run with -no_output"};
   if (options.params.nx() < group.size())
     return Refusal{fmt::format("nx = {} planes cannot be shared by {} MPI processes: each needs at least one",
                                options.params.nx(), group.size())};
@@ -97,7 +107,7 @@ std::optional<Refusal> refuse_before_running(const awave::Options& options, cons
   for (const std::string& id : ids) entries.push_back(find_implementation(id));
   WaveParams largest_slab = options.params;  // what one process holds
   largest_slab.shape[0] = (options.params.nx() + group.size() - 1) / group.size();
-  const MemoryNeed need = estimate_memory(largest_slab, entries, options.check, options.write_output);
+  const MemoryNeed need = estimate_memory(largest_slab, entries, options.check, options.write_output, options.output);
   auto host = host_available_bytes();  // shared by the processes of a node
   if (host) *host /= std::size_t(group.local_size());
   if (auto problem = memory_problem(need, host, any(&ImplEntry::on_device) ? accelerator_memory_bytes() : std::nullopt))

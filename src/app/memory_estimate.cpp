@@ -14,13 +14,17 @@
 namespace awave {
 
 MemoryNeed estimate_memory(const WaveParams& params, const std::vector<const ImplEntry*>& impls, bool check,
-                           bool write_output) {
+                           bool write_output, const OutputLayout& layout) {
   const std::size_t padded = PaddedGeometry{params.nx(), params.ny(), params.nz()}.size() * sizeof(double);
   const std::size_t interior = params.interior_points() * sizeof(double);
   const std::size_t coefficients = (std::size_t(params.nz()) + std::size_t(params.nx()) * params.ny()) * sizeof(double);
-  // Output: two pairs of snapshot buffers (one being written while the next is filled); the
-  // check, after the output is done: one pair.
+  // Output: two pairs of snapshot buffers (one being written while the next is filled; a
+  // single-precision snapshot's floats use half of its pair's first buffer); the check, after
+  // the output is done: one pair. A device converts single-precision snapshots in a staging
+  // field of floats (half a padded field).
   const std::size_t staging = write_output ? 4 * padded : check ? 2 * padded : 0;
+  const bool converts_on_device = write_output && layout.single_precision && !layout.with_u_prev;
+  const std::size_t device_staging = converts_on_device ? padded / 2 : 0;
   MemoryNeed need;
   for (const ImplEntry* entry : impls) {
     const ImplEntry& e = *entry;
@@ -36,7 +40,7 @@ MemoryNeed estimate_memory(const WaveParams& params, const std::vector<const Imp
       need.host_bytes = host;
       need.host_peak_by = e.id;
     }
-    if (e.on_device) need.device_bytes = std::max(need.device_bytes, 3 * padded + coefficients);
+    if (e.on_device) need.device_bytes = std::max(need.device_bytes, 3 * padded + coefficients + device_staging);
   }
   return need;
 }

@@ -22,9 +22,10 @@ struct MemoryNeed {
 // Fields per implementation: the CPU reference holds 3 padded u fields and 2 full coefficient
 // fields; a host Kokkos backend 3 padded fields; a device implementation 3 padded fields on the
 // device and one on the host while it sets up. Copying u back (output, check) stages 2 padded
-// fields on the host, and a checked run keeps the reference's `now` for the others.
+// fields on the host, and a checked run keeps the reference's `now` for the others; snapshots
+// of single-precision u alone add half a padded field on the device (the conversion's staging).
 MemoryNeed estimate_memory(const WaveParams& params, const std::vector<const ImplEntry*>& impls, bool check,
-                           bool write_output);
+                           bool write_output, const OutputLayout& layout = {});
 
 // MemAvailable of /proc/meminfo, else (no /proc) free plus buffer memory from sysinfo(2).
 std::optional<std::size_t> host_available_bytes();

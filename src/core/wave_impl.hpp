@@ -20,8 +20,11 @@ struct NonFinite {
   int pi, pj, pk;     // padded coordinates
   double value;
 };
-// The first NaN or Inf in two padded fields (now first), or nothing.
+// The first NaN or Inf in two padded fields (now first; prev may be null), or nothing; on host threads.
 std::optional<NonFinite> find_non_finite(const PaddedGeometry& g, long step, const double* now, const double* prev);
+// The same for `now` rounded to float (a single-precision snapshot: a value beyond float's range
+// is stored, and so reported, as Inf).
+std::optional<NonFinite> find_non_finite(const PaddedGeometry& g, long step, const float* now);
 
 class WaveImpl {
  public:
@@ -35,8 +38,13 @@ class WaveImpl {
   virtual void run(int nsteps) = 0;
   // The integer time counter (number of steps advanced since set-up).
   virtual long time_step() const = 0;
-  // Copy the padded `now` and `prev` fields (geometry().size() values each) to the host.
+  // Copy the padded `now` and `prev` fields (geometry().size() values each) to the host; h_prev
+  // may be null (not copied).
   virtual void copy_u_to_host(double* h_now, double* h_prev) = 0;
+  // Copy the padded `now` field to the host rounded to float (to nearest, as static_cast does),
+  // converted where the field lives, so that half the bytes cross the bus (single-precision
+  // snapshots, io/output_layout.hpp). The default copies the doubles and converts on the host.
+  virtual void copy_now_to_host_single(float* h_now);
 
   // Runs over MPI (parallel/halo_exchange.hpp): one plane of constant padded i of the `now` field,
   // geometry().stride_i() values, contiguous (i is the slowest index), to or from the host.

@@ -41,6 +41,7 @@ struct PaddedGeometry {
 struct StartSnapshot {
   std::string file;
   int64_t slot = 0;
+  std::string kind = "snapshot";  // or "checkpoint" (io/output_layout.hpp): what the slot is of
   // Reads the file's global interior planes [gi0, gi0 + ni) of u and u_prev into the padded
   // planes pi0.. of two padded fields of `geometry` (ghost points untouched).
   std::function<void(const StartSnapshot&, const WaveParams& global, int gi0, int ni, const PaddedGeometry& geometry,

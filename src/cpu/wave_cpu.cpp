@@ -61,7 +61,7 @@ void WaveCpu::run(int nsteps) {
 
 void WaveCpu::copy_u_to_host(double* h_now, double* h_prev) {
   std::copy(ring_.now()->begin(), ring_.now()->end(), h_now);
-  std::copy(ring_.prev()->begin(), ring_.prev()->end(), h_prev);
+  if (h_prev) std::copy(ring_.prev()->begin(), ring_.prev()->end(), h_prev);
 }
 
 void WaveCpu::copy_now_plane_to_host(int pi, double* host) {

@@ -107,6 +107,14 @@ __global__ void y_layers_kernel(StepArgs a) {
 
 // Every point of the grid (small grids): the damped update in the sponge layers, the undamped
 // one elsewhere, as the three kernels above compute them. i is blockIdx.z.
+// A single-precision snapshot's conversion (WaveImpl::copy_now_to_host_single): float(x) rounds
+// to nearest even, as the host's cast does (no -ftz: cmake/AwaveExactFP.cmake).
+__global__ void round_to_float_kernel(const double* __restrict__ in, float* __restrict__ out, std::size_t n) {
+  for (std::size_t p = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; p < n;
+       p += std::size_t(gridDim.x) * blockDim.x)
+    out[p] = float(in[p]);
+}
+
 __global__ void fused_step_kernel(StepArgs a) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   const int j = blockIdx.y * blockDim.y + threadIdx.y;
@@ -171,6 +179,7 @@ class WaveCuda final : public WaveImpl {
     for (double* level : d_u_) cudaFree(level);
     cudaFree(d_cs2_k_);
     cudaFree(d_damp_ij_);
+    cudaFree(d_single_);
     if (stream_) cudaStreamDestroy(stream_);
   }
 
@@ -231,7 +240,16 @@ class WaveCuda final : public WaveImpl {
   void copy_u_to_host(double* h_now, double* h_prev) override {
     const std::size_t bytes = problem_.geometry().size() * sizeof(double);
     AWAVE_CUDA_CHECK(cudaMemcpyAsync(h_now, ring_.now(), bytes, cudaMemcpyDeviceToHost, stream_));
-    AWAVE_CUDA_CHECK(cudaMemcpyAsync(h_prev, ring_.prev(), bytes, cudaMemcpyDeviceToHost, stream_));
+    if (h_prev) AWAVE_CUDA_CHECK(cudaMemcpyAsync(h_prev, ring_.prev(), bytes, cudaMemcpyDeviceToHost, stream_));
+    AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+  void copy_now_to_host_single(float* h_now) override {
+    const std::size_t n = problem_.geometry().size();
+    if (!d_single_) d_single_ = device_alloc<float>(n);  // counted by app/memory_estimate.cpp
+    round_to_float_kernel<<<1024, 256, 0, stream_>>>(ring_.now(), d_single_, n);
+    AWAVE_CUDA_CHECK(cudaGetLastError());
+    AWAVE_CUDA_CHECK(cudaMemcpyAsync(h_now, d_single_, n * sizeof(float), cudaMemcpyDeviceToHost, stream_));
     AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
@@ -301,6 +319,7 @@ class WaveCuda final : public WaveImpl {
   double* d_u_[3] = {nullptr, nullptr, nullptr};
   double* d_cs2_k_ = nullptr;
   double* d_damp_ij_ = nullptr;
+  float* d_single_ = nullptr;  // single-precision snapshots' staging, made when first needed
   TimeRing<double*> ring_;
   cudaGraphExec_t ring_period_graphs_[3] = {nullptr, nullptr, nullptr};
 };

@@ -7,22 +7,44 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
+#include <type_traits>
 
 namespace awave {
 
-std::uint32_t plane_checksum(const double* padded, const PaddedGeometry& g, int pi) {
+template <class Stored, class Field>
+std::uint32_t plane_checksum(const Field* padded, const PaddedGeometry& g, int pi) {
   uLong crc = crc32(0L, Z_NULL, 0);
-  for (int j = 1; j <= g.ny; ++j)
-    crc = crc32(crc, reinterpret_cast<const Bytef*>(padded + g.index(pi, j, 1)), uInt(g.nz * sizeof(double)));
+  std::vector<Stored> row;  // a row converted to the stored type, where it differs
+  if constexpr (!std::is_same_v<Stored, Field>) row.resize(std::size_t(g.nz));
+  for (int j = 1; j <= g.ny; ++j) {
+    const Field* values = padded + g.index(pi, j, 1);
+    const Stored* stored;
+    if constexpr (std::is_same_v<Stored, Field>) {
+      stored = values;
+    } else {
+      for (int k = 0; k < g.nz; ++k) row[std::size_t(k)] = Stored(values[k]);
+      stored = row.data();
+    }
+    crc = crc32(crc, reinterpret_cast<const Bytef*>(stored), uInt(g.nz * sizeof(Stored)));
+  }
   return std::uint32_t(crc);
 }
 
-std::vector<std::uint32_t> plane_checksums(const double* padded, const PaddedGeometry& g, int pi0, int n) {
+template <class Stored, class Field>
+std::vector<std::uint32_t> plane_checksums(const Field* padded, const PaddedGeometry& g, int pi0, int n) {
   std::vector<std::uint32_t> sums(std::size_t(std::max(n, 0)));
 #pragma omp parallel for schedule(static)
-  for (int i = 0; i < n; ++i) sums[std::size_t(i)] = plane_checksum(padded, g, pi0 + i);
+  for (int i = 0; i < n; ++i) sums[std::size_t(i)] = plane_checksum<Stored>(padded, g, pi0 + i);
   return sums;
 }
+
+template std::uint32_t plane_checksum<double>(const double*, const PaddedGeometry&, int);
+template std::uint32_t plane_checksum<float>(const float*, const PaddedGeometry&, int);
+template std::uint32_t plane_checksum<float>(const double*, const PaddedGeometry&, int);
+template std::vector<std::uint32_t> plane_checksums<double>(const double*, const PaddedGeometry&, int, int);
+template std::vector<std::uint32_t> plane_checksums<float>(const float*, const PaddedGeometry&, int, int);
+template std::vector<std::uint32_t> plane_checksums<float>(const double*, const PaddedGeometry&, int, int);
 
 std::uint32_t snapshot_record(int64_t time, int64_t slot_u, int64_t slot_u_prev, const WaveParams& p,
                               int boundary_layers) {
@@ -36,7 +58,7 @@ std::uint32_t snapshot_record(int64_t time, int64_t slot_u, int64_t slot_u_prev,
   return std::uint32_t(crc);
 }
 
-std::optional<int64_t> IntegrityReport::newest_intact() const {
+std::optional<int64_t> SeriesReport::newest_intact() const {
   for (int64_t n = int64_t(damage.size()) - 1; n >= 0; --n)
     if (!damage[std::size_t(n)]) return n;
   return std::nullopt;
@@ -50,52 +72,58 @@ int batch_planes(const WaveParams& p) {
   return int(std::max<std::size_t>(1, std::min<std::size_t>(std::size_t(p.nx()), (std::size_t(64) << 20) / plane)));
 }
 
-// The first x-plane of array `name` at slot t whose checksum differs from sums[0..nx), or nothing.
-std::optional<int> first_bad_plane(const std::string& path, const std::string& name, int64_t t, const WaveParams& p,
-                                   const std::uint32_t* sums) {
+// The first x-plane of time-series dataset `dataset` at slot t whose checksum differs from
+// sums[0..nx), or nothing. Values are checksummed in the type the file stores (value_bytes).
+std::optional<int> first_bad_plane(const std::string& path, const std::string& dataset, int64_t t, const WaveParams& p,
+                                   int value_bytes, const std::uint32_t* sums) {
   const int batch = batch_planes(p);
-  const PaddedGeometry g{batch, p.ny(), p.nz()};  // planes as [i][j][k] rows: read back unpadded
+  const std::size_t plane = std::size_t(p.ny()) * std::size_t(p.nz());
+  std::vector<float> single;
   for (int i0 = 0; i0 < p.nx(); i0 += batch) {
     const int ni = std::min(batch, p.nx() - i0);
-    const std::vector<double> planes = read_vtkhdf_planes(path, name, t, i0, ni);
+    const std::vector<double> planes = read_vtkhdf_planes(path, dataset, t, i0, ni);
+    if (value_bytes == 4) single.assign(planes.begin(), planes.end());  // exact: they were floats
     for (int i = 0; i < ni; ++i) {
       // An unpadded plane is rows of nz values: checksum it as the writer did its padded rows.
       uLong crc = crc32(0L, Z_NULL, 0);
-      crc = crc32(crc, reinterpret_cast<const Bytef*>(planes.data() + std::size_t(i) * g.ny * g.nz),
-                  uInt(std::size_t(g.ny) * g.nz * sizeof(double)));
+      const std::size_t at = std::size_t(i) * plane;
+      if (value_bytes == 4)
+        crc = crc32(crc, reinterpret_cast<const Bytef*>(single.data() + at), uInt(plane * sizeof(float)));
+      else
+        crc = crc32(crc, reinterpret_cast<const Bytef*>(planes.data() + at), uInt(plane * sizeof(double)));
       if (std::uint32_t(crc) != sums[i0 + i]) return i0 + i;
     }
   }
   return std::nullopt;
 }
 
-}  // namespace
-
-IntegrityReport check_integrity(const std::string& path, bool newest_only) {
-  IntegrityReport r;
-  const VtkHdfContents c = read_vtkhdf_contents(path);
-  r.snapshots = c.committed_snapshots();
-  r.damage.assign(std::size_t(r.snapshots), std::nullopt);
-  const std::optional<VtkHdfChecksums> sums = read_vtkhdf_checksums(path);
-  if (!sums) return r;
-  r.has_checksums = true;
+// One time series: every entry (or, with newest_only, back to the newest that verifies). Entry n
+// holds `steps[n]` in slot slots[n] of the datasets group/u (and group/u_prev where stored).
+// prev_slots: u_prev's slot of each entry, where the file says it apart from u's (PointDataOffsets).
+SeriesReport check_series(const std::string& path, const std::string& group, const std::vector<int64_t>& steps,
+                          const std::vector<int64_t>& slots, const std::vector<int64_t>& prev_slots, int64_t slot_count,
+                          int value_bytes, const SeriesChecksums& sums, const VtkHdfContents& c, bool newest_only) {
+  SeriesReport r;
+  r.count = int64_t(steps.size());
+  r.steps = steps;
+  r.damage.assign(steps.size(), std::nullopt);
   const WaveParams& p = c.params;
-  const int64_t nx = p.nx(), slots = c.dims.at("u")[0];
-  if (int64_t(sums->planes.size()) != slots * 2 * nx || int64_t(sums->records.size()) != slots ||
-      int64_t(sums->static_planes.size()) != 2 * nx)
-    throw std::runtime_error("its checksum arrays do not match its shape (damaged)");
-  for (int64_t s = r.snapshots - 1; s >= 0; --s) {
+  const int64_t nx = p.nx(), fields = sums.fields;
+  if (int64_t(sums.planes.size()) != slot_count * fields * nx || int64_t(sums.records.size()) != slot_count)
+    throw std::runtime_error(fmt::format("the checksum arrays of {} do not match its shape (damaged)", group));
+  for (int64_t s = r.count - 1; s >= 0; --s) {
     auto& why = r.damage[std::size_t(s)];
-    const int64_t slot_u = c.offsets.at("u")[std::size_t(s)], slot_prev = c.offsets.at("u_prev")[std::size_t(s)];
-    const int64_t time = c.step_values[std::size_t(s)];
-    if (slot_u < 0 || slot_u >= slots || slot_prev != slot_u ||
-        sums->records[std::size_t(s)] != snapshot_record(time, slot_u, slot_prev, p, c.n_boundary_layers)) {
-      why = fmt::format("its record (time {}, slot {}, parameters) does not match its checksum", time, slot_u);
+    const int64_t slot = slots[std::size_t(s)], time = steps[std::size_t(s)];
+    const int64_t slot_prev = fields == 2 ? slot : -1;
+    if ((!prev_slots.empty() && prev_slots[std::size_t(s)] != slot_prev) || slot < 0 || slot >= slot_count ||
+        sums.records[std::size_t(slot)] != snapshot_record(time, slot, slot_prev, p, c.n_boundary_layers)) {
+      why = fmt::format("its record (time {}, slot {}, parameters) does not match its checksum", time, slot);
     } else {
-      for (int a = 0; a < 2 && !why; ++a) {
+      for (int a = 0; a < fields && !why; ++a) {
         const char* name = a == 0 ? "u" : "u_prev";
         try {
-          if (auto bad = first_bad_plane(path, name, slot_u, p, &sums->planes[std::size_t((slot_u * 2 + a) * nx)]))
+          if (auto bad = first_bad_plane(path, group + "/" + name, slot, p, value_bytes,
+                                         &sums.planes[std::size_t((slot * fields + a) * nx)]))
             why = fmt::format("{} x-plane {} does not match its checksum", name, *bad);
         } catch (const std::exception& e) {
           why = fmt::format("{} cannot be read ({})", name, e.what());
@@ -104,11 +132,50 @@ IntegrityReport check_integrity(const std::string& path, bool newest_only) {
     }
     if (newest_only && !why) break;  // the older ones are not needed
   }
+  return r;
+}
+
+}  // namespace
+
+IntegrityReport check_integrity(const std::string& path, bool newest_only) {
+  IntegrityReport r;
+  const VtkHdfContents c = read_vtkhdf_contents(path);
+  const int64_t n = c.committed_snapshots();
+  const std::vector<int64_t> values(c.step_values.begin(), c.step_values.begin() + n);
+  const std::vector<int64_t> slots(c.offsets.at("u").begin(), c.offsets.at("u").begin() + n);
+  r.snapshots.count = n;
+  r.snapshots.steps = values;
+  r.snapshots.damage.assign(std::size_t(n), std::nullopt);
+  if (c.checkpoints) {
+    r.checkpoints.emplace();
+    r.checkpoints->count = int64_t(c.checkpoints->steps.size());
+    r.checkpoints->steps = c.checkpoints->steps;
+    r.checkpoints->damage.assign(c.checkpoints->steps.size(), std::nullopt);
+  }
+  const std::optional<VtkHdfChecksums> sums = read_vtkhdf_checksums(path);
+  if (!sums) return r;
+  r.has_checksums = true;
+  const WaveParams& p = c.params;
+  if (int64_t(sums->static_planes.size()) != 2 * p.nx())
+    throw std::runtime_error("its checksum arrays do not match its shape (damaged)");
+  std::vector<int64_t> prev_slots;
+  if (c.offsets.count("u_prev")) prev_slots.assign(c.offsets.at("u_prev").begin(), c.offsets.at("u_prev").begin() + n);
+  if (!newest_only || !c.checkpoints)
+    r.snapshots = check_series(path, kSnapshotArrays, values, slots, prev_slots, c.dims.at("u")[0],
+                               c.value_bytes.at("u"), sums->snapshots, c, newest_only);
+  if (c.checkpoints) {
+    if (!sums->checkpoints) throw std::runtime_error("its checkpoints have no checksums (damaged)");
+    std::vector<int64_t> cslots(c.checkpoints->steps.size());
+    for (std::size_t s = 0; s < cslots.size(); ++s) cslots[s] = int64_t(s);
+    r.checkpoints = check_series(path, kCheckpointGroup, c.checkpoints->steps, cslots, {}, c.checkpoints->slots, 8,
+                                 *sums->checkpoints, c, newest_only);
+  }
   if (!newest_only) {
     for (int a = 0; a < 2 && !r.static_damage; ++a) {
       const char* name = a == 0 ? "sos" : "damp";
       try {
-        if (auto bad = first_bad_plane(path, name, 0, p, &sums->static_planes[std::size_t(a * nx)]))
+        if (auto bad = first_bad_plane(path, std::string(kSnapshotArrays) + "/" + name, 0, p, 8,
+                                       &sums->static_planes[std::size_t(a * p.nx())]))
           r.static_damage = fmt::format("{} x-plane {} does not match its checksum", name, *bad);
       } catch (const std::exception& e) {
         r.static_damage = fmt::format("{} cannot be read ({})", name, e.what());

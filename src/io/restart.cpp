@@ -29,16 +29,29 @@ RestartPoint read_restart_point(const std::string& path) {
 
   WaveParams p = c.params;
   const auto u_dims = c.dims.at("u");
-  if (c.dims.at("u_prev") != u_dims || u_dims[1] != p.nz() || u_dims[2] != p.ny() || u_dims[3] != p.nx())
+  if (u_dims[1] != p.nz() || u_dims[2] != p.ny() || u_dims[3] != p.nx() ||
+      (c.dims.count("u_prev") && c.dims.at("u_prev") != u_dims))
     throw refuse(
         fmt::format("is corrupt: its u arrays are not of the shape {},{},{} in /wave_params", p.nx(), p.ny(), p.nz()));
   if (c.n_boundary_layers != kBoundaryLayers)
     throw refuse(fmt::format("has {} sponge layers; this awave uses {}", c.n_boundary_layers, kBoundaryLayers));
   if (c.spacing != std::array<double, 3>{p.dx, p.dx, p.dx}) throw refuse("is corrupt: Spacing is not dx");
 
-  const int64_t n = c.committed_snapshots();
-  if (n < 1) throw refuse("holds no complete snapshot (the run ended before its first output)");
-  // The newest snapshot that verifies.
+  // What a restart starts from (io/output_layout.hpp): the checkpoints where the file keeps them
+  // apart from its snapshots, else the snapshots, which then hold u and u_prev in double.
+  const bool separate = c.checkpoints.has_value();
+  if (!separate && !c.snapshots_restart())
+    throw refuse("has no checkpoints, and its snapshots lack u_prev or double precision: it cannot be restarted");
+  const char* kind = separate ? "checkpoint" : "snapshot";
+  const std::vector<int64_t> steps =
+      separate ? c.checkpoints->steps
+               : std::vector<int64_t>(c.step_values.begin(), c.step_values.begin() + c.committed_snapshots());
+  const int64_t n = int64_t(steps.size());
+  if (n < 1)
+    throw refuse(separate ? "holds no complete checkpoint (the run ended before its first; its snapshots are not "
+                            "enough to restart from)"
+                          : "holds no complete snapshot (the run ended before its first output)");
+  // The newest restart point that verifies.
   IntegrityReport integrity;
   try {
     integrity = check_integrity(path, true);
@@ -50,37 +63,42 @@ RestartPoint read_restart_point(const std::string& path) {
   bool skipped = false;
   if (!integrity.has_checksums) {  // only what the file's structure shows can be checked
     for (int64_t s = 1; s < n; ++s)
-      if (c.step_values[s] <= c.step_values[s - 1]) throw refuse("is corrupt: its time values do not increase");
+      if (steps[s] <= steps[s - 1]) throw refuse("is corrupt: its time values do not increase");
     notice = fmt::format("restart file '{}' was written before awave kept checksums: its snapshots cannot be verified",
                          path);
   } else {
-    const std::optional<int64_t> intact = integrity.newest_intact();
+    const SeriesReport& points = integrity.restart_points();
+    const std::optional<int64_t> intact = points.newest_intact();
     if (!intact)
-      throw refuse(fmt::format("holds no intact snapshot (snapshot {} at step {}: {})", n - 1, c.step_values[n - 1],
-                               *integrity.damage[std::size_t(n - 1)]));
+      throw refuse(fmt::format("holds no intact {} ({} {} at step {}: {})", kind, kind, n - 1, steps[n - 1],
+                               *points.damage[std::size_t(n - 1)]));
     if (*intact != n - 1) {
       skipped = true;
       notice = fmt::format(
-          "restart file '{}': snapshot {} (step {}) is damaged ({}); continuing from snapshot {} (step {}), which "
-          "loses {} steps",
-          path, n - 1, c.step_values[n - 1], *integrity.damage[std::size_t(n - 1)], *intact,
-          c.step_values[std::size_t(*intact)], c.step_values[n - 1] - c.step_values[std::size_t(*intact)]);
+          "restart file '{}': {} {} (step {}) is damaged ({}); continuing from {} {} (step {}), which loses {} steps",
+          path, kind, n - 1, steps[n - 1], *points.damage[std::size_t(n - 1)], kind, *intact,
+          steps[std::size_t(*intact)], steps[n - 1] - steps[std::size_t(*intact)]);
     }
     start = *intact;
   }
-  const int64_t slot = c.offsets.at("u")[std::size_t(start)];
-  if (slot != c.offsets.at("u_prev")[std::size_t(start)] || slot < 0 || slot >= u_dims[0])
-    throw refuse(fmt::format("is corrupt: snapshot {} points at slot {} of {}", start, slot, u_dims[0]));
-  const long time = long(c.step_values[std::size_t(start)]);
+  int64_t slot = start;
+  if (!separate) {
+    slot = c.offsets.at("u")[std::size_t(start)];
+    if (slot != c.offsets.at("u_prev")[std::size_t(start)] || slot < 0 || slot >= u_dims[0])
+      throw refuse(fmt::format("is corrupt: snapshot {} points at slot {} of {}", start, slot, u_dims[0]));
+  }
+  const long time = long(steps[std::size_t(start)]);
   if (time < 0) throw refuse("is corrupt: a negative time counter");
 
   p.start_step = time;
   p.nsteps = 1;  // placeholder, to validate the rest; apply_restart sets it
   if (auto problem = validate(p)) throw refuse(fmt::format("has invalid parameters: {}", *problem));
-  StartSnapshot snapshot{
-      path, slot,
-      [](const StartSnapshot& s, const WaveParams& global, int gi0, int ni, const PaddedGeometry& geometry, int pi0,
-         double* now, double* prev) { read_vtkhdf_state(s.file, s.slot, global, gi0, ni, geometry, pi0, now, prev); }};
+  const std::string group = separate ? kCheckpointGroup : kSnapshotArrays;
+  StartSnapshot snapshot{path, slot, kind,
+                         [group](const StartSnapshot& s, const WaveParams& global, int gi0, int ni,
+                                 const PaddedGeometry& geometry, int pi0, double* now, double* prev) {
+                           read_vtkhdf_state(s.file, group, s.slot, global, gi0, ni, geometry, pi0, now, prev);
+                         }};
   return RestartPoint{p, long(c.params.nsteps), c.complete, std::move(snapshot), notice, skipped};
 }
 

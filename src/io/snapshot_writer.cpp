@@ -16,10 +16,12 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 }  // namespace
 
-SnapshotWriter::SnapshotWriter(const std::string& path, const WaveProblem& problem, int64_t slots, Allocate allocate)
+SnapshotWriter::SnapshotWriter(const std::string& path, const WaveProblem& problem, const OutputLayout& layout,
+                               int64_t slots, Allocate allocate)
     : path_(path),
       partial_(path + ".partial"),
       problem_(problem),
+      layout_(layout),
       slots_planned_(slots),
       allocate_(std::move(allocate)),
       thread_(&SnapshotWriter::write_loop, this) {}
@@ -49,7 +51,7 @@ void SnapshotWriter::write_loop() {
   const std::string creating = path_ + ".creating";
   const bool renames = ProcessGroup::world().rank() == 0;
   try {
-    file_ = std::make_unique<VtkHdfWriter>(creating, problem_, slots_planned_);
+    file_ = std::make_unique<VtkHdfWriter>(creating, problem_, layout_, slots_planned_);
     if (renames) std::filesystem::rename(creating, partial_);
   } catch (...) {
     error = std::current_exception();
@@ -73,15 +75,21 @@ void SnapshotWriter::write_loop() {
       const auto start = std::chrono::steady_clock::now();
       std::optional<NonFinite> bad;
       std::exception_ptr error;
+      double scan = 0;
       try {
-        bad = find_non_finite(problem_.geometry(), slot.time, slot.now.get(), slot.prev.get());
-        file_->append_u(slot.time, slot.now.get(), slot.prev.get());
+        VtkHdfWriter::State state{slot.now.get(), slot.with_prev ? slot.prev.get() : nullptr, nullptr};
+        if (slot.single) state = {nullptr, nullptr, reinterpret_cast<const float*>(slot.now.get())};
+        bad = state.now_single ? find_non_finite(problem_.geometry(), slot.time, state.now_single)
+                               : find_non_finite(problem_.geometry(), slot.time, state.now, state.prev);
+        scan = seconds_since(start);
+        file_->append(slot.time, state, slot.checkpoint);
       } catch (...) {
         error = std::current_exception();
       }
       const double took = seconds_since(start);
       lock.lock();
       write_seconds_ += took;
+      scan_seconds_ += scan;
       if (bad && !non_finite_) non_finite_ = bad;
       if (error)
         failure_ = error;
@@ -103,7 +111,7 @@ void SnapshotWriter::rethrow_failure() {
   }
 }
 
-SnapshotWriter::Buffers SnapshotWriter::acquire() {
+SnapshotWriter::Buffers SnapshotWriter::acquire(long time) {
   std::unique_lock lock(mutex_);
   if (acquired_ >= 0) throw std::logic_error("SnapshotWriter: acquire twice without submit");
   const auto start = std::chrono::steady_clock::now();
@@ -113,21 +121,29 @@ SnapshotWriter::Buffers SnapshotWriter::acquire() {
   acquired_ = slots_[0].busy ? 1 : 0;
   Slot& slot = slots_[acquired_];
   slot.busy = true;
-  if (!slot.now) {  // allocated when first needed; not zeroed: every value is copied in
-    for (std::shared_ptr<double>* field : {&slot.now, &slot.prev}) {
-      WaveImpl::HostBuffer buffer = allocate_(problem_.geometry().size());
-      *field = std::move(buffer.data);
-      pinned_ = pinned_ && buffer.pinned;
-    }
+  slot.time = time;
+  // What this snapshot needs from the device: a checkpoint (and a snapshot in double with u_prev)
+  // both fields in double; a single-precision snapshot of u alone, its floats only (half the
+  // bytes of u); anything else (single precision with u_prev: rare) the doubles, converted here.
+  slot.checkpoint = !layout_.snapshots_are_checkpoints() && layout_.is_checkpoint(problem_.params(), time);
+  slot.single = layout_.single_precision && !layout_.with_u_prev && !slot.checkpoint;
+  slot.with_prev = layout_.with_u_prev || slot.checkpoint;
+  const std::size_t n = problem_.geometry().size();
+  for (auto [field, needed] : {std::pair{&slot.now, true}, std::pair{&slot.prev, slot.with_prev}}) {
+    if (!needed || *field) continue;  // allocated when first needed; not zeroed: every value is copied in
+    WaveImpl::HostBuffer buffer = allocate_(n);
+    *field = std::move(buffer.data);
+    pinned_ = pinned_ && buffer.pinned;
   }
-  return {slot.now.get(), slot.prev.get()};
+  if (slot.single) return {nullptr, nullptr, reinterpret_cast<float*>(slot.now.get()), n * sizeof(float)};
+  return {slot.now.get(), slot.with_prev ? slot.prev.get() : nullptr, nullptr,
+          n * sizeof(double) * (slot.with_prev ? 2 : 1)};
 }
 
-void SnapshotWriter::submit(long time) {
+void SnapshotWriter::submit() {
   {
     std::lock_guard lock(mutex_);
     if (acquired_ < 0) throw std::logic_error("SnapshotWriter: submit without acquire");
-    slots_[acquired_].time = time;
     queue_.push_back(acquired_);
     acquired_ = -1;
   }
@@ -164,13 +180,13 @@ double SnapshotWriter::wait_seconds() const {
   std::lock_guard lock(mutex_);
   return wait_seconds_;
 }
-double SnapshotWriter::flush_seconds() const {
+double SnapshotWriter::scan_seconds() const {
   std::lock_guard lock(mutex_);
-  return file_ ? file_->flush_seconds() : 0.0;
+  return scan_seconds_;
 }
-double SnapshotWriter::longest_flush_seconds() const {
+VtkHdfWriter::Parts SnapshotWriter::file_parts() const {
   std::lock_guard lock(mutex_);
-  return file_ ? file_->longest_flush_seconds() : 0.0;
+  return file_ ? file_->parts() : VtkHdfWriter::Parts{};
 }
 std::optional<NonFinite> SnapshotWriter::first_non_finite() const {
   std::lock_guard lock(mutex_);

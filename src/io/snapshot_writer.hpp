@@ -1,7 +1,9 @@
 // Output that overlaps compute. The driver copies a snapshot into one of two pairs of host
-// buffers (from the implementation: pinned where it can, so the copy runs at the bus's speed)
-// and hands it over; a writer thread scans it for NaN/Inf and appends it to the file
-// (VtkHdfWriter: crash-safe) while the next chunk computes. The driver waits only when both
+// buffers (from the implementation: pinned where it can, so the copy runs at the bus's speed;
+// in single precision, converted where the fields live, where the layout asks for no more) and
+// hands it over; a writer thread scans it for NaN/Inf and appends it, with the checkpoint that
+// goes with it (io/output_layout.hpp), to the file (VtkHdfWriter: crash-safe) while the next
+// chunk computes. The driver waits only when both
 // pairs are taken, i.e. when the writer has fallen a whole chunk behind. The file is written
 // as "<path>.partial" (made as "<path>.creating" and renamed once laid out) and renamed to
 // <path> by commit(); a run that stops before commit leaves the .partial holding every
@@ -31,22 +33,27 @@ class SnapshotWriter {
   // the next acquire() or commit().
   // allocate: the host buffers (WaveImpl::host_buffer), allocated when first needed.
   using Allocate = std::function<WaveImpl::HostBuffer(std::size_t)>;
-  SnapshotWriter(const std::string& path, const WaveProblem& problem, int64_t slots, Allocate allocate);
+  SnapshotWriter(const std::string& path, const WaveProblem& problem, const OutputLayout& layout, int64_t slots,
+                 Allocate allocate);
   // Writes what is queued (unless writing failed), then closes the file without marking it
   // complete: it stays as the .partial, readable, if commit() was not reached.
   ~SnapshotWriter();
   SnapshotWriter(const SnapshotWriter&) = delete;
   SnapshotWriter& operator=(const SnapshotWriter&) = delete;
 
+  // Padded host buffers for the snapshot at time counter `time`, to fill with either
+  // now_single (the `now` field rounded to float: a snapshot of single-precision u alone) or now
+  // and, where not null, prev (in double); `bytes`: what that copies. Waits while the writer
+  // holds both pairs. Rethrows a write error.
   struct Buffers {
-    double* now;
-    double* prev;
+    double* now = nullptr;
+    double* prev = nullptr;
+    float* now_single = nullptr;
+    std::size_t bytes = 0;
   };
-  // A pair of padded host buffers for the next snapshot; waits while the writer holds both.
-  // Rethrows a write error.
-  Buffers acquire();
-  // Queues the acquired pair, holding the state at time counter `time`.
-  void submit(long time);
+  Buffers acquire(long time);
+  // Queues the acquired buffers, filled.
+  void submit();
   // Waits for every queued snapshot, marks the file complete and renames it to its path.
   void commit();
 
@@ -54,24 +61,25 @@ class SnapshotWriter {
   // Whether every buffer acquired so far is pinned (false: the allocator fell back to pageable).
   bool buffers_pinned() const { return pinned_; }
   long snapshots_written() const;
-  double write_seconds() const;  // writer thread: file creation, scan, transpose, HDF5 writes, flushes
-  double wait_seconds() const;   // the caller, waiting in acquire() and commit()
+  double write_seconds() const;            // writer thread: file creation, scan, transpose, HDF5 writes, flushes
+  double scan_seconds() const;             // of which the NaN/Inf scan
+  VtkHdfWriter::Parts file_parts() const;  // and the file's parts (transpose, checksums, HDF5, flushes)
+  double wait_seconds() const;             // the caller, waiting in acquire() and commit()
   std::optional<NonFinite> first_non_finite() const;
-  // The commit flushes (VtkHdfWriter): total and longest, in seconds.
-  double flush_seconds() const;
-  double longest_flush_seconds() const;
 
  private:
   struct Slot {
-    std::shared_ptr<double> now, prev;
+    std::shared_ptr<double> now, prev;  // now also holds the floats of a single-precision snapshot
     long time = 0;
-    bool busy = false;  // acquired, queued or being written
+    bool single = false, with_prev = false, checkpoint = false;  // what this snapshot holds
+    bool busy = false;                                           // acquired, queued or being written
   };
   void write_loop();
   void rethrow_failure();  // with the lock held
 
   std::string path_, partial_;
   const WaveProblem& problem_;
+  OutputLayout layout_;
   int64_t slots_planned_;
   Allocate allocate_;
   bool pinned_ = true;
@@ -82,7 +90,7 @@ class SnapshotWriter {
   bool stop_ = false, committed_ = false;
   std::exception_ptr failure_;
   long written_ = 0;
-  double write_seconds_ = 0.0, wait_seconds_ = 0.0;
+  double write_seconds_ = 0.0, wait_seconds_ = 0.0, scan_seconds_ = 0.0;
   std::optional<NonFinite> non_finite_;
   mutable std::mutex mutex_;
   std::condition_variable changed_;

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstring>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 namespace awave {
@@ -79,6 +80,10 @@ hid_t native_type<double>() {
   return H5T_NATIVE_DOUBLE;
 }
 template <>
+hid_t native_type<float>() {
+  return H5T_NATIVE_FLOAT;
+}
+template <>
 hid_t native_type<int64_t>() {
   return H5T_NATIVE_INT64;
 }
@@ -144,13 +149,13 @@ hid_t uncached_access_plist() {
 
 // [slots][nz][ny][nx], all slots allocated (extendible in t, as docs/model.md says, but never
 // extended by awave: a file with fewer snapshots than slots is an interrupted run's).
-hid_t create_time_array(hid_t point_data, const char* name, const WaveParams& p, hsize_t slots) {
+hid_t create_time_array(hid_t point_data, const char* name, const WaveParams& p, hsize_t slots, hid_t type) {
   Handle space = make_space({slots, hsize_t(p.nz()), hsize_t(p.ny()), hsize_t(p.nx())},
                             {H5S_UNLIMITED, hsize_t(p.nz()), hsize_t(p.ny()), hsize_t(p.nx())});
   const std::vector<hsize_t> chunk = chunk_dims(p);
   Handle create(preallocated_dataset_plist(4, chunk.data()), H5Pclose, "dataset creation");
   Handle access(uncached_access_plist(), H5Pclose, "dataset access");
-  return check(H5Dcreate2(point_data, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, create, access), name);
+  return check(H5Dcreate2(point_data, name, type, space, H5P_DEFAULT, create, access), name);
 }
 
 // One entry per snapshot (VTK 9.3 needs their length to equal NSteps), in one chunk of
@@ -189,8 +194,10 @@ void extend_steps_array(hid_t ds, hsize_t n, int64_t value, const Part& part) { 
 // the file has x fastest, the padded field z fastest, so this transposes i and k for each j.
 // In tiles, so that both sides stay in cache (the point-by-point gather went through memory
 // at a stride of a whole i plane per value). pi0 is the padded plane of slab column 0.
-template <bool ToFile>
-void transpose_planes(double* slab, double* field, const PaddedGeometry& g, int pi0, int ni, int k0, int nk) {
+// Values are converted to the slab's type on the way to the file (double to float: rounded to
+// nearest, as a GPU converts them).
+template <bool ToFile, class SlabValue, class FieldValue>
+void transpose_planes(SlabValue* slab, FieldValue* field, const PaddedGeometry& g, int pi0, int ni, int k0, int nk) {
   constexpr int kTile = 16;
   const std::size_t plane = std::size_t(ni) * g.ny;
   // On threads when the build has OpenMP: the writer thread's transposes are most of its
@@ -200,13 +207,13 @@ void transpose_planes(double* slab, double* field, const PaddedGeometry& g, int 
     for (int i0 = 0; i0 < ni; i0 += kTile)
       for (int kt = 0; kt < nk; kt += kTile)
         for (int i = i0; i < std::min(i0 + kTile, ni); ++i) {
-          double* column = field + g.index(pi0 + i, j + 1, k0 + 1);
-          double* row = slab + std::size_t(j) * ni + i;
+          FieldValue* column = field + g.index(pi0 + i, j + 1, k0 + 1);
+          SlabValue* row = slab + std::size_t(j) * ni + i;
           for (int k = kt; k < std::min(kt + kTile, nk); ++k) {
             if constexpr (ToFile)
-              row[k * plane] = column[k];
+              row[k * plane] = SlabValue(column[k]);
             else
-              column[k] = row[k * plane];
+              column[k] = FieldValue(row[k * plane]);
           }
         }
 }
@@ -218,29 +225,31 @@ hsize_t planes_per_slab(const WaveParams& global) {
   return std::max<hsize_t>(1, std::min<hsize_t>(hsize_t(global.nz()), (1u << 20) / plane));
 }
 
-// Writes this process's part of slot t of a [t][nz][ny][nx] dataset, in slabs of whole
-// k-planes; fill(slab, k0, nk) puts values [k][j][i - i0] into the staging slab.
-template <class Fill>
-void write_part_of_slot(hid_t ds, const WaveParams& global, const Part& part, hsize_t t, Fill fill) {
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Writes this process's part of slot t of a [t][nz][ny][nx] dataset of Value, in slabs of whole
+// k-planes; fill(slab, k0, nk) puts values [k][j][i - i0] into the staging slab. Adds the time
+// in fill and in HDF5 to `parts` where given.
+template <class Value, class Fill>
+void write_part_of_slot(hid_t ds, const WaveParams& global, const Part& part, hsize_t t, Fill fill,
+                        VtkHdfWriter::Parts* parts = nullptr) {
   const hsize_t ny = global.ny(), nz = global.nz(), planes = planes_per_slab(global);
-  std::vector<double> slab(planes * ny * part.ni);
+  std::vector<Value> slab(planes * ny * part.ni);
   Handle file_space(H5Dget_space(ds), H5Sclose, "get dataspace");
   for (hsize_t k0 = 0; k0 < nz; k0 += planes) {
     const hsize_t nk = std::min(planes, nz - k0);
+    auto start_fill = std::chrono::steady_clock::now();
     fill(slab.data(), int(k0), int(nk));
+    if (parts) parts->transpose += seconds_since(start_fill);
+    const auto start_write = std::chrono::steady_clock::now();
     const hsize_t start[4] = {t, k0, 0, part.i0}, count[4] = {1, nk, ny, part.ni};
     check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr), "select slab");
     Handle mem = make_space({1, nk, ny, part.ni});
-    check(H5Dwrite(ds, H5T_NATIVE_DOUBLE, mem, file_space, part.dxpl, slab.data()), "write u");
+    check(H5Dwrite(ds, native_type<Value>(), mem, file_space, part.dxpl, slab.data()), "write u");
+    if (parts) parts->hdf5_write += seconds_since(start_write);
   }
-}
-
-// Writes this process's part of slot t from the interior of its padded field.
-void write_padded_slot(hid_t ds, const WaveParams& global, const Part& part, const PaddedGeometry& g, hsize_t t,
-                       const double* padded) {
-  write_part_of_slot(ds, global, part, t, [&](double* slab, int k0, int nk) {
-    transpose_planes<true>(slab, const_cast<double*>(padded), g, 1, int(part.ni), k0, nk);
-  });
 }
 
 // A static [1][nz][ny][nx] array; value_at(i, j, k) with i local to this process's part.
@@ -252,7 +261,7 @@ void write_static_array(hid_t point_data, const char* name, const WaveParams& gl
   check(H5Pset_fill_time(create, H5D_FILL_TIME_NEVER), "set fill time");
   Handle ds(H5Dcreate2(point_data, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, create, H5P_DEFAULT), H5Dclose, name);
   const int ny = global.ny();
-  write_part_of_slot(ds, global, part, 0, [&](double* slab, int k0, int nk) {
+  write_part_of_slot<double>(ds, global, part, 0, [&](double* slab, int k0, int nk) {
     for (int k = 0; k < nk; ++k)
       for (int j = 0; j < ny; ++j)
         for (hsize_t i = 0; i < part.ni; ++i)
@@ -294,7 +303,7 @@ std::vector<std::uint32_t> static_plane_checksums(const Part& part, int ny, int 
   for (hsize_t i = 0; i < part.ni; ++i) {
     for (int j = 0; j < ny; ++j)
       for (int k = 0; k < nz; ++k) plane[one.index(1, j + 1, k + 1)] = value_at(int(i), j, k);
-    sums[i] = plane_checksum(plane.data(), one, 1);
+    sums[i] = plane_checksum<double>(plane.data(), one, 1);
   }
   return sums;
 }
@@ -307,10 +316,42 @@ struct SilenceHdf5Errors {  // awave reports HDF5 failures itself, in one line
 };
 const SilenceHdf5Errors silence_hdf5_errors;
 
+// The checksums of a time series, preallocated like the arrays they cover: planes
+// [slots][fields][nx] and records [slots], in `group`.
+void create_series_checksums(hid_t group, VtkHdfWriter::Series& series, hsize_t slots, int fields, hsize_t nx) {
+  const hsize_t chunk[3] = {1, hsize_t(fields), nx};
+  Handle space = make_space({slots, hsize_t(fields), nx}, {H5S_UNLIMITED, hsize_t(fields), nx});
+  Handle create(preallocated_dataset_plist(3, chunk), H5Pclose, "dataset creation");
+  Handle access(uncached_access_plist(), H5Pclose, "dataset access");
+  series.sums = check(H5Dcreate2(group, "planes", H5T_NATIVE_UINT32, space, H5P_DEFAULT, create, access), "planes");
+  Handle rspace = make_space({slots}, {H5S_UNLIMITED});
+  Handle rcreate(preallocated_dataset_plist(1, &slots), H5Pclose, "dataset creation");
+  series.records =
+      check(H5Dcreate2(group, "records", H5T_NATIVE_UINT32, rspace, H5P_DEFAULT, rcreate, access), "records");
+}
+
+// One field of a series' slot: its values (converted to Stored where Field differs), then its
+// plane checksums, in the stored type.
+template <class Stored, class Field>
+void write_series_field(hid_t ds, hid_t sums, int field, hsize_t t, const Field* padded, const WaveParams& global,
+                        const Part& part, const PaddedGeometry& g, VtkHdfWriter::Parts& parts) {
+  write_part_of_slot<Stored>(
+      ds, global, part, t,
+      [&](Stored* slab, int k0, int nk) {
+        transpose_planes<true>(slab, const_cast<Field*>(padded), g, 1, int(part.ni), k0, nk);
+      },
+      &parts);
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<std::uint32_t> planes = plane_checksums<Stored>(padded, g, 1, int(part.ni));
+  parts.checksum += seconds_since(start);
+  write_checksums(sums, {t, hsize_t(field), part.i0}, planes, part);
+}
+
 }  // namespace
 
-VtkHdfWriter::VtkHdfWriter(const std::string& path, const WaveProblem& problem, int64_t slots)
-    : params_(problem.global_params()), geometry_(problem.geometry()), slots_(slots) {
+VtkHdfWriter::VtkHdfWriter(const std::string& path, const WaveProblem& problem, const OutputLayout& layout,
+                           int64_t slots)
+    : params_(problem.global_params()), geometry_(problem.geometry()), layout_(layout), slots_(slots) {
   const WaveParams& p = params_;
   if (slots < 1) fail("a file needs at least one snapshot slot");
   i0_ = problem.slab().offset;
@@ -347,34 +388,32 @@ VtkHdfWriter::VtkHdfWriter(const std::string& path, const WaveProblem& problem, 
     Handle point_data(H5Gcreate2(root, "PointData", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, "PointData");
     write_static_array(point_data, "sos", p, part, [&](int, int, int k) { return problem.sos_k()[k]; });
     write_static_array(point_data, "damp", p, part, [&](int i, int j, int) { return problem.damp(i, j); });
-    for (int a = 0; a < 2; ++a) u_[a] = create_time_array(point_data, kTimeArrays[a], p, hsize_t(slots));
+    const int fields = layout.snapshot_fields();
+    snapshots_.single = layout.single_precision;
+    for (int a = 0; a < fields; ++a)
+      snapshots_.data[a] = create_time_array(point_data, kTimeArrays[a], p, hsize_t(slots),
+                                             layout.single_precision ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE);
 
     steps_group_ = check(H5Gcreate2(root, "Steps", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "Steps");
     write_scalar_attribute<int64_t>(steps_group_, "NSteps", 0);
-    values_ = create_steps_array(steps_group_, "Values", hsize_t(slots));
+    snapshots_.steps = create_steps_array(steps_group_, "Values", hsize_t(slots));
     Handle offsets(H5Gcreate2(steps_group_, "PointDataOffsets", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
                    "PointDataOffsets");
-    for (int a = 0; a < 4; ++a) offsets_[a] = create_steps_array(offsets, kAllArrays[a], hsize_t(slots));
+    for (int a = 0; a < 2 + fields; ++a) offsets_[a] = create_steps_array(offsets, kAllArrays[a], hsize_t(slots));
 
     // /awave_integrity (io/integrity.hpp): plane checksums and snapshot records, preallocated
     // like the arrays they cover; the static arrays' checksums now.
     Handle integrity(H5Gcreate2(file_, "/awave_integrity", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
                      "/awave_integrity");
     write_string_attribute(integrity, "scheme",
-                           "crc32 (zlib) of each x-plane's interior values (j rows, k fastest, float64 LE); "
-                           "records: crc32 of time, slots and /wave_params");
+                           layout.single_precision
+                               ? "crc32 (zlib) of each x-plane's interior values (j rows, k fastest, float32 LE); "
+                                 "records: crc32 of time, slots and /wave_params"
+                               : "crc32 (zlib) of each x-plane's interior values (j rows, k fastest, float64 LE); "
+                                 "records: crc32 of time, slots and /wave_params");
+    const hsize_t nx = hsize_t(p.nx());
+    create_series_checksums(integrity, snapshots_, hsize_t(slots), fields, nx);
     {
-      const hsize_t nx = hsize_t(p.nx()), chunk[3] = {1, 2, nx};
-      Handle space = make_space({hsize_t(slots), 2, nx}, {H5S_UNLIMITED, 2, nx});
-      Handle create(preallocated_dataset_plist(3, chunk), H5Pclose, "dataset creation");
-      Handle access(uncached_access_plist(), H5Pclose, "dataset access");
-      plane_sums_ =
-          check(H5Dcreate2(integrity, "planes", H5T_NATIVE_UINT32, space, H5P_DEFAULT, create, access), "planes");
-      const hsize_t record_chunk = hsize_t(slots);
-      Handle rspace = make_space({hsize_t(slots)}, {H5S_UNLIMITED});
-      Handle rcreate(preallocated_dataset_plist(1, &record_chunk), H5Pclose, "dataset creation");
-      records_ =
-          check(H5Dcreate2(integrity, "records", H5T_NATIVE_UINT32, rspace, H5P_DEFAULT, rcreate, access), "records");
       Handle sspace = make_space({2, nx});
       Handle statics(
           H5Dcreate2(integrity, "static_planes", H5T_NATIVE_UINT32, sspace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
@@ -385,6 +424,22 @@ VtkHdfWriter::VtkHdfWriter(const std::string& path, const WaveProblem& problem, 
       write_checksums(statics, {1, part.i0},
                       static_plane_checksums(part, ny, nz, [&](int i, int j, int) { return problem.damp(i, j); }),
                       part);
+    }
+
+    // Checkpoints apart from the snapshots (io/output_layout.hpp): u and u_prev in double with
+    // their checksums, a steps array whose length is the number committed, and the period.
+    checkpoint_slots_ = layout.checkpoints(problem.params());
+    if (checkpoint_slots_ > 0) {
+      Handle group(H5Gcreate2(file_, kCheckpointGroup, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
+                   kCheckpointGroup);
+      write_scalar_attribute<int>(group, "period", layout.checkpoint_period);
+      write_string_attribute(group, "scheme",
+                             "u and u_prev (float64) to restart from; planes and records as in /awave_integrity");
+      for (int a = 0; a < 2; ++a)
+        checkpoints_series_.data[a] =
+            create_time_array(group, kTimeArrays[a], p, hsize_t(checkpoint_slots_), H5T_NATIVE_DOUBLE);
+      checkpoints_series_.steps = create_steps_array(group, "steps", hsize_t(checkpoint_slots_));
+      create_series_checksums(group, checkpoints_series_, hsize_t(checkpoint_slots_), 2, nx);
     }
 
     wave_params_ = check(H5Gcreate2(file_, "/wave_params", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "/wave_params");
@@ -411,10 +466,16 @@ VtkHdfWriter::~VtkHdfWriter() {
   release();
 }
 
+std::vector<long*> VtkHdfWriter::datasets() {
+  std::vector<long*> all{&offsets_[0], &offsets_[1], &offsets_[2], &offsets_[3]};
+  for (Series* s : {&snapshots_, &checkpoints_series_})
+    for (long* ds : {&s->data[0], &s->data[1], &s->sums, &s->records, &s->steps}) all.push_back(ds);
+  return all;
+}
+
 // Closes every handle, reporting nothing (a destructor, or a writer giving up after an error).
 void VtkHdfWriter::release() noexcept {
-  for (long* ds :
-       {&u_[0], &u_[1], &values_, &offsets_[0], &offsets_[1], &offsets_[2], &offsets_[3], &plane_sums_, &records_})
+  for (long* ds : datasets())
     if (*ds >= 0) H5Dclose(std::exchange(*ds, -1));
   if (steps_group_ >= 0) H5Gclose(std::exchange(steps_group_, -1));
   if (wave_params_ >= 0) H5Gclose(std::exchange(wave_params_, -1));
@@ -438,44 +499,68 @@ void VtkHdfWriter::close(bool complete) {
 }
 
 void VtkHdfWriter::release_checked() {
-  for (long* ds :
-       {&u_[0], &u_[1], &values_, &offsets_[0], &offsets_[1], &offsets_[2], &offsets_[3], &plane_sums_, &records_})
-    check(H5Dclose(std::exchange(*ds, -1)), "close a dataset");
+  for (long* ds : datasets())
+    if (*ds >= 0) check(H5Dclose(std::exchange(*ds, -1)), "close a dataset");
   check(H5Gclose(std::exchange(steps_group_, -1)), "close a group");
   check(H5Gclose(std::exchange(wave_params_, -1)), "close a group");
   check(H5Pclose(std::exchange(dxpl_, -1)), "close properties");
   check(H5Fclose(std::exchange(file_, -1)), "close file");
 }
 
-// A snapshot becomes part of the file in two phases. First its u and u_prev slots are written
-// (raw data, straight to the file: no cache); a crash here leaves the file as it was. Then
-// the Steps arrays grow by one entry and NSteps counts it: six small object headers rewritten
-// in place, no allocation (all of it was made at creation), written by one H5Fflush. Only a
-// crash inside that flush (microseconds; measured in bench/results) can leave NSteps and the
-// Steps arrays disagreeing, which restart tolerates (restart.cpp) and VTK 9.3 does not.
-void VtkHdfWriter::append_u(long time, const double* padded_now, const double* padded_prev) {
+// Slot `slot` of a series: u (and u_prev where stored) with their checksums, and the record.
+void VtkHdfWriter::write_slot(const Series& series, long time, int64_t slot, const State& state) {
+  const Part part{hsize_t(i0_), hsize_t(ni_), dxpl_, root_};
+  const hsize_t t = hsize_t(slot);
+  const double n = double(params_.interior_points()) / params_.nx() * ni_ * (series.single ? 4 : 8);
+  double& bytes = &series == &snapshots_ ? parts_.snapshot_bytes : parts_.checkpoint_bytes;
+  for (int a = 0; a < 2 && series.data[a] >= 0; ++a) {
+    const double* field = a == 0 ? state.now : state.prev;
+    if (a == 0 && state.now_single)
+      write_series_field<float>(series.data[a], series.sums, a, t, state.now_single, params_, part, geometry_, parts_);
+    else if (!field)
+      fail(fmt::format("no {} given for time {}", kTimeArrays[a], time));
+    else if (series.single)
+      write_series_field<float>(series.data[a], series.sums, a, t, field, params_, part, geometry_, parts_);
+    else
+      write_series_field<double>(series.data[a], series.sums, a, t, field, params_, part, geometry_, parts_);
+    bytes += n;
+  }
+  const int64_t slot_prev = series.data[1] >= 0 ? slot : -1;
+  write_record(series.records, t, snapshot_record(time, slot, slot_prev, params_, kBoundaryLayers), part);
+}
+
+// A snapshot becomes part of the file in two phases. First its slots are written, and those of
+// the checkpoint that goes with it (raw data, straight to the file: no cache), with their
+// checksums; a crash here leaves the file as it was. Then the Steps arrays (and the checkpoints'
+// steps) grow by one entry and NSteps counts it: a few small object headers rewritten in place,
+// no allocation (all of it was made at creation), written by one H5Fflush. Only a crash inside
+// that flush (microseconds; measured in bench/results) can leave NSteps and the Steps arrays
+// disagreeing, which restart tolerates (restart.cpp) and VTK 9.3 does not.
+void VtkHdfWriter::append(long time, const State& state, bool checkpoint) {
   if (file_ < 0) fail("append to a closed file");
   if (steps_ >= slots_) fail(fmt::format("more snapshots than the {} slots the file was made for", slots_));
-  const hsize_t t = hsize_t(steps_);
+  if (checkpoint && checkpoints_ >= checkpoint_slots_)
+    fail(fmt::format("more checkpoints than the {} slots the file was made for", checkpoint_slots_));
   const Part part{hsize_t(i0_), hsize_t(ni_), dxpl_, root_};
-  write_padded_slot(u_[0], params_, part, geometry_, t, padded_now);
-  write_padded_slot(u_[1], params_, part, geometry_, t, padded_prev);
-  // The checksums before the commit flush: a snapshot the file shows is one it can verify.
-  write_checksums(plane_sums_, {t, 0, part.i0}, plane_checksums(padded_now, geometry_, 1, ni_), part);
-  write_checksums(plane_sums_, {t, 1, part.i0}, plane_checksums(padded_prev, geometry_, 1, ni_), part);
-  write_record(records_, t, snapshot_record(time, int64_t(t), int64_t(t), params_, kBoundaryLayers), part);
-  extend_steps_array(values_, t, time, part);
+  if (checkpoint) {
+    write_slot(checkpoints_series_, time, checkpoints_, {state.now, state.prev, nullptr});
+    extend_steps_array(checkpoints_series_.steps, hsize_t(checkpoints_), time, part);
+  }
+  const hsize_t t = hsize_t(steps_);
+  write_slot(snapshots_, time, steps_, state);
+  extend_steps_array(snapshots_.steps, t, time, part);
   for (int a = 0; a < 4; ++a)  // sos, damp, u, u_prev
-    extend_steps_array(offsets_[a], t, a < 2 ? 0 : int64_t(t), part);
+    if (offsets_[a] >= 0) extend_steps_array(offsets_[a], t, a < 2 ? 0 : int64_t(t), part);
   const int64_t nsteps = steps_ + 1;
   Handle attr(H5Aopen(steps_group_, "NSteps", H5P_DEFAULT), H5Aclose, "NSteps");
   check(H5Awrite(attr, H5T_NATIVE_INT64, &nsteps), "NSteps");
   const auto start = std::chrono::steady_clock::now();
   check(H5Fflush(file_, H5F_SCOPE_GLOBAL), "flush");
-  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  flush_seconds_ += took;
-  longest_flush_seconds_ = std::max(longest_flush_seconds_, took);
+  const double took = seconds_since(start);
+  parts_.flush += took;
+  parts_.longest_flush = std::max(parts_.longest_flush, took);
   ++steps_;
+  if (checkpoint) ++checkpoints_;
 }
 
 void quiet_hdf5_errors_in_this_thread() {
@@ -534,6 +619,10 @@ int64_t VtkHdfContents::committed_snapshots() const {
   return std::max<int64_t>(n, 0);
 }
 
+bool VtkHdfContents::snapshots_restart() const {
+  return value_bytes.count("u_prev") && value_bytes.at("u") == 8 && value_bytes.at("u_prev") == 8;
+}
+
 VtkHdfContents read_vtkhdf_contents(const std::string& path) {
   Handle file = open_file(path);
   Handle root(H5Gopen2(file, "/VTKHDF", H5P_DEFAULT), H5Gclose, "/VTKHDF");
@@ -548,14 +637,38 @@ VtkHdfContents read_vtkhdf_contents(const std::string& path) {
   c.nsteps = read_fixed<int64_t, 1>(steps, "NSteps")[0];
   c.step_values = read_1d(file, "/VTKHDF/Steps/Values");
   for (const char* name : {"sos", "damp", "u", "u_prev"}) {
+    const std::string ds_path = std::string(kSnapshotArrays) + "/" + name;
+    if (std::string(name) == "u_prev" && H5Lexists(file, ds_path.c_str(), H5P_DEFAULT) <= 0)
+      continue;  // snapshots of u only (-snapshot_fields u)
     c.offsets[name] = read_1d(file, std::string("/VTKHDF/Steps/PointDataOffsets/") + name);
-    const std::string ds_path = std::string("/VTKHDF/PointData/") + name;
     Handle ds(H5Dopen2(file, ds_path.c_str(), H5P_DEFAULT), H5Dclose, ds_path.c_str());
     Handle space(H5Dget_space(ds), H5Sclose, name);
     if (H5Sget_simple_extent_ndims(space) != 4) fail(ds_path + " is not 4-D");
     hsize_t d[4];
     H5Sget_simple_extent_dims(space, d, nullptr);
     c.dims[name] = {int64_t(d[0]), int64_t(d[1]), int64_t(d[2]), int64_t(d[3])};
+    Handle type(H5Dget_type(ds), H5Tclose, name);
+    if (H5Tget_class(type) != H5T_FLOAT) fail(ds_path + " does not hold floating-point values");
+    c.value_bytes[name] = int(H5Tget_size(type));
+  }
+  if (H5Lexists(file, kCheckpointGroup, H5P_DEFAULT) > 0) {
+    Handle group(H5Gopen2(file, kCheckpointGroup, H5P_DEFAULT), H5Gclose, kCheckpointGroup);
+    CheckpointIndex index;
+    index.period = read_fixed<int, 1>(group, "period")[0];
+    index.steps = read_1d(file, std::string(kCheckpointGroup) + "/steps");
+    for (const char* name : kTimeArrays) {
+      const std::string ds_path = std::string(kCheckpointGroup) + "/" + name;
+      Handle ds(H5Dopen2(file, ds_path.c_str(), H5P_DEFAULT), H5Dclose, ds_path.c_str());
+      Handle space(H5Dget_space(ds), H5Sclose, name);
+      hsize_t d[4];
+      if (H5Sget_simple_extent_ndims(space) != 4) fail(ds_path + " is not 4-D");
+      H5Sget_simple_extent_dims(space, d, nullptr);
+      if (d[1] != hsize_t(c.dims.at("u")[1]) || d[2] != hsize_t(c.dims.at("u")[2]) ||
+          d[3] != hsize_t(c.dims.at("u")[3]) || (index.slots && hsize_t(index.slots) != d[0]))
+        fail(ds_path + " does not match the snapshots' shape");
+      index.slots = int64_t(d[0]);
+    }
+    c.checkpoints = std::move(index);
   }
   Handle wave(H5Gopen2(file, "/wave_params", H5P_DEFAULT), H5Gclose, "/wave_params");
   c.params.dt = read_fixed<double, 1>(wave, "dt")[0];
@@ -570,14 +683,13 @@ VtkHdfContents read_vtkhdf_contents(const std::string& path) {
 
 namespace {
 
-// Global x-planes [gi0, gi0 + ni) of PointData array `name` at time slot t, in the file's
-// order ([nz][ny][ni], x fastest); ni < 0: every plane. Sets nz, ny.
-std::vector<double> read_slot_planes(const std::string& path, const std::string& name, int64_t t, int gi0, int& ni,
+// Global x-planes [gi0, gi0 + ni) of the time-series dataset ds_path at time slot t, in the
+// file's order ([nz][ny][ni], x fastest); ni < 0: every plane. Sets nz, ny.
+std::vector<double> read_slot_planes(const std::string& path, const std::string& ds_path, int64_t t, int gi0, int& ni,
                                      hsize_t& nz, hsize_t& ny) {
   Handle file = open_file(path);
-  const std::string ds_path = "/VTKHDF/PointData/" + name;
   Handle ds(H5Dopen2(file, ds_path.c_str(), H5P_DEFAULT), H5Dclose, ds_path.c_str());
-  Handle space(H5Dget_space(ds), H5Sclose, name.c_str());
+  Handle space(H5Dget_space(ds), H5Sclose, ds_path.c_str());
   hsize_t d[4];
   if (H5Sget_simple_extent_ndims(space) != 4) fail(ds_path + " is not 4-D");
   H5Sget_simple_extent_dims(space, d, nullptr);
@@ -599,12 +711,13 @@ std::vector<double> read_slot_planes(const std::string& path, const std::string&
 std::vector<double> read_vtkhdf_array(const std::string& path, const std::string& name, int64_t t) {
   int ni = -1;
   hsize_t nz = 0, ny = 0;
-  return read_slot_planes(path, name, t, 0, ni, nz, ny);
+  return read_slot_planes(path, std::string(kSnapshotArrays) + "/" + name, t, 0, ni, nz, ny);
 }
 
-std::vector<double> read_vtkhdf_planes(const std::string& path, const std::string& name, int64_t t, int gi0, int ni) {
+std::vector<double> read_vtkhdf_planes(const std::string& path, const std::string& dataset, int64_t t, int gi0,
+                                       int ni) {
   hsize_t nz = 0, ny = 0;
-  const std::vector<double> file_order = read_slot_planes(path, name, t, gi0, ni, nz, ny);
+  const std::vector<double> file_order = read_slot_planes(path, dataset, t, gi0, ni, nz, ny);
   std::vector<double> planes(file_order.size());
   for (hsize_t k = 0; k < nz; ++k)
     for (hsize_t j = 0; j < ny; ++j)
@@ -619,31 +732,45 @@ std::optional<VtkHdfChecksums> read_vtkhdf_checksums(const std::string& path) {
     if (H5Aexists(wave, "checksums") > 0) fail("/wave_params says it has checksums, but /awave_integrity is missing");
     return std::nullopt;
   }
-  auto read_all = [&file](const char* ds_path) {
-    Handle ds(H5Dopen2(file, ds_path, H5P_DEFAULT), H5Dclose, ds_path);
-    Handle space(H5Dget_space(ds), H5Sclose, ds_path);
+  auto read_all = [&file](const std::string& ds_path, int* fields = nullptr) {
+    Handle ds(H5Dopen2(file, ds_path.c_str(), H5P_DEFAULT), H5Dclose, ds_path.c_str());
+    Handle space(H5Dget_space(ds), H5Sclose, ds_path.c_str());
+    if (fields) {  // planes: [slot][fields][nx]
+      hsize_t d[3] = {};
+      if (H5Sget_simple_extent_ndims(space) != 3) fail(ds_path + " is not 3-D");
+      H5Sget_simple_extent_dims(space, d, nullptr);
+      *fields = int(d[1]);
+    }
     std::vector<std::uint32_t> values(std::size_t(H5Sget_simple_extent_npoints(space)));
-    check(H5Dread(ds, H5T_NATIVE_UINT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), ds_path);
+    check(H5Dread(ds, H5T_NATIVE_UINT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), ds_path.c_str());
     return values;
   };
   VtkHdfChecksums c;
-  c.planes = read_all("/awave_integrity/planes");
-  c.records = read_all("/awave_integrity/records");
+  c.snapshots.planes = read_all("/awave_integrity/planes", &c.snapshots.fields);
+  c.snapshots.records = read_all("/awave_integrity/records");
   c.static_planes = read_all("/awave_integrity/static_planes");
+  if (H5Lexists(file, kCheckpointGroup, H5P_DEFAULT) > 0) {
+    c.checkpoints.emplace();
+    c.checkpoints->planes = read_all(std::string(kCheckpointGroup) + "/planes", &c.checkpoints->fields);
+    c.checkpoints->records = read_all(std::string(kCheckpointGroup) + "/records");
+  }
   return c;
 }
 
-void read_vtkhdf_state(const std::string& path, int64_t slot, const WaveParams& global, int gi0, int ni,
-                       const PaddedGeometry& g, int pi0, double* padded_now, double* padded_prev) {
+void read_vtkhdf_state(const std::string& path, const std::string& group, int64_t slot, const WaveParams& global,
+                       int gi0, int ni, const PaddedGeometry& g, int pi0, double* padded_now, double* padded_prev) {
   Handle file = open_file(path);
   const hsize_t nx = global.nx(), ny = global.ny(), nz = global.nz();
   const hsize_t planes = planes_per_slab(global);
   std::vector<double> slab(planes * ny * hsize_t(ni));
   double* fields[] = {padded_now, padded_prev};
   for (int a = 0; a < 2; ++a) {
-    const std::string ds_path = std::string("/VTKHDF/PointData/") + kTimeArrays[a];
+    const std::string ds_path = group + "/" + kTimeArrays[a];
     Handle ds(H5Dopen2(file, ds_path.c_str(), H5P_DEFAULT), H5Dclose, ds_path.c_str());
     Handle space(H5Dget_space(ds), H5Sclose, ds_path.c_str());
+    Handle type(H5Dget_type(ds), H5Tclose, ds_path.c_str());
+    if (H5Tget_class(type) != H5T_FLOAT || H5Tget_size(type) != sizeof(double))
+      fail(ds_path + " is not in double precision: a restart needs the fields bit for bit");
     hsize_t d[4] = {};
     if (H5Sget_simple_extent_ndims(space) != 4) fail(ds_path + " is not 4-D");
     H5Sget_simple_extent_dims(space, d, nullptr);
@@ -662,11 +789,11 @@ void read_vtkhdf_state(const std::string& path, int64_t slot, const WaveParams& 
   }
 }
 
-void read_vtkhdf_state(const std::string& path, int64_t slot, const PaddedGeometry& g, double* padded_now,
-                       double* padded_prev) {
+void read_vtkhdf_state(const std::string& path, const std::string& group, int64_t slot, const PaddedGeometry& g,
+                       double* padded_now, double* padded_prev) {
   WaveParams global;
   global.shape = {g.nx, g.ny, g.nz};
-  read_vtkhdf_state(path, slot, global, 0, g.nx, g, 1, padded_now, padded_prev);
+  read_vtkhdf_state(path, group, slot, global, 0, g.nx, g, 1, padded_now, padded_prev);
 }
 
 }  // namespace awave

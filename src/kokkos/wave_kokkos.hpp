@@ -144,10 +144,34 @@ class WaveKokkos final : public WaveImpl {
     HostField now_host(h_now, now.extent(0), now.extent(1), now.extent(2));
     HostField prev_host(h_prev, now.extent(0), now.extent(1), now.extent(2));
     Kokkos::deep_copy(now_host, now);
-    Kokkos::deep_copy(prev_host, ring_.prev());
+    if (h_prev) Kokkos::deep_copy(prev_host, ring_.prev());
+  }
+
+  // Converted where the field lives (on a GPU: half the bytes over the bus), into a staging View
+  // made when first needed (counted by app/memory_estimate.cpp).
+  void copy_now_to_host_single(float* h_now) override {
+    const Field& now = ring_.now();
+    if (single_.extent(0) != now.extent(0))
+      single_ = Single(Kokkos::view_alloc(Kokkos::WithoutInitializing, "wave::single"), now.extent(0), now.extent(1),
+                       now.extent(2));
+    Kokkos::parallel_for("wave::round_to_float",
+                         Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>(
+                             exec_, {0, 0, 0}, {now.extent(0), now.extent(1), now.extent(2)}),
+                         RoundToFloat{now, single_});
+    using HostSingle = Kokkos::View<float***, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+    Kokkos::deep_copy(exec_, HostSingle(h_now, now.extent(0), now.extent(1), now.extent(2)), single_);
+    exec_.fence();
   }
 
  private:
+  using Single = Kokkos::View<float***, Kokkos::LayoutRight, MemSpace>;
+  struct RoundToFloat {  // float(x): to nearest even, as the host's cast
+    Field from;
+    Single to;
+    KOKKOS_FUNCTION void operator()(int i, int j, int k) const { to(i, j, k) = float(from(i, j, k)); }
+  };
+  Single single_;  // single-precision snapshots' staging
+
   // Queues one step's kernels (or an MPI step's part) on exec_.
   void launch(StepScope scope) {
     const WaveParams& p = problem_.params();

@@ -126,6 +126,7 @@ class WaveOmp final : public WaveImpl {
     omp_target_free(d_cs2_k_, device_);
     omp_target_free(d_damp_ij_, device_);
     omp_target_free(d_incomplete_, device_);
+    omp_target_free(d_single_, device_);
   }
 
   std::string id() const override { return "omp"; }
@@ -171,7 +172,22 @@ class WaveOmp final : public WaveImpl {
     refuse_incomplete_steps();  // every field written or checked passes here
     const std::size_t bytes = problem_.geometry().size() * sizeof(double);
     if (omp_target_memcpy(h_now, ring_.now(), bytes, 0, 0, host_, device_) != 0 ||
-        omp_target_memcpy(h_prev, ring_.prev(), bytes, 0, 0, host_, device_) != 0)
+        (h_prev && omp_target_memcpy(h_prev, ring_.prev(), bytes, 0, 0, host_, device_) != 0))
+      throw std::runtime_error("OpenMP offload: copying u from the device failed");
+  }
+
+  void copy_now_to_host_single(float* h_now) override {
+    refuse_incomplete_steps();
+    const std::size_t n = problem_.geometry().size();
+    if (!d_single_) {  // counted by app/memory_estimate.cpp
+      d_single_ = static_cast<float*>(omp_target_alloc(n * sizeof(float), device_));
+      if (!d_single_) throw std::runtime_error("OpenMP offload: omp_target_alloc of the single-precision copy failed");
+    }
+    const double* now = ring_.now();
+    float* single = d_single_;
+#pragma omp target teams distribute parallel for device(device_) is_device_ptr(now, single)
+    for (std::size_t p = 0; p < n; ++p) single[p] = float(now[p]);
+    if (omp_target_memcpy(h_now, single, n * sizeof(float), 0, 0, host_, device_) != 0)
       throw std::runtime_error("OpenMP offload: copying u from the device failed");
   }
 
@@ -204,7 +220,9 @@ class WaveOmp final : public WaveImpl {
 
   // Threads per team of every target region: 128 (H200 512^3 1.034e11 SU/s against 9.64e10 at 256,
   // results/h200-2026-11-23/kernel-shapes).
-  static int team_threads() { return int(tuning_integer("omp.threads").value_or(128)); }
+  static int team_threads() {
+    return int(tuning_integer("omp.threads").value_or(128));
+  }
 
   // One step's target regions, each synchronous; a whole step is one region over every plane,
   // sponge inside (over MPI: `bulk`, the planes [nbl, nx - nbl), and `edges`, the x layers).
@@ -278,6 +296,7 @@ class WaveOmp final : public WaveImpl {
   double* d_cs2_k_ = nullptr;
   double* d_damp_ij_ = nullptr;
   int* d_incomplete_ = nullptr;  // raised by a step region that was given fewer threads than it needs
+  float* d_single_ = nullptr;    // single-precision snapshots' staging, made when first needed
   TimeRing<double*> ring_;
 };
 

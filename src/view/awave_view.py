@@ -7,7 +7,7 @@ Draws the three central slices of u (or those through --slice, interior indices)
 snapshot or at time counter --step, with a diverging colour map centred on 0, axes in metres,
 the step and time in the title and the sponge layers marked, beside the sound-speed profile and
 the damping. --diff OTHER draws FILE - OTHER in the same layout (an implementation against the
-reference). --animate writes every snapshot with one colour scale (GIF; MP4 where ffmpeg is
+reference, or single-precision snapshots against double ones) and prints the largest difference. --animate writes every snapshot with one colour scale (GIF; MP4 where ffmpeg is
 present). Reads one slice at a time (h5py hyperslabs), so a 1000^3 file renders in little memory.
 Errors are one line and exit 1.
 """
@@ -172,6 +172,11 @@ def render(args):
     out = args.output or os.path.splitext(os.path.basename(args.file.replace(".partial", "")))[0] + ".png"
     fig.savefig(out)
     print(f"awave-view: {out} (step {f.values[n]}, slices through i,j,k = {ijk[0]},{ijk[1]},{ijk[2]})")
+    if other:
+        largest = max(float(np.abs(a).max()) for a in p)
+        scale = max(float(np.abs(a).max()) for a in f.slices(n, ijk))
+        print(f"awave-view: largest |difference| on these slices {largest:.6g} (largest |u| {scale:.6g}; "
+              f"u is {f.u.dtype} in {os.path.basename(args.file)}, {other.u.dtype} in {os.path.basename(args.diff)})")
 
 
 def main(argv):
