@@ -26,6 +26,15 @@
 
 namespace awave {
 
+// A single-precision snapshot's conversion: float(x), to nearest even, as the host's cast. (At
+// namespace scope: nvcc cannot launch a functor private to a class.)
+template <class From, class To>
+struct RoundToFloat {
+  From from;
+  To to;
+  KOKKOS_FUNCTION void operator()(int i, int j, int k) const { to(i, j, k) = float(from(i, j, k)); }
+};
+
 // Step: IdiomaticStep<ExecSpace> or TunedStep<ExecSpace> (or a test's variant of either).
 template <class Step>
 class WaveKokkos final : public WaveImpl {
@@ -157,7 +166,7 @@ class WaveKokkos final : public WaveImpl {
     Kokkos::parallel_for("wave::round_to_float",
                          Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>(
                              exec_, {0, 0, 0}, {now.extent(0), now.extent(1), now.extent(2)}),
-                         RoundToFloat{now, single_});
+                         RoundToFloat<Field, Single>{now, single_});
     using HostSingle = Kokkos::View<float***, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
     Kokkos::deep_copy(exec_, HostSingle(h_now, now.extent(0), now.extent(1), now.extent(2)), single_);
     exec_.fence();
@@ -165,11 +174,6 @@ class WaveKokkos final : public WaveImpl {
 
  private:
   using Single = Kokkos::View<float***, Kokkos::LayoutRight, MemSpace>;
-  struct RoundToFloat {  // float(x): to nearest even, as the host's cast
-    Field from;
-    Single to;
-    KOKKOS_FUNCTION void operator()(int i, int j, int k) const { to(i, j, k) = float(from(i, j, k)); }
-  };
   Single single_;  // single-precision snapshots' staging
 
   // Queues one step's kernels (or an MPI step's part) on exec_.
