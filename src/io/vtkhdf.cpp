@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <future>
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
@@ -117,11 +118,24 @@ void write_string_attribute(hid_t obj, const char* name, const std::string& valu
   check(H5Awrite(attr, type, value.data()), name);
 }
 
-// Chunks of at most ~32 MiB: HDF5 caps a chunk at 4 GiB, and large grids exceed that.
+// k-planes per slab of a slot: whole planes of the global grid, about 8 MiB, so staging stays
+// small; the same on every process, which write (collectively) slab by slab.
+hsize_t planes_per_slab(const WaveParams& global) {
+  const hsize_t plane = hsize_t(global.nx()) * hsize_t(global.ny());
+  return std::max<hsize_t>(1, std::min<hsize_t>(hsize_t(global.nz()), (1u << 20) / plane));
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// A time array's chunks: one slab of whole k-planes (planes_per_slab), so that each write of a
+// slab fills whole chunks, one contiguous write each (HDF5 then neither gathers nor splits it).
+// Planes too large for one chunk (HDF5 caps a chunk at 4 GiB) are split, largest axis first.
 std::vector<hsize_t> chunk_dims(const WaveParams& p) {
-  std::vector<hsize_t> c{1, hsize_t(p.nz()), hsize_t(p.ny()), hsize_t(p.nx())};
+  std::vector<hsize_t> c{1, planes_per_slab(p), hsize_t(p.ny()), hsize_t(p.nx())};
   auto bytes = [&c] { return c[1] * c[2] * c[3] * sizeof(double); };
-  while (bytes() > (32u << 20)) {
+  while (bytes() > (hsize_t(1) << 30)) {
     auto largest = std::max_element(c.begin() + 1, c.end());
     *largest = (*largest + 1) / 2;
   }
@@ -218,38 +232,38 @@ void transpose_planes(SlabValue* slab, FieldValue* field, const PaddedGeometry& 
         }
 }
 
-// k-planes per slab of a slot: whole planes of the global grid, about 8 MiB, so staging stays
-// small; the same on every process, which write (collectively) slab by slab.
-hsize_t planes_per_slab(const WaveParams& global) {
-  const hsize_t plane = hsize_t(global.nx()) * hsize_t(global.ny());
-  return std::max<hsize_t>(1, std::min<hsize_t>(hsize_t(global.nz()), (1u << 20) / plane));
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 // Writes this process's part of slot t of a [t][nz][ny][nx] dataset of Value, in slabs of whole
-// k-planes; fill(slab, k0, nk) puts values [k][j][i - i0] into the staging slab. Adds the time
-// in fill and in HDF5 to `parts` where given.
+// k-planes; fill(slab, k0, nk) puts values [k][j][i - i0] into a staging slab. The next slab is
+// filled (on OpenMP threads) while HDF5 writes this one, so a snapshot takes about the longer of
+// the two, not their sum. Adds the time in fill and in HDF5 to `parts` where given (they overlap).
 template <class Value, class Fill>
 void write_part_of_slot(hid_t ds, const WaveParams& global, const Part& part, hsize_t t, Fill fill,
                         VtkHdfWriter::Parts* parts = nullptr) {
   const hsize_t ny = global.ny(), nz = global.nz(), planes = planes_per_slab(global);
-  std::vector<Value> slab(planes * ny * part.ni);
+  std::vector<Value> slabs[2] = {std::vector<Value>(planes * ny * part.ni), std::vector<Value>(planes * ny * part.ni)};
+  double fill_seconds = 0;
+  auto fill_slab = [&](int which, hsize_t k0) {
+    const auto start = std::chrono::steady_clock::now();
+    fill(slabs[which].data(), int(k0), int(std::min(planes, nz - k0)));
+    fill_seconds += seconds_since(start);
+  };
   Handle file_space(H5Dget_space(ds), H5Sclose, "get dataspace");
-  for (hsize_t k0 = 0; k0 < nz; k0 += planes) {
+  fill_slab(0, 0);
+  int current = 0;
+  for (hsize_t k0 = 0; k0 < nz; k0 += planes, current = 1 - current) {
     const hsize_t nk = std::min(planes, nz - k0);
-    auto start_fill = std::chrono::steady_clock::now();
-    fill(slab.data(), int(k0), int(nk));
-    if (parts) parts->transpose += seconds_since(start_fill);
+    std::future<void> next;
+    if (k0 + planes < nz) next = std::async(std::launch::async, fill_slab, 1 - current, k0 + planes);
     const auto start_write = std::chrono::steady_clock::now();
     const hsize_t start[4] = {t, k0, 0, part.i0}, count[4] = {1, nk, ny, part.ni};
     check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr), "select slab");
     Handle mem = make_space({1, nk, ny, part.ni});
-    check(H5Dwrite(ds, native_type<Value>(), mem, file_space, part.dxpl, slab.data()), "write u");
+    const herr_t status = H5Dwrite(ds, native_type<Value>(), mem, file_space, part.dxpl, slabs[current].data());
     if (parts) parts->hdf5_write += seconds_since(start_write);
+    if (next.valid()) next.get();  // before a failure unwinds: the fill uses the slabs
+    check(status, "write u");
   }
+  if (parts) parts->transpose += fill_seconds;
 }
 
 // A static [1][nz][ny][nx] array; value_at(i, j, k) with i local to this process's part.
@@ -335,16 +349,28 @@ void create_series_checksums(hid_t group, VtkHdfWriter::Series& series, hsize_t 
 template <class Stored, class Field>
 void write_series_field(hid_t ds, hid_t sums, int field, hsize_t t, const Field* padded, const WaveParams& global,
                         const Part& part, const PaddedGeometry& g, VtkHdfWriter::Parts& parts) {
-  write_part_of_slot<Stored>(
-      ds, global, part, t,
-      [&](Stored* slab, int k0, int nk) {
-        transpose_planes<true>(slab, const_cast<Field*>(padded), g, 1, int(part.ni), k0, nk);
-      },
-      &parts);
-  const auto start = std::chrono::steady_clock::now();
-  const std::vector<std::uint32_t> planes = plane_checksums<Stored>(padded, g, 1, int(part.ni));
-  parts.checksum += seconds_since(start);
-  write_checksums(sums, {t, hsize_t(field), part.i0}, planes, part);
+  // The checksums on their own threads while the values are written (both only read `padded`).
+  double checksum_seconds = 0;
+  std::future<std::vector<std::uint32_t>> planes = std::async(std::launch::async, [&] {
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<std::uint32_t> sums = plane_checksums<Stored>(padded, g, 1, int(part.ni));
+    checksum_seconds = seconds_since(start);
+    return sums;
+  });
+  try {
+    write_part_of_slot<Stored>(
+        ds, global, part, t,
+        [&](Stored* slab, int k0, int nk) {
+          transpose_planes<true>(slab, const_cast<Field*>(padded), g, 1, int(part.ni), k0, nk);
+        },
+        &parts);
+  } catch (...) {
+    planes.wait();
+    throw;
+  }
+  const std::vector<std::uint32_t> sums_of_planes = planes.get();
+  parts.checksum += checksum_seconds;
+  write_checksums(sums, {t, hsize_t(field), part.i0}, sums_of_planes, part);
 }
 
 }  // namespace
