@@ -45,6 +45,10 @@ DEFAULT_CUDA_SHAPES = sorted(glob.glob(os.path.join(HERE, "results", "*", "cuda-
 DEFAULT_OMP_BEFORE_AFTER = [(os.path.join(HERE, "results", "h200-2026-11-23", "fp-cost", "cost_openmptarget_[0-9]*.json"),
                              os.path.join(HERE, "results", "h200-2026-11-23", "omp-new", "*.json"))]
 DEFAULT_CHECKSUM_COST = sorted(glob.glob(os.path.join(HERE, "results", "*", "checksum-cost")))
+# Snapshots and checkpoints (issue 35, bench/device/output-layouts.sh), and the copies back before
+# pinned buffers (5e07c1d: pageable, as at 045c7fa).
+DEFAULT_OUTPUT_LAYOUTS = sorted(glob.glob(os.path.join(HERE, "results", "*", "output-layouts-*")))
+DEFAULT_COPY_BEFORE = os.path.join(HERE, "results", "h100-2026-11-25", "output-pinned-019aaa2", "io-m5e07-cuda-512.json")
 DEFAULT_NCCL = [os.path.join(HERE, "results", d, "summary.txt") for d in
                 ("h200x2-2026-11-24/nccl-checks-eb38183/nccl-checks", "h200x2-2026-11-24/nccl-order-9b9bd49/nccl-checks",
                  "h200x2-2026-11-24/nccl-omp-d9dae2a/nccl-checks",

@@ -1,4 +1,4 @@
-"""Sections 12, 13 and 17: output (I/O overlap), row alignment, checksum cost."""
+"""Sections 12, 13, 17 and 18: output (I/O overlap), row alignment, checksum cost, snapshots and checkpoints."""
 import glob
 import json
 import os
@@ -131,3 +131,74 @@ def checksum_section(w, dirs):
               f"{'-' if ratio is None else f'{ratio:.3f}'} | {', '.join(f'{x:.2f}' for x in e['wold'])} | "
               f"{', '.join(f'{x:.2f}' for x in e['wnew'])} |")
         w("")
+
+
+def dd_rates(path):
+    """The dd rates (GB/s) in a disk.txt: through the page cache, with fdatasync."""
+    rates = []
+    with open(path) as f:
+        for line in f:
+            if "copied" in line:
+                value, unit = line.strip().split(",")[-1].split()
+                rates.append(float(value) * {"GB/s": 1.0, "MB/s": 1e-3}[unit])
+    return rates
+
+
+def layouts_section(w, dirs, copy_before):
+    """Section 18: what a user's run with output costs, by layout (bench/device/output-layouts.sh)."""
+    if not dirs:
+        return
+    w("## 18. Output a user can afford: snapshots and checkpoints\n")
+    w("Snapshots for looking (`u` every `out_period`, in double or single precision), checkpoints for "
+      "restarting (`u` and `u_prev` in double every `-checkpoint_period` steps and at the end; "
+      "`src/io/output_layout.hpp`, docs/model.md). Each run below is one implementation on its own, "
+      "unchecked, on the machine's local disk; `wall` runs from creating the file to committing it; "
+      "`dd` is the time that disk takes to write the same bytes at its `dd conv=fdatasync` rate. "
+      "Target (issue 35): a 512^3 run of 200 steps with single-precision `u` every 10 steps and a "
+      "checkpoint every 100 within 1.2 x its `dd` time; the copy back at 20 GB/s or more. Nothing is "
+      "fsync'ed: a run that ends within the page cache's room (128 GiB of RAM here) can beat `dd`.\n")
+    for d in dirs:
+        rows = []
+        for path in sorted(glob.glob(os.path.join(d, "*.json"))):
+            with open(path) as f:
+                run = json.load(f)
+            for impl in run["implementations"]:
+                if "io" in impl and "snapshot_bytes" in impl["io"]:
+                    rows.append((run, impl))
+        if not rows:
+            continue
+        rates = dd_rates(os.path.join(d, "disk.txt"))
+        fdatasync = rates[1] if len(rates) == 2 else None
+        b = rows[0][0]["build"]
+        w(f"`{os.path.relpath(d, HERE)}`: {b['accelerator']}, awave `{b['git_commit']}`, {b['compiler']}, "
+          f"{b['kokkos']}; disk: dd {rates[0]:.2f} GB/s through the page cache, {fdatasync:.2f} GB/s with "
+          "fdatasync.\n")
+        w("| run | implementation | snapshots: fields, precision | GB per snapshot | checkpoints every | GB written | "
+          "copy back GB/s | compute [s] | wall [s] | dd [s] | wall / dd | writer: scan, transpose, checksums, "
+          "HDF5, flushes [s] |")
+        w("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for run, impl in rows:
+            io = impl["io"]
+            shape, p = run["params"]["shape"], run["params"]
+            statics = 16.0 * shape[0] * shape[1] * shape[2]
+            written = io["snapshot_bytes"] + io["checkpoint_bytes"] + statics
+            per_snapshot = io["snapshot_bytes"] / io["snapshots"]
+            dd = written / 1e9 / fdatasync if fdatasync else None
+            separate = io["snapshot_precision"] == "single" or io["snapshot_fields"] == "u"
+            w(f"| {shape[0]}^3, {p['nsteps']} steps, every {p['out_period']} | {impl['id']} | "
+              f"{io['snapshot_fields']}, {io['snapshot_precision']} | {per_snapshot / 1e9:.3f} | "
+              f"{io['checkpoint_period'] if separate else 'each snapshot'} | {written / 1e9:.1f} | "
+              f"{io['copy_gb_per_s']:.1f} | {io['compute_seconds']:.3f} | {io['wall_seconds']:.2f} | "
+              f"{'-' if dd is None else f'{dd:.2f}'} | {'-' if dd is None else round(io['wall_seconds'] / dd, 2)} | "
+              f"{io['scan_seconds']:.2f}, {io['transpose_seconds']:.2f}, {io['checksum_seconds']:.2f}, "
+              f"{io['hdf5_write_seconds']:.2f}, {io['commit_flush_seconds']:.3f} |")
+        w("")
+    if os.path.exists(copy_before):
+        with open(copy_before) as f:
+            before = json.load(f)
+        for impl in before["implementations"]:
+            io = impl.get("io")
+            if io:
+                w(f"Before pinned buffers (`{os.path.relpath(copy_before, HERE)}`, awave "
+                  f"`{before['build']['git_commit']}`, {impl['id']}, 512^3, u and u_prev in double): the copy back "
+                  f"ran at {io['copy_bytes'] / io['copy_seconds'] / 1e9:.1f} GB/s into pageable buffers.\n")
