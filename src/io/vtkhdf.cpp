@@ -118,11 +118,15 @@ void write_string_attribute(hid_t obj, const char* name, const std::string& valu
   check(H5Awrite(attr, type, value.data()), name);
 }
 
-// k-planes per slab of a slot: whole planes of the global grid, about 8 MiB, so staging stays
-// small; the same on every process, which write (collectively) slab by slab.
+// k-planes per slab of a slot: whole planes of the global grid, the same on every process, which
+// write (collectively) slab by slab. At least 16 (the transpose's tile: each column of the padded
+// field is then read 16 values at a time; 4-plane slabs made the transpose the writer's longest
+// part, 10.7 s of a 21 s run on the H100, results/h100-2026-11-25/output-layouts-8b2d9ca) and about
+// 4 Mi values (32 MiB of doubles), at most 32 Mi values, so staging stays small.
 hsize_t planes_per_slab(const WaveParams& global) {
   const hsize_t plane = hsize_t(global.nx()) * hsize_t(global.ny());
-  return std::max<hsize_t>(1, std::min<hsize_t>(hsize_t(global.nz()), (1u << 20) / plane));
+  const hsize_t wanted = std::max<hsize_t>(16, (hsize_t(1) << 22) / plane);
+  return std::max<hsize_t>(1, std::min({hsize_t(global.nz()), wanted, (hsize_t(1) << 25) / plane}));
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -749,6 +753,33 @@ std::vector<double> read_vtkhdf_planes(const std::string& path, const std::strin
     for (hsize_t j = 0; j < ny; ++j)
       for (hsize_t i = 0; i < hsize_t(ni); ++i) planes[(i * ny + j) * nz + k] = file_order[(k * ny + j) * ni + i];
   return planes;
+}
+
+void read_vtkhdf_kslabs(const std::string& path, const std::string& dataset, int64_t t, int& nx, int& ny, int& nz,
+                        const std::function<void(int, int, const std::vector<double>&)>& visit) {
+  Handle file = open_file(path);
+  Handle ds(H5Dopen2(file, dataset.c_str(), H5P_DEFAULT), H5Dclose, dataset.c_str());
+  Handle space(H5Dget_space(ds), H5Sclose, dataset.c_str());
+  hsize_t d[4];
+  if (H5Sget_simple_extent_ndims(space) != 4) fail(dataset + " is not 4-D");
+  H5Sget_simple_extent_dims(space, d, nullptr);
+  if (t < 0 || hsize_t(t) >= d[0]) fail(fmt::format("{} has no slot {}", dataset, t));
+  nz = int(d[1]);
+  ny = int(d[2]);
+  nx = int(d[3]);
+  WaveParams global;
+  global.shape = {nx, ny, nz};
+  const hsize_t planes = planes_per_slab(global);
+  std::vector<double> values;
+  for (hsize_t k0 = 0; k0 < d[1]; k0 += planes) {
+    const hsize_t nk = std::min(planes, d[1] - k0);
+    const hsize_t start[4] = {hsize_t(t), k0, 0, 0}, count[4] = {1, nk, d[2], d[3]};
+    check(H5Sselect_hyperslab(space, H5S_SELECT_SET, start, nullptr, count, nullptr), "select slab");
+    values.resize(nk * d[2] * d[3]);
+    Handle mem = make_space({1, nk, d[2], d[3]});
+    check(H5Dread(ds, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, values.data()), dataset.c_str());
+    visit(int(k0), int(nk), values);
+  }
 }
 
 std::optional<VtkHdfChecksums> read_vtkhdf_checksums(const std::string& path) {

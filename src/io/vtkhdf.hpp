@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -143,6 +144,12 @@ VtkHdfContents read_vtkhdf_contents(const std::string& path);
 // "/awave_checkpoints/u_prev", ...) at time slot t, as [ni][ny][nz] values (k fastest: the order in
 // which io/integrity.hpp checksums a plane), as stored (float32 values widened exactly).
 std::vector<double> read_vtkhdf_planes(const std::string& path, const std::string& dataset, int64_t t, int gi0, int ni);
+
+// Slot t of the time-series dataset `dataset`, whole k-planes at a time, in the order they are
+// stored (one contiguous read each): visit(k0, nk, values) with values [nk][ny][nx], x fastest,
+// as stored (float32 widened exactly); nx, ny, nz are set before the first visit.
+void read_vtkhdf_kslabs(const std::string& path, const std::string& dataset, int64_t t, int& nx, int& ny, int& nz,
+                        const std::function<void(int k0, int nk, const std::vector<double>& values)>& visit);
 
 // The checksums of a time series (io/integrity.hpp): the snapshots' or the checkpoints'.
 struct SeriesChecksums {
