@@ -5,8 +5,9 @@
 #   - the issue's run: 512^3, 200 steps, single-precision u every 10 steps, checkpoints every 100;
 #   - 1000^3, 20 steps, single-precision u every 10, a checkpoint at the end (copy rate and bytes:
 #     a 200-step run needs more disk than the machine has);
-# each GPU implementation on its own (-impl), unchecked, its file removed before the next. The
-# JSON's `io` holds the wall, compute, copy-back rate, bytes written and the writer's parts.
+# each GPU implementation on its own (-impl), unchecked, its file removed before the next (the
+# 512^3 single-precision file after `awave -verify` has read it, timed). The JSON's `io` holds the
+# wall, compute, copy-back rate, bytes written and the writer's parts.
 #   bench/device/output-layouts.sh OUT_DIR BUILD [IMPL ...]   (default: cuda kokkos-cuda)
 set -uo pipefail
 out=${1:?usage: output-layouts.sh OUT_DIR BUILD [IMPL ...]}
@@ -29,19 +30,26 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > 
 cat "$out/disk.txt"
 single=(-snapshot_precision single -snapshot_fields u)
 status=0
-run() {  # NAME ARGS...
-  local name=$1
+run() {  # NAME [verify] ARGS...
+  local name=$1 verify=
   shift
+  [ "$1" = verify ] && { verify=1; shift; }
   "$exe" -no_check -quiet -json "$out/$name.json" "$@" "$work/run" > "$out/$name.txt" 2>&1
   local rc=$?
   [ $rc -eq 0 ] || status=1
   echo "$name rc=$rc"
   grep -E "time \[s\]: wall|copy back:|written:" "$out/$name.txt"
+  if [ -n "$verify" ]; then
+    local start=$(date +%s.%N)
+    "$exe" -verify "$work"/run.*.vtkhdf > "$out/$name.verify.txt" 2>&1 || status=1
+    echo "verify: $(echo "$(date +%s.%N) - $start" | bc) s" >> "$out/$name.verify.txt"
+    cat "$out/$name.verify.txt"
+  fi
   rm -f "$work"/run.*
 }
 for impl in "${impls[@]}"; do
   run "spec-512-40-$impl" -impl "$impl" -shape 512,512,512 -nsteps 40 -out_period 10
-  run "single-512-200-$impl" -impl "$impl" -shape 512,512,512 -nsteps 200 -out_period 10 "${single[@]}" \
+  run "single-512-200-$impl" verify -impl "$impl" -shape 512,512,512 -nsteps 200 -out_period 10 "${single[@]}" \
     -checkpoint_period 100
   run "single-1000-20-$impl" -impl "$impl" -shape 1000,1000,1000 -nsteps 20 -out_period 10 "${single[@]}" \
     -checkpoint_period 20
