@@ -42,7 +42,7 @@ run() {  # NAME [verify] ARGS...
   if [ -n "$verify" ]; then
     local start=$(date +%s.%N)
     "$exe" -verify "$work"/run.*.vtkhdf > "$out/$name.verify.txt" 2>&1 || status=1
-    echo "verify: $(echo "$(date +%s.%N) - $start" | bc) s" >> "$out/$name.verify.txt"
+    echo "verify: $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }') s" >> "$out/$name.verify.txt"
     cat "$out/$name.verify.txt"
   fi
   rm -f "$work"/run.*
