@@ -51,6 +51,19 @@ for id in cpu kokkos-serial; do
   same "r1.$id.vtkhdf" "r2.$id.vtkhdf" && echo "ok: restart of a 3-process file by 2 processes, $id"
 done
 
+# Snapshots of single-precision u with checkpoints apart (io/output_layout.hpp): written by 3
+# processes, the single-process file; continued from its last checkpoint by 2, the same again.
+single=(-snapshot_precision single -snapshot_fields u -checkpoint_period 6)
+"$exe" -shape 10,12,7 -nsteps 8 -out_period 3 -impl cpu "${single[@]}" s1 > s1.txt 2>&1 || fail "single, 1 process"
+mpi 3 "$exe" -shape 10,12,7 -nsteps 8 -out_period 3 -impl cpu "${single[@]}" s3 > s3.txt 2>&1 ||
+  fail "single, 3 processes: $(tail -1 s3.txt)"
+same s1.cpu.vtkhdf s3.cpu.vtkhdf && echo "ok: single-precision snapshots and checkpoints, 3 processes"
+"$exe" -impl cpu -restart s3.cpu.vtkhdf -nsteps 4 "${single[@]}" sr1 > sr1.txt 2>&1 || fail "single restart, 1 process"
+mpi 2 "$exe" -impl cpu -restart s3.cpu.vtkhdf -nsteps 4 "${single[@]}" sr2 > sr2.txt 2>&1 ||
+  fail "single restart, 2 processes: $(tail -1 sr2.txt)"
+grep -q "its checkpoint slot 1" sr2.txt || fail "the restart did not start from the last checkpoint: $(grep restarting sr2.txt)"
+same sr1.cpu.vtkhdf sr2.cpu.vtkhdf && echo "ok: restart of a single-precision file from its checkpoint by 2 processes"
+
 # kill -9 of a run over 2 processes while it writes: its one file keeps every completed
 # snapshot, and 3 processes continue it to what a single process computes.
 export HDF5_USE_FILE_LOCKING=FALSE  # to read the file while it is written

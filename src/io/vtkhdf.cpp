@@ -629,6 +629,14 @@ std::string read_string_attribute(hid_t obj, const char* name) {
   return value.substr(0, value.find('\0'));
 }
 
+// The dimensions [t][nz][ny][nx] of a time-series (or static) array; fails where it is not 4-D.
+std::array<hsize_t, 4> dims_of_4d(hid_t space, const std::string& ds_path) {
+  if (H5Sget_simple_extent_ndims(space) != 4) fail(ds_path + " is not 4-D");
+  std::array<hsize_t, 4> d{};
+  H5Sget_simple_extent_dims(space, d.data(), nullptr);
+  return d;
+}
+
 std::vector<int64_t> read_1d(hid_t file, const std::string& path) {
   Handle ds(H5Dopen2(file, path.c_str(), H5P_DEFAULT), H5Dclose, path.c_str());
   Handle space(H5Dget_space(ds), H5Sclose, path.c_str());
@@ -673,9 +681,7 @@ VtkHdfContents read_vtkhdf_contents(const std::string& path) {
     c.offsets[name] = read_1d(file, std::string("/VTKHDF/Steps/PointDataOffsets/") + name);
     Handle ds(H5Dopen2(file, ds_path.c_str(), H5P_DEFAULT), H5Dclose, ds_path.c_str());
     Handle space(H5Dget_space(ds), H5Sclose, name);
-    if (H5Sget_simple_extent_ndims(space) != 4) fail(ds_path + " is not 4-D");
-    hsize_t d[4];
-    H5Sget_simple_extent_dims(space, d, nullptr);
+    const std::array<hsize_t, 4> d = dims_of_4d(space, ds_path);
     c.dims[name] = {int64_t(d[0]), int64_t(d[1]), int64_t(d[2]), int64_t(d[3])};
     Handle type(H5Dget_type(ds), H5Tclose, name);
     if (H5Tget_class(type) != H5T_FLOAT) fail(ds_path + " does not hold floating-point values");
@@ -690,9 +696,7 @@ VtkHdfContents read_vtkhdf_contents(const std::string& path) {
       const std::string ds_path = std::string(kCheckpointGroup) + "/" + name;
       Handle ds(H5Dopen2(file, ds_path.c_str(), H5P_DEFAULT), H5Dclose, ds_path.c_str());
       Handle space(H5Dget_space(ds), H5Sclose, name);
-      hsize_t d[4];
-      if (H5Sget_simple_extent_ndims(space) != 4) fail(ds_path + " is not 4-D");
-      H5Sget_simple_extent_dims(space, d, nullptr);
+      const std::array<hsize_t, 4> d = dims_of_4d(space, ds_path);
       if (d[1] != hsize_t(c.dims.at("u")[1]) || d[2] != hsize_t(c.dims.at("u")[2]) ||
           d[3] != hsize_t(c.dims.at("u")[3]) || (index.slots && hsize_t(index.slots) != d[0]))
         fail(ds_path + " does not match the snapshots' shape");
@@ -720,9 +724,7 @@ std::vector<double> read_slot_planes(const std::string& path, const std::string&
   Handle file = open_file(path);
   Handle ds(H5Dopen2(file, ds_path.c_str(), H5P_DEFAULT), H5Dclose, ds_path.c_str());
   Handle space(H5Dget_space(ds), H5Sclose, ds_path.c_str());
-  hsize_t d[4];
-  if (H5Sget_simple_extent_ndims(space) != 4) fail(ds_path + " is not 4-D");
-  H5Sget_simple_extent_dims(space, d, nullptr);
+  const std::array<hsize_t, 4> d = dims_of_4d(space, ds_path);
   if (ni < 0) ni = int(d[3]) - gi0;
   if (t < 0 || hsize_t(t) >= d[0] || gi0 < 0 || ni < 0 || hsize_t(gi0 + ni) > d[3])
     fail(fmt::format("{} has no slot {} with planes {}..{}", ds_path, t, gi0, gi0 + ni));
@@ -760,9 +762,7 @@ void read_vtkhdf_kslabs(const std::string& path, const std::string& dataset, int
   Handle file = open_file(path);
   Handle ds(H5Dopen2(file, dataset.c_str(), H5P_DEFAULT), H5Dclose, dataset.c_str());
   Handle space(H5Dget_space(ds), H5Sclose, dataset.c_str());
-  hsize_t d[4];
-  if (H5Sget_simple_extent_ndims(space) != 4) fail(dataset + " is not 4-D");
-  H5Sget_simple_extent_dims(space, d, nullptr);
+  const std::array<hsize_t, 4> d = dims_of_4d(space, dataset);
   if (t < 0 || hsize_t(t) >= d[0]) fail(fmt::format("{} has no slot {}", dataset, t));
   nz = int(d[1]);
   ny = int(d[2]);
@@ -828,9 +828,7 @@ void read_vtkhdf_state(const std::string& path, const std::string& group, int64_
     Handle type(H5Dget_type(ds), H5Tclose, ds_path.c_str());
     if (H5Tget_class(type) != H5T_FLOAT || H5Tget_size(type) != sizeof(double))
       fail(ds_path + " is not in double precision: a restart needs the fields bit for bit");
-    hsize_t d[4] = {};
-    if (H5Sget_simple_extent_ndims(space) != 4) fail(ds_path + " is not 4-D");
-    H5Sget_simple_extent_dims(space, d, nullptr);
+    const std::array<hsize_t, 4> d = dims_of_4d(space, ds_path);
     if (d[1] != nz || d[2] != ny || d[3] != nx || slot < 0 || hsize_t(slot) >= d[0] || gi0 < 0 || ni < 0 ||
         hsize_t(gi0 + ni) > nx || int(g.ny) != int(ny) || int(g.nz) != int(nz) || pi0 < 0 || pi0 + ni > g.nx + 2)
       fail(fmt::format("{} has no slot {} of shape {}x{}x{} with planes {}..{}", ds_path, slot, nx, ny, nz, gi0,
