@@ -5,6 +5,12 @@
 namespace awave {
 
 namespace {
+std::string bytes_text(double bytes) {  // 3 significant digits in the unit that fits
+  if (bytes >= 1e9) return fmt::format("{:.3g} GB", bytes / 1e9);
+  if (bytes >= 1e6) return fmt::format("{:.3g} MB", bytes / 1e6);
+  return fmt::format("{:.3g} kB", bytes / 1e3);
+}
+
 long period_of(const OutputLayout& layout, const WaveParams& p) {  // unsettled (0): every snapshot
   return layout.checkpoint_period > 0 ? layout.checkpoint_period : p.out_period;
 }
@@ -37,14 +43,12 @@ double OutputLayout::run_bytes(const WaveParams& p) const {
 std::string OutputLayout::describe(const WaveParams& p) const {
   const std::string fields = with_u_prev ? "u, u_prev" : "u";
   const std::string precision = single_precision ? "single" : "double";
-  const std::string snapshots = fmt::format("snapshots of {} in {} precision every {} steps ({:.3g} GB each)", fields,
-                                            precision, p.out_period, snapshot_bytes(p) / 1e9);
+  const std::string snapshots = fmt::format("snapshots of {} in {} precision every {} steps ({} each)", fields,
+                                            precision, p.out_period, bytes_text(snapshot_bytes(p)));
   if (snapshots_are_checkpoints())
-    return fmt::format("{}, each a checkpoint; {:.3g} GB in all", snapshots, run_bytes(p) / 1e9);
-  return fmt::format(
-      "{}; checkpoints (u, u_prev, double) every {} steps and at the end ({:.3g} GB each); {:.3g} GB "
-      "in all",
-      snapshots, checkpoint_period, checkpoint_bytes(p) / 1e9, run_bytes(p) / 1e9);
+    return fmt::format("{}, each a checkpoint; {} in all", snapshots, bytes_text(run_bytes(p)));
+  return fmt::format("{}; checkpoints (u, u_prev, double) every {} steps and at the end ({} each); {} in all",
+                     snapshots, checkpoint_period, bytes_text(checkpoint_bytes(p)), bytes_text(run_bytes(p)));
 }
 
 std::optional<std::string> settle_output_layout(OutputLayout& layout, const WaveParams& p) {
