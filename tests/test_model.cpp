@@ -278,6 +278,9 @@ TEST(MemoryEstimate, CountsFieldsPerImplementationAndRefusesWhatDoesNotFit) {
       << "no output, no conversion";
   EXPECT_EQ(estimate_memory(p, {&gpu}, false, true, single).host_bytes, 4 * padded + padded)
       << "the floats use the snapshot buffers";
+  EXPECT_EQ(estimate_memory(p, {&host_kokkos}, false, true, single).host_bytes,
+            4 * padded + 3 * padded + coefficients + padded)
+      << "a host implementation converts from a staged copy of the doubles";
 
   EXPECT_FALSE(memory_problem(checked, checked.host_bytes, checked.device_bytes));
   EXPECT_FALSE(memory_problem(checked, std::nullopt, std::nullopt)) << "nothing known, nothing refused";

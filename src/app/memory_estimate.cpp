@@ -20,11 +20,12 @@ MemoryNeed estimate_memory(const WaveParams& params, const std::vector<const Imp
   const std::size_t coefficients = (std::size_t(params.nz()) + std::size_t(params.nx()) * params.ny()) * sizeof(double);
   // Output: two pairs of snapshot buffers (one being written while the next is filled; a
   // single-precision snapshot's floats use half of its pair's first buffer); the check, after
-  // the output is done: one pair. A device converts single-precision snapshots in a staging
-  // field of floats (half a padded field).
+  // the output is done: one pair. Snapshots of single-precision u alone are converted in a
+  // staging field: of floats on a device (half a padded field), of doubles on the host
+  // (WaveImpl::copy_now_to_host_single's default: one padded field; host Kokkos stages floats, less).
   const std::size_t staging = write_output ? 4 * padded : check ? 2 * padded : 0;
-  const bool converts_on_device = write_output && layout.single_precision && !layout.with_u_prev;
-  const std::size_t device_staging = converts_on_device ? padded / 2 : 0;
+  const bool converts = write_output && layout.single_precision && !layout.with_u_prev;
+  const std::size_t device_staging = converts ? padded / 2 : 0, host_conversion = converts ? padded : 0;
   MemoryNeed need;
   for (const ImplEntry* entry : impls) {
     const ImplEntry& e = *entry;
@@ -35,6 +36,7 @@ MemoryNeed estimate_memory(const WaveParams& params, const std::vector<const Imp
       host += padded;
     else
       host += 3 * padded + coefficients;
+    if (!e.on_device) host += host_conversion;
     if (check) host += padded;  // the reference's `now`, kept (and, for the reference, copied)
     if (host > need.host_bytes) {
       need.host_bytes = host;

@@ -23,7 +23,8 @@ struct MemoryNeed {
 // fields; a host Kokkos backend 3 padded fields; a device implementation 3 padded fields on the
 // device and one on the host while it sets up. Copying u back (output, check) stages 2 padded
 // fields on the host, and a checked run keeps the reference's `now` for the others; snapshots
-// of single-precision u alone add half a padded field on the device (the conversion's staging).
+// of single-precision u alone add the conversion's staging: half a padded field on a device, one
+// on the host for a host implementation.
 MemoryNeed estimate_memory(const WaveParams& params, const std::vector<const ImplEntry*>& impls, bool check,
                            bool write_output, const OutputLayout& layout = {});
 

@@ -107,14 +107,6 @@ __global__ void y_layers_kernel(StepArgs a) {
 
 // Every point of the grid (small grids): the damped update in the sponge layers, the undamped
 // one elsewhere, as the three kernels above compute them. i is blockIdx.z.
-// A single-precision snapshot's conversion (WaveImpl::copy_now_to_host_single): float(x) rounds
-// to nearest even, as the host's cast does (no -ftz: cmake/AwaveExactFP.cmake).
-__global__ void round_to_float_kernel(const double* __restrict__ in, float* __restrict__ out, std::size_t n) {
-  for (std::size_t p = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; p < n;
-       p += std::size_t(gridDim.x) * blockDim.x)
-    out[p] = float(in[p]);
-}
-
 __global__ void fused_step_kernel(StepArgs a) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   const int j = blockIdx.y * blockDim.y + threadIdx.y;
@@ -126,6 +118,14 @@ __global__ void fused_step_kernel(StepArgs a) {
     const long c = padded_index(a, i, j, k);
     a.next[c] = undamped_next(load_stencil(a, c), a.prev[c], a.cs2_k[k], a.f);
   }
+}
+
+// A single-precision snapshot's conversion (WaveImpl::copy_now_to_host_single): float(x) rounds
+// to nearest even, as the host's cast does (no -ftz: cmake/AwaveExactFP.cmake).
+__global__ void round_to_float_kernel(const double* __restrict__ in, float* __restrict__ out, std::size_t n) {
+  for (std::size_t p = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; p < n;
+       p += std::size_t(gridDim.x) * blockDim.x)
+    out[p] = float(in[p]);
 }
 
 template <class Kernel>
