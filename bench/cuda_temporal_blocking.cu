@@ -12,7 +12,13 @@
 //              m-2. Four fields (u(t-1), u(t), u(t+1), u(t+2)), so no block overwrites what
 //              another still reads; u(t+1) and u(t+2) are written once each: 32 bytes a point
 //              per two steps against 48 for two single steps.
-//   planted    tile2 with one point of u(t+2) off by one ulp: the bitwise check must see it.
+//   reg2-Jxk   two steps per sweep, the marched axis in registers: a block of (32 + 4) x (J + 4)
+//              threads, one per column of the u(t) tile with its halo of 2, marches i; each thread
+//              keeps its column's u(t) at i-2..i and u(t+1) at i-3..i-1 in registers, so shared
+//              memory carries only the (j, k) neighbours: one plane of u(t) and one of u(t+1),
+//              double-buffered, one barrier a plane. The halo threads load and compute what
+//              their neighbours need (u(t+1) on a halo of 1), the inner 32 x J write.
+//   planted    tile2 (and reg2) with one point of u(t+2) off by one ulp: the bitwise check must see it.
 // Each shape at the segments given. SU/s over every interior point (sponge included), best of
 // 3 runs of STEPS steps (even); bitwise: u(t) and u(t-1) after STEPS steps equal single's.
 //   awave-cuda-tblock N [STEPS] [SEGMENT,...]    (an N^3 grid, the model's coefficients and start)
@@ -59,7 +65,7 @@ __device__ inline bool interior(const Grid& g, int i, int j, int k) {
 
 // One step, one point per thread: the reference.
 __global__ void single_step(Grid g, double* __restrict__ next, const double* __restrict__ now,
-                           const double* __restrict__ prev) {
+                            const double* __restrict__ prev) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y, i = blockIdx.z;
   if (k >= g.nz || j >= g.ny) return;
   const long c = index_of(g, i, j, k);
@@ -71,9 +77,9 @@ constexpr int kTileK = 32;
 
 // Two steps per sweep (see the top). J: the tile's rows (and the block's thread rows).
 template <int J, bool plant>
-__global__ void __launch_bounds__(kTileK* J) tile2(Grid g, double* __restrict__ u1, double* __restrict__ u2,
-                                                    const double* __restrict__ u0, const double* __restrict__ um,
-                                                    int segment) {
+__global__ void __launch_bounds__(kTileK* J)
+    tile2(Grid g, double* __restrict__ u1, double* __restrict__ u2, const double* __restrict__ u0,
+          const double* __restrict__ um, int segment) {
   constexpr int HK = kTileK + 4, HJ = J + 4;  // u(t) tile, halo 2
   constexpr int VK = kTileK + 2, VJ = J + 2;  // u(t+1) tile, halo 1
   __shared__ double U[4][HJ][HK];
@@ -83,7 +89,7 @@ __global__ void __launch_bounds__(kTileK* J) tile2(Grid g, double* __restrict__ 
   const int i0 = blockIdx.z * segment, i1 = min(i0 + segment, g.nx);
   for (int m = i0 - 2; m <= i1 + 1; ++m) {
     // u(t) at plane m, tile and halo of 2 (zeros outside the padded grid: never used as values).
-    double (*Um)[HK] = U[(m + 8) % 4];
+    double(*Um)[HK] = U[(m + 8) % 4];
     for (int e = tid; e < HJ * HK; e += threads) {
       const int jj = e / HK, kk = e % HK, j = j0 + jj - 2, k = k0 + kk - 2;
       const bool in_padded = m >= -1 && m <= g.nx && j >= -1 && j <= g.ny && k >= -1 && k <= g.nz;
@@ -93,8 +99,8 @@ __global__ void __launch_bounds__(kTileK* J) tile2(Grid g, double* __restrict__ 
     // u(t+1) at plane p = m - 1, tile and halo of 1 (0 at ghost points, as every level has).
     const int p = m - 1;
     if (p >= i0 - 1 && p <= i1) {
-      double (*Vp)[VK] = V[(p + 9) % 3];
-      const double (*Ua)[HK] = U[(p + 7) % 4], (*Ub)[HK] = U[(p + 8) % 4], (*Uc)[HK] = U[(p + 9) % 4];
+      double(*Vp)[VK] = V[(p + 9) % 3];
+      const double(*Ua)[HK] = U[(p + 7) % 4], (*Ub)[HK] = U[(p + 8) % 4], (*Uc)[HK] = U[(p + 9) % 4];
       for (int e = tid; e < VJ * VK; e += threads) {
         const int jj = e / VK, kk = e % VK, j = j0 + jj - 1, k = k0 + kk - 1;
         double value = 0.0;
@@ -113,7 +119,7 @@ __global__ void __launch_bounds__(kTileK* J) tile2(Grid g, double* __restrict__ 
     // u(t+2) at plane q = m - 2, the tile: one point per thread.
     const int q = m - 2, j = j0 + ty, k = k0 + tx;
     if (q >= i0 && q < i1 && j < g.ny && k < g.nz) {
-      const double (*Va)[VK] = V[(q + 8) % 3], (*Vb)[VK] = V[(q + 9) % 3], (*Vc)[VK] = V[(q + 10) % 3];
+      const double(*Va)[VK] = V[(q + 8) % 3], (*Vb)[VK] = V[(q + 9) % 3], (*Vc)[VK] = V[(q + 10) % 3];
       const int vj = ty + 1, vk = tx + 1;
       const Stencil7 s{Vb[vj][vk],     Va[vj][vk],     Vc[vj][vk],    Vb[vj - 1][vk],
                        Vb[vj + 1][vk], Vb[vj][vk - 1], Vb[vj][vk + 1]};
@@ -122,6 +128,50 @@ __global__ void __launch_bounds__(kTileK* J) tile2(Grid g, double* __restrict__ 
       if (plant && q == g.nx / 2 && j == g.ny / 2 && k == g.nz / 2) value = nextafter(value, 1e300);
       u2[index_of(g, q, j, k)] = value;
     }
+  }
+}
+
+// Two steps per sweep, the marched axis in registers (see the top).
+template <int J, bool plant>
+__global__ void __launch_bounds__((kTileK + 4) * (J + 4))
+    reg2(Grid g, double* __restrict__ u1, double* __restrict__ u2, const double* __restrict__ u0,
+         const double* __restrict__ um, int segment) {
+  constexpr int HK = kTileK + 4, HJ = J + 4;
+  __shared__ double SU[2][HJ][HK], SV[2][HJ][HK];
+  const int kk = threadIdx.x, jj = threadIdx.y;
+  const int k = blockIdx.x * kTileK + kk - 2, j = blockIdx.y * J + jj - 2;
+  const int i0 = blockIdx.z * segment, i1 = min(i0 + segment, g.nx);
+  const bool halo1 = jj >= 1 && jj <= HJ - 2 && kk >= 1 && kk <= HK - 2;  // computes u(t+1)
+  const bool inner = jj >= 2 && jj <= HJ - 3 && kk >= 2 && kk <= HK - 3;  // writes
+  const bool column_in_padded = j >= -1 && j <= g.ny && k >= -1 && k <= g.nz;
+  const bool column_interior = j >= 0 && j < g.ny && k >= 0 && k < g.nz;
+  const double cs2 = column_interior ? g.cs2_k[k] : 0.0;
+  double ut_m2 = 0.0, ut_m1 = 0.0, v_m3 = 0.0, v_m2 = 0.0;  // u(t) at m-2, m-1; u(t+1) at m-3, m-2
+  int b = 0;
+  for (int m = i0 - 2; m <= i1 + 1; ++m, b ^= 1) {
+    const double ut = column_in_padded && m >= -1 && m <= g.nx ? u0[index_of(g, m, j, k)] : 0.0;
+    SU[b][jj][kk] = ut_m1;
+    SV[b][jj][kk] = v_m2;
+    __syncthreads();      // (two buffers: the next plane's stores cannot meet this plane's reads)
+    const int p = m - 1;  // u(t+1) at plane p
+    double v = 0.0;
+    if (halo1 && column_interior && p >= i0 - 1 && p <= i1 && p >= 0 && p < g.nx) {
+      const Stencil7 s{ut_m1, ut_m2, ut, SU[b][jj - 1][kk], SU[b][jj + 1][kk], SU[b][jj][kk - 1], SU[b][jj][kk + 1]};
+      const long c = index_of(g, p, j, k);
+      v = next_value(s, um[c], cs2, g.damp_ij[long(p) * g.ny + j], g.f, g.dt);
+      if (inner && p >= i0 && p < i1) u1[c] = v;
+    }
+    const int q = m - 2;  // u(t+2) at plane q
+    if (inner && column_interior && q >= i0 && q < i1) {
+      const Stencil7 s{v_m2, v_m3, v, SV[b][jj - 1][kk], SV[b][jj + 1][kk], SV[b][jj][kk - 1], SV[b][jj][kk + 1]};
+      double value = next_value(s, ut_m2, cs2, g.damp_ij[long(q) * g.ny + j], g.f, g.dt);
+      if (plant && q == g.nx / 2 && j == g.ny / 2 && k == g.nz / 2) value = nextafter(value, 1e300);
+      u2[index_of(g, q, j, k)] = value;
+    }
+    ut_m2 = ut_m1;
+    ut_m1 = ut;
+    v_m3 = v_m2;
+    v_m2 = v;
   }
 }
 
@@ -177,12 +227,15 @@ std::pair<std::vector<double>, std::vector<double>> run_single(const Setup& s, i
   return {now, prev};
 }
 
-template <int J, bool plant>
-std::pair<std::vector<double>, std::vector<double>> run_tile2(const Setup& s, int steps, int segment, double& best_s) {
+enum class Form { tile2, reg2 };
+
+template <Form form, int J, bool plant>
+std::pair<std::vector<double>, std::vector<double>> run_two_step(const Setup& s, int steps, int segment,
+                                                                 double& best_s) {
   std::vector<double*> f = {device_copy(s.start_prev), device_copy(s.start_now), device_copy(s.start_now),
                             device_copy(s.start_now)};  // ghosts of every level: the start's zeros
-  const dim3 block(kTileK, J), grid((s.g.nz + kTileK - 1) / kTileK, (s.g.ny + J - 1) / J,
-                                   (s.g.nx + segment - 1) / segment);
+  const dim3 block = form == Form::tile2 ? dim3(kTileK, J) : dim3(kTileK + 4, J + 4);
+  const dim3 grid((s.g.nz + kTileK - 1) / kTileK, (s.g.ny + J - 1) / J, (s.g.nx + segment - 1) / segment);
   cudaEvent_t a, b;
   cudaEventCreate(&a);
   cudaEventCreate(&b);
@@ -194,13 +247,16 @@ std::pair<std::vector<double>, std::vector<double>> run_tile2(const Setup& s, in
     double *um = f[0], *u0 = f[1], *u1 = f[2], *u2 = f[3];
     cudaEventRecord(a);
     for (int t = 0; t < steps; t += 2) {
-      tile2<J, plant><<<grid, block>>>(s.g, u1, u2, u0, um, segment);
+      if constexpr (form == Form::tile2)
+        tile2<J, plant><<<grid, block>>>(s.g, u1, u2, u0, um, segment);
+      else
+        reg2<J, plant><<<grid, block>>>(s.g, u1, u2, u0, um, segment);
       std::swap(um, u1);  // (u(t+1), u(t+2)) are the next sweep's (u(t-1), u(t))
       std::swap(u0, u2);
     }
     cudaEventRecord(b);
-    check(cudaEventSynchronize(b), "tile2");
-    check(cudaGetLastError(), "tile2 launch");
+    check(cudaEventSynchronize(b), "two-step sweeps");
+    check(cudaGetLastError(), "two-step launch");
     best_s = std::min(best_s, elapsed_ms(a, b) / 1e3);
     check(cudaMemcpy(now.data(), u0, s.n * 8, cudaMemcpyDeviceToHost), "copy out");
     check(cudaMemcpy(prev.data(), um, s.n * 8, cudaMemcpyDeviceToHost), "copy out");
@@ -243,24 +299,26 @@ int main(int argc, char** argv) {
   s.start_now.resize(s.n);
   s.start_prev.resize(s.n);
   problem.fill_start_state(s.start_now.data(), s.start_prev.data());
-  s.g = Grid{device_copy(problem.cs2_k()), device_copy(problem.damp_ij()), problem.f(), p.dt, n, n, n,
-             long(geo.stride_i()), long(geo.stride_j())};
+  s.g = Grid{
+      device_copy(problem.cs2_k()), device_copy(problem.damp_ij()), problem.f(), p.dt, n, n, n, long(geo.stride_i()),
+      long(geo.stride_j())};
   cudaDeviceProp prop{};
   check(cudaGetDeviceProperties(&prop, 0), "device properties");
   const double points = double(n) * n * n;
   double single_s = 0;
   const auto reference = run_single(s, steps, single_s);
-  std::printf("{\"gpu\": \"%s\", \"n\": %d, \"steps\": %d, \"shape\": \"single\", \"segment\": 0, \"su_per_s\": %.4e, "
-              "\"bitwise\": true}\n",
-              prop.name, n, steps, points * steps / single_s);
+  std::printf(
+      "{\"gpu\": \"%s\", \"n\": %d, \"steps\": %d, \"shape\": \"single\", \"segment\": 0, \"su_per_s\": %.4e, "
+      "\"bitwise\": true}\n",
+      prop.name, n, steps, points * steps / single_s);
   auto report = [&](const char* shape, int segment, double seconds,
                     const std::pair<std::vector<double>, std::vector<double>>& got) {
     const bool same = std::memcmp(got.first.data(), reference.first.data(), s.n * 8) == 0 &&
                       std::memcmp(got.second.data(), reference.second.data(), s.n * 8) == 0;
-    std::printf("{\"gpu\": \"%s\", \"n\": %d, \"steps\": %d, \"shape\": \"%s\", \"segment\": %d, \"su_per_s\": %.4e, "
-                "\"vs_single\": %.3f, \"bitwise\": %s}\n",
-                prop.name, n, steps, shape, segment, points * steps / seconds, single_s / seconds,
-                same ? "true" : "false");
+    std::printf(
+        "{\"gpu\": \"%s\", \"n\": %d, \"steps\": %d, \"shape\": \"%s\", \"segment\": %d, \"su_per_s\": %.4e, "
+        "\"vs_single\": %.3f, \"bitwise\": %s}\n",
+        prop.name, n, steps, shape, segment, points * steps / seconds, single_s / seconds, same ? "true" : "false");
     std::fflush(stdout);
     return same;
   };
@@ -268,14 +326,19 @@ int main(int argc, char** argv) {
   for (const int segment : segments) {
     const int seg = std::min(segment, n);
     double t = 0;
-    auto got8 = run_tile2<8, false>(s, steps, seg, t);
-    ok &= report("tile2-8", seg, t, got8);
-    auto got16 = run_tile2<16, false>(s, steps, seg, t);
-    ok &= report("tile2-16", seg, t, got16);
+    auto tile8 = run_two_step<Form::tile2, 8, false>(s, steps, seg, t);
+    ok &= report("tile2-8", seg, t, tile8);
+    auto reg8 = run_two_step<Form::reg2, 8, false>(s, steps, seg, t);
+    ok &= report("reg2-8", seg, t, reg8);
+    auto reg16 = run_two_step<Form::reg2, 16, false>(s, steps, seg, t);
+    ok &= report("reg2-16", seg, t, reg16);
   }
   double t = 0;
-  auto planted = run_tile2<8, true>(s, steps, std::min(segments.front(), n), t);
-  const bool missed = report("planted", std::min(segments.front(), n), t, planted);
+  const int seg = std::min(segments.front(), n);
+  auto planted = run_two_step<Form::tile2, 8, true>(s, steps, seg, t);
+  bool missed = report("planted", seg, t, planted);
+  auto planted_reg = run_two_step<Form::reg2, 8, true>(s, steps, seg, t);
+  missed = report("planted-reg2", seg, t, planted_reg) || missed;
   if (missed) std::fprintf(stderr, "awave-cuda-tblock: the planted difference was not seen\n");
   if (!ok) std::fprintf(stderr, "awave-cuda-tblock: a shape is not bitwise\n");
   return ok && !missed ? 0 : 1;
