@@ -4,7 +4,7 @@
 // arithmetic), and timed. Shapes:
 //   single     one step per launch, one point per thread (blocks of 32 x 8 over (k, j), i in
 //              blockIdx.z): the bitwise reference of this program, timed too;
-//   tile2-Jxk  two steps per sweep, 2.5-D blocking: a block of 32 x J threads owns a (k, j) tile
+//   tile2-32xJ two steps per sweep, 2.5-D blocking: a block of 32 x J threads owns a (k, j) tile
 //              of 32 x J points and marches i over a segment (blockIdx.z); shared memory holds
 //              u(t) planes with a halo of 2 (a ring of 4 planes) and u(t+1) planes with a halo of
 //              1 (a ring of 3); per plane: load u(t) plane m, barrier, compute u(t+1) at plane m-1
@@ -12,12 +12,12 @@
 //              m-2. Four fields (u(t-1), u(t), u(t+1), u(t+2)), so no block overwrites what
 //              another still reads; u(t+1) and u(t+2) are written once each: 32 bytes a point
 //              per two steps against 48 for two single steps.
-//   reg2-Jxk   two steps per sweep, the marched axis in registers: a block of (32 + 4) x (J + 4)
+//   reg2-KxJ   two steps per sweep, the marched axis in registers: a block of (K + 4) x (J + 4)
 //              threads, one per column of the u(t) tile with its halo of 2, marches i; each thread
 //              keeps its column's u(t) at i-2..i and u(t+1) at i-3..i-1 in registers, so shared
 //              memory carries only the (j, k) neighbours: one plane of u(t) and one of u(t+1),
 //              double-buffered, one barrier a plane. The halo threads load and compute what
-//              their neighbours need (u(t+1) on a halo of 1), the inner 32 x J write.
+//              their neighbours need (u(t+1) on a halo of 1), the inner K x J write.
 //   planted    tile2 (and reg2) with one point of u(t+2) off by one ulp: the bitwise check must see it.
 // Each shape at the segments given. SU/s over every interior point (sponge included), best of
 // 3 runs of STEPS steps (even); bitwise: u(t) and u(t-1) after STEPS steps equal single's.
@@ -132,14 +132,14 @@ __global__ void __launch_bounds__(kTileK* J)
 }
 
 // Two steps per sweep, the marched axis in registers (see the top).
-template <int J, bool plant>
-__global__ void __launch_bounds__((kTileK + 4) * (J + 4))
+template <int K, int J, bool plant>
+__global__ void __launch_bounds__((K + 4) * (J + 4))
     reg2(Grid g, double* __restrict__ u1, double* __restrict__ u2, const double* __restrict__ u0,
          const double* __restrict__ um, int segment) {
-  constexpr int HK = kTileK + 4, HJ = J + 4;
+  constexpr int HK = K + 4, HJ = J + 4;
   __shared__ double SU[2][HJ][HK], SV[2][HJ][HK];
   const int kk = threadIdx.x, jj = threadIdx.y;
-  const int k = blockIdx.x * kTileK + kk - 2, j = blockIdx.y * J + jj - 2;
+  const int k = blockIdx.x * K + kk - 2, j = blockIdx.y * J + jj - 2;
   const int i0 = blockIdx.z * segment, i1 = min(i0 + segment, g.nx);
   const bool halo1 = jj >= 1 && jj <= HJ - 2 && kk >= 1 && kk <= HK - 2;  // computes u(t+1)
   const bool inner = jj >= 2 && jj <= HJ - 3 && kk >= 2 && kk <= HK - 3;  // writes
@@ -229,13 +229,13 @@ std::pair<std::vector<double>, std::vector<double>> run_single(const Setup& s, i
 
 enum class Form { tile2, reg2 };
 
-template <Form form, int J, bool plant>
+template <Form form, int K, int J, bool plant>
 std::pair<std::vector<double>, std::vector<double>> run_two_step(const Setup& s, int steps, int segment,
                                                                  double& best_s) {
   std::vector<double*> f = {device_copy(s.start_prev), device_copy(s.start_now), device_copy(s.start_now),
                             device_copy(s.start_now)};  // ghosts of every level: the start's zeros
-  const dim3 block = form == Form::tile2 ? dim3(kTileK, J) : dim3(kTileK + 4, J + 4);
-  const dim3 grid((s.g.nz + kTileK - 1) / kTileK, (s.g.ny + J - 1) / J, (s.g.nx + segment - 1) / segment);
+  const dim3 block = form == Form::tile2 ? dim3(K, J) : dim3(K + 4, J + 4);
+  const dim3 grid((s.g.nz + K - 1) / K, (s.g.ny + J - 1) / J, (s.g.nx + segment - 1) / segment);
   cudaEvent_t a, b;
   cudaEventCreate(&a);
   cudaEventCreate(&b);
@@ -250,7 +250,7 @@ std::pair<std::vector<double>, std::vector<double>> run_two_step(const Setup& s,
       if constexpr (form == Form::tile2)
         tile2<J, plant><<<grid, block>>>(s.g, u1, u2, u0, um, segment);
       else
-        reg2<J, plant><<<grid, block>>>(s.g, u1, u2, u0, um, segment);
+        reg2<K, J, plant><<<grid, block>>>(s.g, u1, u2, u0, um, segment);
       std::swap(um, u1);  // (u(t+1), u(t+2)) are the next sweep's (u(t-1), u(t))
       std::swap(u0, u2);
     }
@@ -326,18 +326,20 @@ int main(int argc, char** argv) {
   for (const int segment : segments) {
     const int seg = std::min(segment, n);
     double t = 0;
-    auto tile8 = run_two_step<Form::tile2, 8, false>(s, steps, seg, t);
-    ok &= report("tile2-8", seg, t, tile8);
-    auto reg8 = run_two_step<Form::reg2, 8, false>(s, steps, seg, t);
-    ok &= report("reg2-8", seg, t, reg8);
-    auto reg16 = run_two_step<Form::reg2, 16, false>(s, steps, seg, t);
-    ok &= report("reg2-16", seg, t, reg16);
+    auto tile8 = run_two_step<Form::tile2, kTileK, 8, false>(s, steps, seg, t);
+    ok &= report("tile2-32x8", seg, t, tile8);
+    auto reg16 = run_two_step<Form::reg2, 32, 16, false>(s, steps, seg, t);
+    ok &= report("reg2-32x16", seg, t, reg16);
+    auto reg24 = run_two_step<Form::reg2, 32, 24, false>(s, steps, seg, t);
+    ok &= report("reg2-32x24", seg, t, reg24);
+    auto reg64 = run_two_step<Form::reg2, 64, 10, false>(s, steps, seg, t);
+    ok &= report("reg2-64x10", seg, t, reg64);
   }
   double t = 0;
   const int seg = std::min(segments.front(), n);
-  auto planted = run_two_step<Form::tile2, 8, true>(s, steps, seg, t);
+  auto planted = run_two_step<Form::tile2, kTileK, 8, true>(s, steps, seg, t);
   bool missed = report("planted", seg, t, planted);
-  auto planted_reg = run_two_step<Form::reg2, 8, true>(s, steps, seg, t);
+  auto planted_reg = run_two_step<Form::reg2, 32, 16, true>(s, steps, seg, t);
   missed = report("planted-reg2", seg, t, planted_reg) || missed;
   if (missed) std::fprintf(stderr, "awave-cuda-tblock: the planted difference was not seen\n");
   if (!ok) std::fprintf(stderr, "awave-cuda-tblock: a shape is not bitwise\n");
