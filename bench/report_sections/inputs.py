@@ -48,6 +48,8 @@ DEFAULT_CHECKSUM_COST = sorted(glob.glob(os.path.join(HERE, "results", "*", "che
 # Snapshots and checkpoints (issue 35, bench/device/output-layouts.sh), and the copies back before
 # pinned buffers (5e07c1d: pageable, as at 045c7fa).
 DEFAULT_OUTPUT_LAYOUTS = sorted(glob.glob(os.path.join(HERE, "results", "*", "output-layouts-*")))
+# Temporal blocking (issue 36): the study's calls, each with hand CUDA beside it.
+DEFAULT_TEMPORAL = sorted(glob.glob(os.path.join(HERE, "results", "*", "tblock-*")))
 DEFAULT_COPY_BEFORE = os.path.join(HERE, "results", "h100-2026-11-25", "output-pinned-019aaa2", "io-m5e07-cuda-512.json")
 DEFAULT_NCCL = [os.path.join(HERE, "results", d, "summary.txt") for d in
                 ("h200x2-2026-11-24/nccl-checks-eb38183/nccl-checks", "h200x2-2026-11-24/nccl-order-9b9bd49/nccl-checks",
