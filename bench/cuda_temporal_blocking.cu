@@ -194,75 +194,79 @@ float elapsed_ms(cudaEvent_t a, cudaEvent_t b) {
   return ms;
 }
 
-// STEPS single steps from the start state; returns {now, prev} on the host and the best time.
-std::pair<std::vector<double>, std::vector<double>> run_single(const Setup& s, int steps, double& best_s) {
-  std::vector<double*> f = {device_copy(s.start_prev), device_copy(s.start_now), device_copy(s.start_now)};
-  const dim3 block(32, 8), grid((s.g.nz + 31) / 32, (s.g.ny + 7) / 8, s.g.nx);
+using Fields = std::pair<std::vector<double>, std::vector<double>>;  // u(t), u(t-1) on the host
+
+// Three timed rounds from the start state on `levels` device fields (level 0 holds u(t-1), the
+// others u(t), whose ghost points are the start's zeros): march(f) queues the steps on f and
+// returns where u(t) and u(t-1) end. The fields of the last round, and the best time.
+template <class March>
+Fields timed_rounds(const Setup& s, int levels, March march, double& best_s) {
+  std::vector<double*> f;
+  for (int l = 0; l < levels; ++l) f.push_back(device_copy(l == 0 ? s.start_prev : s.start_now));
   cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
+  check(cudaEventCreate(&a), "event");
+  check(cudaEventCreate(&b), "event");
   best_s = 1e30;
-  std::vector<double> now(s.n), prev(s.n);
+  Fields out{std::vector<double>(s.n), std::vector<double>(s.n)};
   for (int round = 0; round < 3; ++round) {
-    check(cudaMemcpy(f[0], s.start_prev.data(), s.n * 8, cudaMemcpyHostToDevice), "reset");
-    check(cudaMemcpy(f[1], s.start_now.data(), s.n * 8, cudaMemcpyHostToDevice), "reset");
-    check(cudaMemcpy(f[2], s.start_now.data(), s.n * 8, cudaMemcpyHostToDevice), "reset");  // ghosts
-    double *pm = f[0], *p0 = f[1], *p1 = f[2];
-    cudaEventRecord(a);
-    for (int t = 0; t < steps; ++t) {
-      single_step<<<grid, block>>>(s.g, p1, p0, pm);
-      double* r = pm;
-      pm = p0;
-      p0 = p1;
-      p1 = r;
-    }
-    cudaEventRecord(b);
-    check(cudaEventSynchronize(b), "single");
-    check(cudaGetLastError(), "single launch");
+    for (int l = 0; l < levels; ++l)
+      check(cudaMemcpy(f[l], (l == 0 ? s.start_prev : s.start_now).data(), s.n * 8, cudaMemcpyHostToDevice), "reset");
+    check(cudaEventRecord(a), "event");
+    const std::pair<double*, double*> end = march(f);
+    check(cudaEventRecord(b), "event");
+    check(cudaEventSynchronize(b), "steps");
+    check(cudaGetLastError(), "launch");
     best_s = std::min(best_s, elapsed_ms(a, b) / 1e3);
-    check(cudaMemcpy(now.data(), p0, s.n * 8, cudaMemcpyDeviceToHost), "copy out");
-    check(cudaMemcpy(prev.data(), pm, s.n * 8, cudaMemcpyDeviceToHost), "copy out");
+    check(cudaMemcpy(out.first.data(), end.first, s.n * 8, cudaMemcpyDeviceToHost), "copy out");
+    check(cudaMemcpy(out.second.data(), end.second, s.n * 8, cudaMemcpyDeviceToHost), "copy out");
   }
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
   for (double* d : f) cudaFree(d);
-  return {now, prev};
+  return out;
+}
+
+// STEPS single steps: the reference.
+Fields run_single(const Setup& s, int steps, double& best_s) {
+  const dim3 block(32, 8), grid((s.g.nz + 31) / 32, (s.g.ny + 7) / 8, s.g.nx);
+  return timed_rounds(
+      s, 3,
+      [&](const std::vector<double*>& f) {
+        double *pm = f[0], *p0 = f[1], *p1 = f[2];
+        for (int t = 0; t < steps; ++t) {
+          single_step<<<grid, block>>>(s.g, p1, p0, pm);
+          double* r = pm;
+          pm = p0;
+          p0 = p1;
+          p1 = r;
+        }
+        return std::pair{p0, pm};
+      },
+      best_s);
 }
 
 enum class Form { tile2, reg2 };
 
+// STEPS steps, two per sweep, on four fields.
 template <Form form, int K, int J, bool plant>
-std::pair<std::vector<double>, std::vector<double>> run_two_step(const Setup& s, int steps, int segment,
-                                                                 double& best_s) {
-  std::vector<double*> f = {device_copy(s.start_prev), device_copy(s.start_now), device_copy(s.start_now),
-                            device_copy(s.start_now)};  // ghosts of every level: the start's zeros
+Fields run_two_step(const Setup& s, int steps, int segment, double& best_s) {
   const dim3 block = form == Form::tile2 ? dim3(K, J) : dim3(K + 4, J + 4);
   const dim3 grid((s.g.nz + K - 1) / K, (s.g.ny + J - 1) / J, (s.g.nx + segment - 1) / segment);
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  best_s = 1e30;
-  std::vector<double> now(s.n), prev(s.n);
-  for (int round = 0; round < 3; ++round) {
-    check(cudaMemcpy(f[0], s.start_prev.data(), s.n * 8, cudaMemcpyHostToDevice), "reset");
-    check(cudaMemcpy(f[1], s.start_now.data(), s.n * 8, cudaMemcpyHostToDevice), "reset");
-    double *um = f[0], *u0 = f[1], *u1 = f[2], *u2 = f[3];
-    cudaEventRecord(a);
-    for (int t = 0; t < steps; t += 2) {
-      if constexpr (form == Form::tile2)
-        tile2<J, plant><<<grid, block>>>(s.g, u1, u2, u0, um, segment);
-      else
-        reg2<K, J, plant><<<grid, block>>>(s.g, u1, u2, u0, um, segment);
-      std::swap(um, u1);  // (u(t+1), u(t+2)) are the next sweep's (u(t-1), u(t))
-      std::swap(u0, u2);
-    }
-    cudaEventRecord(b);
-    check(cudaEventSynchronize(b), "two-step sweeps");
-    check(cudaGetLastError(), "two-step launch");
-    best_s = std::min(best_s, elapsed_ms(a, b) / 1e3);
-    check(cudaMemcpy(now.data(), u0, s.n * 8, cudaMemcpyDeviceToHost), "copy out");
-    check(cudaMemcpy(prev.data(), um, s.n * 8, cudaMemcpyDeviceToHost), "copy out");
-  }
-  for (double* d : f) cudaFree(d);
-  return {now, prev};
+  return timed_rounds(
+      s, 4,
+      [&](const std::vector<double*>& f) {
+        double *um = f[0], *u0 = f[1], *u1 = f[2], *u2 = f[3];
+        for (int t = 0; t < steps; t += 2) {
+          if constexpr (form == Form::tile2)
+            tile2<J, plant><<<grid, block>>>(s.g, u1, u2, u0, um, segment);
+          else
+            reg2<K, J, plant><<<grid, block>>>(s.g, u1, u2, u0, um, segment);
+          std::swap(um, u1);  // (u(t+1), u(t+2)) are the next sweep's (u(t-1), u(t))
+          std::swap(u0, u2);
+        }
+        return std::pair{u0, um};
+      },
+      best_s);
 }
 
 std::vector<int> parse_list(const char* text) {
@@ -311,8 +315,7 @@ int main(int argc, char** argv) {
       "{\"gpu\": \"%s\", \"n\": %d, \"steps\": %d, \"shape\": \"single\", \"segment\": 0, \"su_per_s\": %.4e, "
       "\"bitwise\": true}\n",
       prop.name, n, steps, points * steps / single_s);
-  auto report = [&](const char* shape, int segment, double seconds,
-                    const std::pair<std::vector<double>, std::vector<double>>& got) {
+  auto report = [&](const char* shape, int segment, double seconds, const Fields& got) {
     const bool same = std::memcmp(got.first.data(), reference.first.data(), s.n * 8) == 0 &&
                       std::memcmp(got.second.data(), reference.second.data(), s.n * 8) == 0;
     std::printf(
