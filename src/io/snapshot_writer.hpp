@@ -3,11 +3,11 @@
 // in single precision, converted where the fields live, where the layout asks for no more) and
 // hands it over; a writer thread scans it for NaN/Inf and appends it, with the checkpoint that
 // goes with it (io/output_layout.hpp), to the file (VtkHdfWriter: crash-safe) while the next
-// chunk computes. The driver waits only when both
-// pairs are taken, i.e. when the writer has fallen a whole chunk behind. The file is written
-// as "<path>.partial" (made as "<path>.creating" and renamed once laid out) and renamed to
-// <path> by commit(); a run that stops before commit leaves the .partial holding every
-// snapshot written, which -restart continues.
+// chunk computes. The driver waits only when both pairs are taken, i.e. when the writer has
+// fallen a whole chunk behind. The file is written as "<path>.partial" (made as
+// "<path>.creating" and renamed once laid out) and renamed to <path> by commit(); a run that
+// stops before commit leaves the .partial holding every snapshot written, which -restart
+// continues.
 #pragma once
 
 #include "core/wave_impl.hpp"
@@ -63,7 +63,7 @@ class SnapshotWriter {
   long snapshots_written() const;
   double write_seconds() const;            // writer thread: file creation, scan, transpose, HDF5 writes, flushes
   double scan_seconds() const;             // of which the NaN/Inf scan
-  VtkHdfWriter::Parts file_parts() const;  // and the file's parts (transpose, checksums, HDF5, flushes)
+  VtkHdfWriter::Parts file_parts() const;  // the file's parts (transpose, checksums, HDF5, flushes): after commit()
   double wait_seconds() const;             // the caller, waiting in acquire() and commit()
   std::optional<NonFinite> first_non_finite() const;
 
