@@ -56,6 +56,10 @@ def temporal_section(w, dirs):
         w("")
     w("So far no shape meets the rule: the best, `reg2` on 32 x 16 tiles with segments of 64 planes, runs "
       "1.03 x hand CUDA at 512^3 and 1.06 x at 1000^3 on the H100 (0.65 of the two-step limit); wider tiles "
-      "lose (fewer blocks per SM), and `tile2` loses outright (0.70-0.79). Not yet measured: the H200, what bounds "
-      "`reg2` (ncu), three or more steps per sweep, asynchronous copies of the next plane. The product is "
-      "unchanged.\n")
+      "lose (fewer blocks per SM), and `tile2` loses outright (0.70-0.79). What bounds `reg2` (Nsight Compute, "
+      "`results/h100-2026-11-25/ncu-reg2-8e10cb7`): it moves the two-step model's bytes (4.5 GB a sweep at "
+      "512^3) at 57% of the DRAM bandwidth, latency-bound: of the 20.2 cycles between a warp's instructions, "
+      "35% are waits at the plane's barrier and 30% shared-memory waits, at 70% occupancy (40 registers, "
+      "720-thread blocks). Not yet tried: more independent work per thread between barriers, fewer registers, "
+      "a prefetch of the next plane, three or more steps per sweep; not yet measured: the H200. The product "
+      "is unchanged.\n")
