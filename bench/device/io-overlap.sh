@@ -14,13 +14,7 @@ export OMP_TARGET_OFFLOAD=MANDATORY
 work=$(mktemp -d "${AWAVE_IO_DIR:-/tmp}/awave-io.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$out/gpu.txt"
-{
-  df -h "$work" | tail -1
-  dd if=/dev/zero of="$work/dd" bs=1M count=4096 2>&1 | tail -1
-  rm -f "$work/dd"
-  dd if=/dev/zero of="$work/dd" bs=1M count=4096 conv=fdatasync 2>&1 | tail -1
-  rm -f "$work/dd"
-} > "$out/disk.txt"
+"$(dirname "${BASH_SOURCE[0]}")/disk-rate.sh" "$work" > "$out/disk.txt"
 status=0
 for b in "${builds[@]}"; do
   exe=$PWD/build/$b/src/awave
