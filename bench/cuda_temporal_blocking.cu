@@ -231,10 +231,14 @@ __global__ void __launch_bounds__((K + 2 * S) * (J + 2 * S) / R, MIN_BLOCKS)
   }
   // Level s is computed at a column on ring <= S - s (and written on the tile, ring <= 0).
   auto computes = [&](int r, int s) { return ring[r] <= S - s; };
+  auto x_layer = [&](int i) { return i < kBoundaryLayers || i >= g.nx - kBoundaryLayers; };
   auto damp = [&](int r, int i) {
-    const bool x_layer = i < kBoundaryLayers || i >= g.nx - kBoundaryLayers;
-    return x_layer ? g.damp_ij[long(i) * g.ny + blockIdx.y * J + jj[r] - S] : damp_y[r];
+    return x_layer(i) ? g.damp_ij[long(i) * g.ny + blockIdx.y * J + jj[r] - S] : damp_y[r];
   };
+  // No column of the block in a y layer: on a plane outside the x layers every update is the
+  // undamped one, a branch the whole block takes (no per-thread damp test).
+  const int j_first = int(blockIdx.y) * J - S, j_last = j_first + HJ - 1;
+  const bool block_in_y_bulk = j_first >= kBoundaryLayers && j_last < g.ny - kBoundaryLayers;
   // w[s][r][0], [1]: level s at the planes of steps m - 1 and m - 2; the next plane's loads.
   double w[S][R][2], ut_next[R], um_next[R];
   // The loads for step m: u(t) at plane m, u(t-1) at plane m - 1 (where level 1 is computed).
@@ -276,7 +280,9 @@ __global__ void __launch_bounds__((K + 2 * S) * (J + 2 * S) / R, MIN_BLOCKS)
           const double ym = r > 0 ? w[s - 1][r - 1][0] : L[jj[r] - 1][kk];
           const double yp = r < R - 1 ? w[s - 1][r + 1][0] : L[jj[r] + 1][kk];
           const Stencil7 st{w[s - 1][r][0], w[s - 1][r][1], cur[s - 1][r], ym, yp, L[jj[r]][kk - 1], L[jj[r]][kk + 1]};
-          double value = update(st, s == 1 ? um_p[r] : w[s < 2 ? 0 : s - 2][r][1], cs2, damp(r, p), g);
+          const double prev = s == 1 ? um_p[r] : w[s < 2 ? 0 : s - 2][r][1];
+          double value = block_in_y_bulk && !x_layer(p) ? undamped_next(st, prev, cs2, g.f)
+                                                         : update(st, prev, cs2, damp(r, p), g);
           const long c = c0[r] + p * g.si;
           if (plant && s == S && c == index_of(g, g.nx / 2, g.ny / 2, g.nz / 2)) value = nextafter(value, 1e300);
           cur[s][r] = value;
@@ -454,14 +460,19 @@ const std::vector<Shape> kShapes = {
     regp_shape<3, 26, 10, 1, 3, false>("reg3p-26x10"),
     regp_shape<3, 26, 26, 2, 2, false>("reg3p-26x26/2"),
     regp_shape<4, 24, 12, 1, 2, false>("reg4p-24x12"),
+    regp_shape<4, 24, 8, 1, 3, false>("reg4p-24x8"),
+    regp_shape<4, 24, 24, 2, 2, false>("reg4p-24x24/2"),
+    regp_shape<5, 22, 10, 1, 2, false>("reg5p-22x10"),
+    regp_shape<6, 20, 8, 1, 2, false>("reg6p-20x8"),
     tile2_shape<32, 8, true>("planted-tile2"),
     reg2_shape<32, 16, true>("planted-reg2"),
     regp_shape<2, 32, 16, 2, 3, true>("planted-reg2p"),
     regp_shape<3, 26, 14, 1, 2, true>("planted-reg3p"),
+    regp_shape<4, 24, 12, 1, 2, true>("planted-reg4p"),
 };
 const char* kDefaultShapes =
-    "reg2-32x16,reg2p-32x16,reg2p-28x16,reg2p-28x12,reg2p-32x16/2,reg2p-32x16/2b2,reg2p-28x16/2,reg2p-28x28/2,"
-    "reg3p-26x14,reg3p-26x10,reg3p-26x26/2,reg4p-24x12,planted-reg2p,planted-reg3p";
+    "reg2p-28x16,reg3p-26x14,reg3p-26x10,reg3p-26x26/2,reg4p-24x12,reg4p-24x8,reg4p-24x24/2,reg5p-22x10,"
+    "reg6p-20x8,planted-reg3p,planted-reg4p";
 
 template <class T>
 std::vector<T> parse_list(const char* text, T (*parse)(const std::string&)) {
@@ -493,9 +504,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   const int n = std::atoi(argv[1]);
-  const int steps = argc > 2 ? std::atoi(argv[2]) : 24;
+  const int steps = argc > 2 ? std::atoi(argv[2]) : 60;
   const std::vector<int> segments =
-      parse_list<int>(argc > 3 ? argv[3] : "64,128", [](const std::string& s) { return std::atoi(s.c_str()); });
+      parse_list<int>(argc > 3 ? argv[3] : "128,256,100000", [](const std::string& s) { return std::atoi(s.c_str()); });
   const std::vector<std::string> names =
       parse_list<std::string>(argc > 4 ? argv[4] : kDefaultShapes, [](const std::string& s) { return s; });
   if (n < 2 * kBoundaryLayers || steps < 2) {

@@ -15,7 +15,7 @@ build=${AWAVE_BUILD:-build/cuda}
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv,noheader > "$out/gpu.txt"
 for n in $sizes; do
-  timeout 150 "$build/bench/awave-cuda-tblock" "$n" 20 "$segments" $shapes >> "$out/tblock.jsonl" 2>> "$out/tblock.err"
+  timeout 150 "$build/bench/awave-cuda-tblock" "$n" 60 "$segments" $shapes >> "$out/tblock.jsonl" 2>> "$out/tblock.err"
   echo "tblock $n: exit $?" >> "$out/tblock.err"
   timeout 60 "$build/src/awave" -shape "$n,$n,$n" -nsteps 60 -out_period 20 -no_output -no_check -impl cuda \
     -json "$out/product-$n.json" > /dev/null 2>> "$out/tblock.err"
