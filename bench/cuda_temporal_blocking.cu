@@ -211,7 +211,8 @@ __global__ void __launch_bounds__((K + 2 * S) * (J + 2 * S) / R, MIN_BLOCKS)
          const double* __restrict__ um, int segment) {
   constexpr int HK = K + 2 * S, HJ = J + 2 * S;
   static_assert(HJ % R == 0, "the tile's rows with their halo split evenly among the threads");
-  __shared__ double SW[2][S][HJ][HK];
+  extern __shared__ double shared[];  // [2][S][HJ][HK]: over the 48 KB of static shared memory for S >= 5
+  auto SW = reinterpret_cast<double(*)[S][HJ][HK]>(shared);
   const int kk = threadIdx.x, k = blockIdx.x * K + kk - S;
   const int i0 = blockIdx.z * segment, i1 = min(i0 + segment, g.nx);
   const double cs2 = k >= 0 && k < g.nz ? g.cs2_k[k] : 0.0;
@@ -407,20 +408,6 @@ Run run_single(const Setup& s, int steps) {
 
 using SweepKernel = void (*)(Grid, double*, double*, const double*, const double*, int);
 
-// STEPS steps, `per_sweep` a sweep, on four fields; the kernel's tile is K x J with `block` threads.
-Run run_sweeps(const Setup& s, int steps, int per_sweep, int segment, SweepKernel kernel, dim3 block, int K, int J) {
-  const dim3 grid((s.g.nz + K - 1) / K, (s.g.ny + J - 1) / J, (s.g.nx + segment - 1) / segment);
-  return timed_rounds(s, 4, [&](const std::vector<double*>& f) {
-    double *um = f[0], *u0 = f[1], *u1 = f[2], *u2 = f[3];
-    for (int t = 0; t < steps; t += per_sweep) {
-      kernel<<<grid, block>>>(s.g, u1, u2, u0, um, segment);
-      std::swap(um, u1);  // the sweep's two last levels are the next sweep's (u(t-1), u(t))
-      std::swap(u0, u2);
-    }
-    return std::pair{u0, um};
-  });
-}
-
 struct Shape {
   std::string name;
   SweepKernel kernel;
@@ -428,7 +415,25 @@ struct Shape {
   dim3 block;
   int K, J;
   bool planted;
+  int shared_bytes = 0;  // dynamic shared memory a block
 };
+
+// STEPS steps, the shape's steps a sweep, on four fields.
+Run run_sweeps(const Setup& s, int steps, int segment, const Shape& shape) {
+  const int K = shape.K, J = shape.J, per_sweep = shape.steps_per_sweep;
+  const dim3 grid((s.g.nz + K - 1) / K, (s.g.ny + J - 1) / J, (s.g.nx + segment - 1) / segment);
+  check(cudaFuncSetAttribute(shape.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shape.shared_bytes),
+        "shared memory size");
+  return timed_rounds(s, 4, [&](const std::vector<double*>& f) {
+    double *um = f[0], *u0 = f[1], *u1 = f[2], *u2 = f[3];
+    for (int t = 0; t < steps; t += per_sweep) {
+      shape.kernel<<<grid, shape.block, shape.shared_bytes>>>(s.g, u1, u2, u0, um, segment);
+      std::swap(um, u1);  // the sweep's two last levels are the next sweep's (u(t-1), u(t))
+      std::swap(u0, u2);
+    }
+    return std::pair{u0, um};
+  });
+}
 
 template <int K, int J, bool plant>
 Shape tile2_shape(const char* name) {
@@ -440,7 +445,8 @@ Shape reg2_shape(const char* name) {
 }
 template <int S, int K, int J, int R, int MIN_BLOCKS, bool plant>
 Shape regp_shape(const char* name) {
-  return {name, regp<S, K, J, R, MIN_BLOCKS, plant>, S, dim3(K + 2 * S, (J + 2 * S) / R), K, J, plant};
+  const int shared_bytes = 2 * S * (J + 2 * S) * (K + 2 * S) * sizeof(double);
+  return {name, regp<S, K, J, R, MIN_BLOCKS, plant>, S, dim3(K + 2 * S, (J + 2 * S) / R), K, J, plant, shared_bytes};
 }
 
 // Every shape this program knows; a run names the ones it times (default: kDefaultShapes).
@@ -571,7 +577,7 @@ int main(int argc, char** argv) {
                      shape->name.c_str(), shape->steps_per_sweep);
         break;
       }
-      Run run = run_sweeps(s, steps, shape->steps_per_sweep, seg, shape->kernel, shape->block, shape->K, shape->J);
+      Run run = run_sweeps(s, steps, seg, *shape);
       const unsigned long long differing = differing_points(s, run, reference);
       free_fields(run);
       std::printf(
