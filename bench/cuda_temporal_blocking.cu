@@ -205,7 +205,13 @@ __device__ inline double update(const Stencil7& s, double prev, double cs2, doub
 // register cap follows from it). damp(i, j) is read from the table per plane only in the x layers;
 // elsewhere it is the column's y-layer value (0 in the bulk), read once: damp depends on i only in
 // the x layers (docs/model.md, "Damping").
-template <int S, int K, int J, int R, int MIN_BLOCKS, bool plant>
+// How the damp of a point is had (a study variable: the forms differ in registers and spills):
+//   kTable   damp(r, p) everywhere, the update's own damp == 0 test;
+//   kSelect  0 where the block is off the y layers and the plane off the x layers, else damp(r, p);
+//   kBranch  there, undamped_next in a branch the whole block takes, else the full update.
+enum DampForm { kTable, kSelect, kBranch };
+
+template <int S, int K, int J, int R, int MIN_BLOCKS, bool plant, int FORM = kBranch>
 __global__ void __launch_bounds__((K + 2 * S) * (J + 2 * S) / R, MIN_BLOCKS)
     regp(Grid g, double* __restrict__ u_last2, double* __restrict__ u_last, const double* __restrict__ u0,
          const double* __restrict__ um, int segment) {
@@ -282,8 +288,11 @@ __global__ void __launch_bounds__((K + 2 * S) * (J + 2 * S) / R, MIN_BLOCKS)
           const double yp = r < R - 1 ? w[s - 1][r + 1][0] : L[jj[r] + 1][kk];
           const Stencil7 st{w[s - 1][r][0], w[s - 1][r][1], cur[s - 1][r], ym, yp, L[jj[r]][kk - 1], L[jj[r]][kk + 1]};
           const double prev = s == 1 ? um_p[r] : w[s < 2 ? 0 : s - 2][r][1];
-          double value = block_in_y_bulk && !x_layer(p) ? undamped_next(st, prev, cs2, g.f)
-                                                         : update(st, prev, cs2, damp(r, p), g);
+          const bool bulk = block_in_y_bulk && !x_layer(p);
+          double value = FORM == kTable    ? update(st, prev, cs2, damp(r, p), g)
+                         : FORM == kSelect ? update(st, prev, cs2, bulk ? 0.0 : damp(r, p), g)
+                         : bulk            ? undamped_next(st, prev, cs2, g.f)
+                                           : update(st, prev, cs2, damp(r, p), g);
           const long c = c0[r] + p * g.si;
           if (plant && s == S && c == index_of(g, g.nx / 2, g.ny / 2, g.nz / 2)) value = nextafter(value, 1e300);
           cur[s][r] = value;
@@ -443,10 +452,11 @@ template <int K, int J, bool plant>
 Shape reg2_shape(const char* name) {
   return {name, reg2<K, J, plant>, 2, dim3(K + 4, J + 4), K, J, plant};
 }
-template <int S, int K, int J, int R, int MIN_BLOCKS, bool plant>
+template <int S, int K, int J, int R, int MIN_BLOCKS, bool plant, int FORM = kBranch>
 Shape regp_shape(const char* name) {
   const int shared_bytes = 2 * S * (J + 2 * S) * (K + 2 * S) * sizeof(double);
-  return {name, regp<S, K, J, R, MIN_BLOCKS, plant>, S, dim3(K + 2 * S, (J + 2 * S) / R), K, J, plant, shared_bytes};
+  return {name, regp<S, K, J, R, MIN_BLOCKS, plant, FORM>, S, dim3(K + 2 * S, (J + 2 * S) / R), K, J, plant,
+          shared_bytes};
 }
 
 // Every shape this program knows; a run names the ones it times (default: kDefaultShapes).
@@ -470,15 +480,22 @@ const std::vector<Shape> kShapes = {
     regp_shape<4, 24, 24, 2, 2, false>("reg4p-24x24/2"),
     regp_shape<5, 22, 10, 1, 2, false>("reg5p-22x10"),
     regp_shape<6, 20, 8, 1, 2, false>("reg6p-20x8"),
+    regp_shape<3, 26, 14, 1, 2, false, kTable>("reg3p-26x14-table"),
+    regp_shape<3, 26, 14, 1, 2, false, kSelect>("reg3p-26x14-select"),
+    regp_shape<3, 26, 12, 1, 2, false, kSelect>("reg3p-26x12-select"),
+    regp_shape<3, 26, 16, 1, 2, false, kSelect>("reg3p-26x16-select"),
+    regp_shape<4, 24, 12, 1, 2, false, kTable>("reg4p-24x12-table"),
+    regp_shape<4, 24, 12, 1, 2, false, kSelect>("reg4p-24x12-select"),
     tile2_shape<32, 8, true>("planted-tile2"),
     reg2_shape<32, 16, true>("planted-reg2"),
     regp_shape<2, 32, 16, 2, 3, true>("planted-reg2p"),
     regp_shape<3, 26, 14, 1, 2, true>("planted-reg3p"),
     regp_shape<4, 24, 12, 1, 2, true>("planted-reg4p"),
+    regp_shape<3, 26, 14, 1, 2, true, kSelect>("planted-reg3p-select"),
 };
 const char* kDefaultShapes =
-    "reg2p-28x16,reg3p-26x14,reg3p-26x10,reg3p-26x26/2,reg4p-24x12,reg4p-24x8,reg4p-24x24/2,reg5p-22x10,"
-    "reg6p-20x8,planted-reg3p,planted-reg4p";
+    "reg3p-26x14,reg3p-26x14-table,reg3p-26x14-select,reg3p-26x12-select,reg3p-26x16-select,reg4p-24x12-table,"
+    "reg4p-24x12-select,planted-reg3p,planted-reg3p-select";
 
 template <class T>
 std::vector<T> parse_list(const char* text, T (*parse)(const std::string&)) {
