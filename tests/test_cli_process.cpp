@@ -149,6 +149,7 @@ TEST_F(AwaveProcess, EveryTuningKeyIsValidatedAndRecorded) {
     const char *name, *env, *good, *bad;
   };
   const Key keys[] = {{"fused_step_points", "AWAVE_FUSED_STEP_POINTS", "0", "-1"},
+                      {"steps_per_sweep", "AWAVE_STEPS_PER_SWEEP", "3", "2"},
                       {"kokkos.axes", "AWAVE_KOKKOS_AXES", "kji", "kij"},
                       {"kokkos.tile", "AWAVE_KOKKOS_TILE", "0x0x0", "32x8"},
                       {"kokkos.segment", "AWAVE_KOKKOS_SEGMENT", "8", "0"},

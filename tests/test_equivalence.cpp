@@ -1,6 +1,8 @@
 // Every implementation of the build against the CPU reference, point by point (padded fields,
 // ghosts included) on cubic, non-cubic and thin grids, in uneven chunks. Compiled twice: for
-// the host implementations, and (AWAVE_TEST_ON_DEVICE=1, label gpu) for the accelerator ones.
+// the host implementations, and (AWAVE_TEST_ON_DEVICE=1, label gpu) for the accelerator ones,
+// which also run a long one. ctest runs them again with AWAVE_STEPS_PER_SWEEP=3 (the
+// temporal-blocking sweep, core/step_plan.hpp, on every grid it applies to).
 #include "app/registry.hpp"
 #include "core/approx_equal.hpp"
 
@@ -78,7 +80,10 @@ TEST_P(MatchesCpuReference, EveryPointOfNowAndPrev) {
   params.shape = GetParam().shape;
   const WaveProblem problem(params);
   const Fields& ref = reference(problem);
-  auto impl = find_implementation(GetParam().impl)->make(problem);
+  const ImplEntry& entry = *find_implementation(GetParam().impl);
+  auto impl = entry.make(problem);
+  if (entry.sweeps && params.nz() >= 3 && std::getenv("AWAVE_STEPS_PER_SWEEP") == std::string("3"))
+    EXPECT_EQ(impl->steps_per_sweep(), 3) << "the sweep's run must sweep";
   const Fields got = run_chunks(*impl, problem.geometry().size());
   EXPECT_EQ(got.time, 12);
   EXPECT_EQ(compare_fields(ref.now.data(), got.now.data(), ref.now.size()).bitwise_differences, 0u);
@@ -91,6 +96,44 @@ TEST_P(MatchesCpuReference, EveryPointOfNowAndPrev) {
 
 INSTANTIATE_TEST_SUITE_P(Implementations, MatchesCpuReference, ::testing::ValuesIn(cases()), case_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(MatchesCpuReference);
+
+#if AWAVE_TEST_ON_DEVICE
+// A long run, 301 steps in chunks of 100, 100 and 101 (sweeps with remainders of 1 and 2 steps
+// where the sweep runs) on a grid of several tiles and segments with partial ones in every
+// direction (97 = 64 + 33 planes; 61 = 4 x 14 + 5 rows; 33 = 26 + 7 depths; core/sweep_march.hpp).
+class LongRun : public ::testing::TestWithParam<std::string> {};
+TEST_P(LongRun, EndsWithTheReferenceBits) {
+  WaveParams params;
+  params.shape = {97, 61, 33};
+  const WaveProblem problem(params);
+  const std::size_t size = problem.geometry().size();
+  auto run = [&](WaveImpl& impl) {
+    for (int len : {100, 100, 101}) impl.run(len);
+    Fields f{std::vector<double>(size), std::vector<double>(size), impl.time_step()};
+    impl.copy_u_to_host(f.now.data(), f.prev.data());
+    return f;
+  };
+  static const Fields ref = [&] { return run(*find_implementation("cpu")->make(problem)); }();
+  const Fields got = run(*find_implementation(GetParam())->make(problem));
+  EXPECT_EQ(got.time, 301);
+  EXPECT_EQ(compare_fields(ref.now.data(), got.now.data(), size).bitwise_differences, 0u);
+  EXPECT_EQ(compare_fields(ref.prev.data(), got.prev.data(), size).bitwise_differences, 0u);
+}
+std::vector<std::string> device_implementations() {
+  std::vector<std::string> ids;
+  for (const ImplEntry& e : implementations())
+    if (e.on_device) ids.push_back(e.id);
+  return ids;
+}
+INSTANTIATE_TEST_SUITE_P(Implementations, LongRun, ::testing::ValuesIn(device_implementations()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string id = info.param;
+                           for (char& c : id)
+                             if (c == '-') c = '_';
+                           return id;
+                         });
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(LongRun);
+#endif
 
 #if AWAVE_TEST_ON_DEVICE
 // Hand OpenMP offload's step region takes one work item per thread and has no loop for a runtime

@@ -3,7 +3,9 @@
 #include "app/memory_estimate.hpp"
 #include "app/registry.hpp"
 #include "core/approx_equal.hpp"
+#include "core/step_plan.hpp"
 #include "core/time_ring.hpp"
+#include "core/tuning.hpp"
 #include "core/wave_params.hpp"
 #include "core/wave_problem.hpp"
 #include "core/wave_update.hpp"
@@ -250,6 +252,38 @@ TEST(Selection, DefaultRunsTheGpuImplementationsOfAGpuBuildAndEverythingOfAHostB
     EXPECT_NE(id, "cpu-openmp") << "no reference without a check";
 }
 
+// The temporal-blocking sweep (core/step_plan.hpp): three steps a sweep where single steps are not
+// fused, never on an MPI slab nor where nz <= 2; steps_per_sweep forces either plan where it applies.
+TEST(StepPlan, SweepsWhereTheyApply) {
+  configure_tuning("", {});
+  WaveParams p;
+  p.shape = {200, 160, 100};
+  EXPECT_EQ(steps_per_sweep(p, true), 3);
+  EXPECT_EQ(steps_per_sweep(p, false), 1) << "an MPI slab";
+  p.shape = {64, 64, 64};
+  EXPECT_EQ(steps_per_sweep(p, true), 1) << "fused single steps";
+  configure_tuning("steps_per_sweep=3", {"cuda"});
+  EXPECT_EQ(steps_per_sweep(p, true), 3);
+  p.shape = {64, 64, 2};
+  EXPECT_EQ(steps_per_sweep(p, true), 1) << "values on z ghosts";
+  p.shape = {200, 160, 100};
+  configure_tuning("steps_per_sweep=1", {"cuda"});
+  EXPECT_EQ(steps_per_sweep(p, true), 1);
+  configure_tuning("", {});
+}
+
+// The sweep's levels after three steps are no rotation of the ring's: it is reset, by value, from
+// its own levels.
+TEST(TimeRing, ResetFromItsOwnLevels) {
+  TimeRing<int> ring(0, 1, 2, 10);
+  ring.rotate();  // prev 1, now 2, next 0
+  ring.reset(ring.next(), 3, ring.prev(), ring.time() + 3);
+  EXPECT_EQ(ring.prev(), 0);
+  EXPECT_EQ(ring.now(), 3);
+  EXPECT_EQ(ring.next(), 1);
+  EXPECT_EQ(ring.time(), 14);
+}
+
 TEST(MemoryEstimate, CountsFieldsPerImplementationAndRefusesWhatDoesNotFit) {
   WaveParams p;
   p.shape = {10, 10, 10};
@@ -291,4 +325,14 @@ TEST(MemoryEstimate, CountsFieldsPerImplementationAndRefusesWhatDoesNotFit) {
   ASSERT_TRUE(device);
   EXPECT_NE(device->find("GiB of GPU memory"), std::string::npos) << *device;
   EXPECT_TRUE(host_available_bytes().value_or(1) > 0);
+
+  // An implementation with the temporal-blocking sweep holds a fourth field where it sweeps.
+  ImplEntry sweeping = gpu;
+  sweeping.sweeps = true;
+  configure_tuning("steps_per_sweep=3", {"cuda"});
+  EXPECT_EQ(estimate_memory(p, {&sweeping}, false, false).device_bytes, 4 * padded + coefficients);
+  EXPECT_EQ(estimate_memory(p, {&gpu}, false, false).device_bytes, 3 * padded + coefficients);
+  EXPECT_EQ(estimate_memory(p, {&sweeping}, false, false, {}, true).device_bytes, 3 * padded + coefficients)
+      << "over MPI: single steps";
+  configure_tuning("", {});
 }

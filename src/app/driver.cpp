@@ -4,6 +4,7 @@
 #include "app/registry.hpp"
 #include "build_info.hpp"
 #include "core/approx_equal.hpp"
+#include "core/step_plan.hpp"
 #include "core/tuning.hpp"
 #include "git_commit.hpp"
 #include "io/snapshot_writer.hpp"
@@ -230,6 +231,14 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
   result.is_reference = entry.id == options.reference && options.check;
   log << fmt::format("[{}] {}: setting up\n", entry.id, entry.description) << std::flush;
   std::unique_ptr<WaveImpl> impl = entry.make(problem);
+  result.steps_per_sweep = impl->steps_per_sweep();
+  if (result.steps_per_sweep > 1)
+    log << fmt::format("[{}] {} steps a sweep (temporal blocking); a chunk's remainder as single steps\n", entry.id,
+                       result.steps_per_sweep);
+  else if (entry.sweeps && ProcessGroup::world().distributed() && steps_per_sweep(problem.global_params(), true) > 1)
+    log << fmt::format("[{}] single steps over MPI: the halo exchange is per step (a sweep of {} would need {} halo "
+                       "planes a side)\n",
+                       entry.id, SweepTile::kSteps, SweepTile::kSteps);
   StepLoop steps(*impl, problem, ProcessGroup::world(), options.halo);
   if (ProcessGroup::world().distributed()) {
     result.distributed.gpu_to_gpu = steps.halo().gpu_to_gpu();
@@ -419,6 +428,7 @@ void write_json(const RunReport& report, const std::string& path) {
                          {"on_device", entry && entry->on_device},
                          {"uses_kokkos", entry && entry->uses_kokkos},
                          {"form", entry ? entry->form : ""},
+                         {"steps_per_sweep", r.steps_per_sweep},
                          {"chunk_steps", r.chunk_steps},
                          {"chunk_seconds", r.chunk_seconds},
                          {"best_su_per_s", best},

@@ -22,6 +22,7 @@ SampleStats sample_stats(const std::vector<double>& samples);
 struct ImplResult {
   std::string id;
   std::string description;
+  int steps_per_sweep = 1;  // the implementation's plan on this grid (WaveImpl::steps_per_sweep)
   std::vector<int> chunk_steps;
   std::vector<double> chunk_seconds;
   bool is_reference = false;

@@ -107,7 +107,8 @@ std::optional<Refusal> refuse_before_running(const awave::Options& options, cons
   for (const std::string& id : ids) entries.push_back(find_implementation(id));
   WaveParams largest_slab = options.params;  // what one process holds
   largest_slab.shape[0] = (options.params.nx() + group.size() - 1) / group.size();
-  const MemoryNeed need = estimate_memory(largest_slab, entries, options.check, options.write_output, options.output);
+  const MemoryNeed need =
+      estimate_memory(largest_slab, entries, options.check, options.write_output, options.output, group.distributed());
   auto host = host_available_bytes();  // shared by the processes of a node
   if (host) *host /= std::size_t(group.local_size());
   if (auto problem = memory_problem(need, host, any(&ImplEntry::on_device) ? accelerator_memory_bytes() : std::nullopt))

@@ -1,6 +1,7 @@
 #include "app/memory_estimate.hpp"
 
 #include "app/registry.hpp"
+#include "core/step_plan.hpp"
 #include "core/wave_problem.hpp"
 
 #include <fmt/format.h>
@@ -14,7 +15,7 @@
 namespace awave {
 
 MemoryNeed estimate_memory(const WaveParams& params, const std::vector<const ImplEntry*>& impls, bool check,
-                           bool write_output, const OutputLayout& layout) {
+                           bool write_output, const OutputLayout& layout, bool distributed) {
   const std::size_t padded = PaddedGeometry{params.nx(), params.ny(), params.nz()}.size() * sizeof(double);
   const std::size_t interior = params.interior_points() * sizeof(double);
   const std::size_t coefficients = (std::size_t(params.nz()) + std::size_t(params.nx()) * params.ny()) * sizeof(double);
@@ -42,7 +43,9 @@ MemoryNeed estimate_memory(const WaveParams& params, const std::vector<const Imp
       need.host_bytes = host;
       need.host_peak_by = e.id;
     }
-    if (e.on_device) need.device_bytes = std::max(need.device_bytes, 3 * padded + coefficients + device_staging);
+    // The temporal-blocking sweep writes its two last levels into two fields besides the pair it reads.
+    const std::size_t fields = e.sweeps && steps_per_sweep(params, !distributed) > 1 ? 4 : 3;
+    if (e.on_device) need.device_bytes = std::max(need.device_bytes, fields * padded + coefficients + device_staging);
   }
   return need;
 }

@@ -24,9 +24,10 @@ struct MemoryNeed {
 // device and one on the host while it sets up. Copying u back (output, check) stages 2 padded
 // fields on the host, and a checked run keeps the reference's `now` for the others; snapshots
 // of single-precision u alone add the conversion's staging: half a padded field on a device, one
-// on the host for a host implementation.
+// on the host for a host implementation. An implementation with the temporal-blocking sweep holds
+// a fourth field where the sweep applies (never over MPI: `distributed`).
 MemoryNeed estimate_memory(const WaveParams& params, const std::vector<const ImplEntry*>& impls, bool check,
-                           bool write_output, const OutputLayout& layout = {});
+                           bool write_output, const OutputLayout& layout = {}, bool distributed = false);
 
 // MemAvailable of /proc/meminfo, else (no /proc) free plus buffer memory from sysinfo(2).
 std::optional<std::size_t> host_available_bytes();

@@ -6,6 +6,7 @@
 // same per-point arithmetic as the three-kernel step, so the results are bitwise the same.
 #pragma once
 
+#include "sweep_march.hpp"
 #include "wave_params.hpp"
 #include "wave_problem.hpp"
 #include "wave_update.hpp"
@@ -26,6 +27,21 @@ inline std::size_t fused_step_max_points() {
 // x-layer kernels assume both layers fit.
 inline bool fused_step(const WaveParams& params) {
   return params.interior_points() <= fused_step_max_points() || params.nx() < 2 * kBoundaryLayers;
+}
+
+// Time steps a sweep of the grid for an implementation that has the temporal-blocking sweep
+// (core/sweep_march.hpp; hand CUDA and Kokkos on CUDA): 3 on the grids where single steps are not
+// fused, where the sweep ran at 1.5-1.6 x single steps at 512^3 and 1000^3 on the H100 (report
+// section 19); tuning key steps_per_sweep. Always 1 for a process's slab of an MPI run (its halo
+// exchange is per step: a sweep would need 3 halo planes a side, exchanged between sweeps) and
+// where nz <= 2 (the start has values on z ghosts there, which the sweep's computed levels lack).
+inline int steps_per_sweep(const WaveParams& params, bool whole_grid) {
+  if (!whole_grid || params.nz() < 3) return 1;
+  if (const auto set = tuning_word("steps_per_sweep")) return *set == "3" ? SweepTile::kSteps : 1;
+  return params.interior_points() > fused_step_max_points() ? SweepTile::kSteps : 1;
+}
+inline int steps_per_sweep(const WaveProblem& problem) {
+  return steps_per_sweep(problem.params(), problem.slab().first() && problem.slab().last());
 }
 
 // Bytes of a plane of constant i (the (j, k) extent of a padded field). Where planes are large,

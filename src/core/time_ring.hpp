@@ -29,6 +29,15 @@ class TimeRing {
     ++time_;
   }
   long time() const { return time_; }
+  // prev = a, now = b, next = c at `time`: after a sweep of several steps, whose levels are not a
+  // rotation of these (core/sweep_march.hpp). By value: the arguments may be this ring's levels.
+  void reset(Level a, Level b, Level c, long time) {
+    levels_[0] = a;  // (copied, as the constructor's: no level is moved from)
+    levels_[1] = b;
+    levels_[2] = c;
+    head_ = 0;
+    time_ = time;
+  }
 
  private:
   std::array<Level, 3> levels_{};

@@ -38,6 +38,10 @@ class WaveImpl {
   virtual void run(int nsteps) = 0;
   // The integer time counter (number of steps advanced since set-up).
   virtual long time_step() const = 0;
+  // Time steps a sweep of the grid that run() takes where it can (core/step_plan.hpp,
+  // steps_per_sweep): 1, or 3 for the temporal-blocking sweep (a chunk's remainder of 1 or 2
+  // steps is taken as single steps).
+  virtual int steps_per_sweep() const { return 1; }
   // Copy the padded `now` and `prev` fields (geometry().size() values each) to the host; h_prev
   // may be null (not copied).
   virtual void copy_u_to_host(double* h_now, double* h_prev) = 0;
@@ -112,6 +116,9 @@ struct ImplEntry {
   // How the code is written: "reference" (the serial CPU code), "hand-written" (for its
   // platform: threaded CPU, CUDA, OpenMP offload), "kokkos-idiomatic" or "kokkos-tuned".
   std::string form;
+  // It has the temporal-blocking sweep (core/step_plan.hpp, steps_per_sweep), whose fourth field
+  // the memory estimate counts where the sweep applies.
+  bool sweeps = false;
 };
 
 }  // namespace awave

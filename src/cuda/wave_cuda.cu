@@ -7,8 +7,10 @@
 // each thread marches along i over a short segment, keeping the i-1, i and i+1 values of
 // `now` in registers (core/register_march.hpp), so each value of `now` is loaded once per
 // step. Small grids (core/step_plan.hpp) take one fused kernel per step instead, one point per
-// thread. The time levels rotate by pointer swap; whole ring periods (3 steps) are replayed
-// from a captured CUDA graph, one launch instead of 3 to 9, which is what bounds small grids.
+// thread; large ones three steps in one sweep (core/sweep_march.hpp: a thread block a team, its
+// planes in shared memory), with a fourth field. The time levels rotate by pointer swap; whole
+// ring periods (3 steps) of single steps are replayed from a captured CUDA graph, one launch
+// instead of 3 to 9, which is what bounds small grids.
 #include "cuda/wave_cuda.hpp"
 
 #include "core/register_march.hpp"
@@ -120,6 +122,13 @@ __global__ void fused_step_kernel(StepArgs a) {
   }
 }
 
+// Three steps in one sweep (core/sweep_march.hpp), a thread block a team. Two blocks an SM: 48
+// registers, the study's bounds (report section 19, shape reg3p-26x14-table).
+__global__ void __launch_bounds__(SweepTile::kThreads, 2) sweep_kernel(SweepFields a) {
+  extern __shared__ double scratch[];
+  sweep_march(a, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, scratch, [] { __syncthreads(); });
+}
+
 // A single-precision snapshot's conversion (WaveImpl::copy_now_to_host_single): float(x) rounds
 // to nearest even, as the host's cast does (no -ftz: cmake/AwaveExactFP.cmake).
 __global__ void round_to_float_kernel(const double* __restrict__ in, float* __restrict__ out, std::size_t n) {
@@ -157,7 +166,9 @@ class WaveCuda final : public WaveImpl {
     prefer_l1(fused_step_kernel);
     std::vector<double> h_now(g.size()), h_prev(g.size());
     problem.fill_start_state(h_now.data(), h_prev.data());
-    for (int l = 0; l < 3; ++l) {  // prev, now, next (next's ghost points as now's)
+    sweep_steps_ = awave::steps_per_sweep(problem);
+    const int levels = sweep_steps_ > 1 ? 4 : 3;  // the sweep's fourth field: the spare
+    for (int l = 0; l < levels; ++l) {  // prev, now, next (next's and the spare's ghost points as now's)
       d_u_[l] = device_alloc<double>(g.size());
       const double* h = l == 0 ? h_prev.data() : h_now.data();
       AWAVE_CUDA_CHECK(cudaMemcpyAsync(d_u_[l], h, g.size() * sizeof(double), cudaMemcpyHostToDevice, stream_));
@@ -170,6 +181,7 @@ class WaveCuda final : public WaveImpl {
                                      cudaMemcpyHostToDevice, stream_));
     AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_));  // h_now and h_prev go out of scope
     ring_ = TimeRing<double*>(d_u_[0], d_u_[1], d_u_[2], problem.params().start_step);
+    spare_ = d_u_[3];
   }
 
   ~WaveCuda() override {
@@ -185,10 +197,13 @@ class WaveCuda final : public WaveImpl {
 
   std::string id() const override { return "cuda"; }
   long time_step() const override { return ring_.time(); }
+  int steps_per_sweep() const override { return sweep_steps_; }
 
   void run(int nsteps) override {
     int n = 0;
-    if (use_graphs()) {
+    if (sweep_steps_ > 1) {
+      for (; n + sweep_steps_ <= nsteps; n += sweep_steps_) enqueue_sweep();
+    } else if (use_graphs()) {  // (sweeps permute the four fields: the graphs' fixed pointers would not hold)
       for (; n + 3 <= nsteps; n += 3) {
         AWAVE_CUDA_CHECK(cudaGraphLaunch(ring_period_graph(), stream_));
         for (int r = 0; r < 3; ++r) ring_.rotate();
@@ -289,6 +304,21 @@ class WaveCuda final : public WaveImpl {
     }
   }
 
+  // Three steps in one sweep: u(t+2) into `next`, u(t+3) into the spare field; they become prev
+  // and now, and the old prev and now the free pair.
+  void enqueue_sweep() {
+    const PaddedGeometry g = problem_.geometry();
+    const SweepFields f{ring_.next(), spare_,       ring_.now(), ring_.prev(), d_cs2_k_,           d_damp_ij_,
+                        problem_.f(), problem_.params().dt,       g.nx,        g.ny,   g.nz, long(g.stride_i()),
+                        long(g.stride_j())};
+    const dim3 grid(SweepTile::teams_k(g.nz), SweepTile::teams_j(g.ny), SweepTile::teams_i(g.nx));
+    sweep_kernel<<<grid, dim3(SweepTile::kColumnsK, SweepTile::kColumnsJ), SweepTile::kScratchBytes, stream_>>>(f);
+    AWAVE_CUDA_CHECK(cudaGetLastError());
+    double* const freed = ring_.now();
+    ring_.reset(ring_.next(), spare_, ring_.prev(), ring_.time() + SweepTile::kSteps);
+    spare_ = freed;
+  }
+
   // cuda.graphs=0 launches every kernel from the host (for comparison).
   static bool use_graphs() { return tuning_integer("cuda.graphs").value_or(1) == 1; }
 
@@ -316,7 +346,9 @@ class WaveCuda final : public WaveImpl {
   }
 
   cudaStream_t stream_ = nullptr;
-  double* d_u_[3] = {nullptr, nullptr, nullptr};
+  double* d_u_[4] = {nullptr, nullptr, nullptr, nullptr};  // the fourth only for the sweep
+  double* spare_ = nullptr;                                 // the sweep's free field besides `next`
+  int sweep_steps_ = 1;
   double* d_cs2_k_ = nullptr;
   double* d_damp_ij_ = nullptr;
   float* d_single_ = nullptr;  // single-precision snapshots' staging, made when first needed
@@ -353,8 +385,10 @@ std::optional<std::size_t> cuda_memory_bytes() {
 }
 
 void add_cuda_implementations(std::vector<ImplEntry>& impls) {
-  impls.push_back({"cuda", "hand-written CUDA (interior + boundary-layer kernels, one stream)", true, false,
-                   [](const WaveProblem& problem) { return std::make_unique<WaveCuda>(problem); }, "hand-written"});
+  impls.push_back({"cuda",
+                   "hand-written CUDA (interior + boundary-layer kernels, one stream; three steps a sweep on large grids)",
+                   true, false, [](const WaveProblem& problem) { return std::make_unique<WaveCuda>(problem); },
+                   "hand-written", true});
 }
 
 }  // namespace awave

@@ -24,6 +24,7 @@ struct AllPoints {};  // every point (small grids)
 template <class ExecSpace, class Policy = IdiomaticPolicy<ExecSpace>>
 struct IdiomaticStep : StepFields<typename ExecSpace::memory_space> {
   using execution_space = ExecSpace;
+  static constexpr bool may_sweep = false;  // the tutorial's form: single steps everywhere
   using Fields = StepFields<typename ExecSpace::memory_space>;
   using Fields::damped_update, Fields::undamped_update, Fields::update, Fields::nx, Fields::ny, Fields::nz;
 

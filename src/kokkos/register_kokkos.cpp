@@ -44,9 +44,10 @@ void add_kokkos_forms(std::vector<ImplEntry>& impls, const std::string& id) {
                      return std::make_unique<WaveKokkos<IdiomaticStep<ExecSpace>>>(problem, id + "-mdrange");
                    },
                    "kokkos-idiomatic"});
+  if (kokkos_sweeps<ExecSpace>) tuned += "; three steps a sweep on large grids (TeamPolicy, scratch memory)";
   impls.push_back({id, tuned, on_device, true,
                    [id](const WaveProblem& problem) { return std::make_unique<WaveKokkos<TunedStep<ExecSpace>>>(problem, id); },
-                   "kokkos-tuned"});
+                   "kokkos-tuned", kokkos_sweeps<ExecSpace>});
 }
 
 }  // namespace

@@ -31,6 +31,7 @@ struct AllColumns {};      // every column (small grids)
 template <class ExecSpace, class Iteration = TunedPolicy<ExecSpace>>
 struct TunedStep : StepFields<typename ExecSpace::memory_space> {
   using execution_space = ExecSpace;
+  static constexpr bool may_sweep = true;  // takes the sweep where the backend has it (sweep_step.hpp)
   using Fields = StepFields<typename ExecSpace::memory_space>;
   using Fields::nx, Fields::ny, Fields::nz, Fields::damped_update;
   using Fields::u_next, Fields::u_now, Fields::u_prev, Fields::cs2_k, Fields::damp_ij, Fields::f, Fields::dt;

@@ -3,7 +3,8 @@
 // kernels, one point per work item; tuned_step.hpp: hand-scheduled kernels). Fields live in
 // the execution space's memory for the whole run: the initial state is copied in once at
 // set-up, and u is copied out only by copy_u_to_host (outside the timed region). The ring of
-// three Views rotates by handle, never by copy.
+// three Views rotates by handle, never by copy. The tuned form on CUDA takes three steps a
+// sweep on large grids (sweep_step.hpp), with a fourth View.
 #pragma once
 
 #include "core/step_plan.hpp"
@@ -11,6 +12,7 @@
 #include "core/wave_impl.hpp"
 #include "kokkos/idiomatic_step.hpp"
 #include "kokkos/kokkos_backends.hpp"
+#include "kokkos/sweep_step.hpp"
 #include "kokkos/tuned_step.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -58,14 +60,28 @@ class WaveKokkos final : public WaveImpl {
     Kokkos::deep_copy(exec_, damp_ij, h_damp_ij);
     cs2_k_ = cs2_k;
     damp_ij_ = damp_ij;
+    if constexpr (kSweeps) sweep_steps_ = awave::steps_per_sweep(problem);
+    if (sweep_steps_ > 1) {  // the fourth field, its ghost points as now's
+      spare_ = Field(Kokkos::view_alloc(Kokkos::WithoutInitializing, "wave::u_3"), g.nx + 2, g.ny + 2, g.nz + 2);
+      if (!one_layout(spare_, ring_.now(), ring_.prev()) || damp_ij.stride(0) != std::size_t(g.ny))
+        throw std::logic_error("Kokkos: the sweep's fields differ in layout");
+      Kokkos::deep_copy(exec_, spare_, ring_.now());
+    }
     exec_.fence();
   }
 
+  // The tuned form on the backends where the sweep was measured (sweep_step.hpp).
+  static constexpr bool kSweeps = Step::may_sweep && kokkos_sweeps<ExecSpace>;
+
   std::string id() const override { return id_; }
   long time_step() const override { return ring_.time(); }
+  int steps_per_sweep() const override { return sweep_steps_; }
 
   void run(int nsteps) override {
-    for (int n = 0; n < nsteps; ++n) {
+    int n = 0;
+    if constexpr (kSweeps)
+      for (; sweep_steps_ > 1 && n + sweep_steps_ <= nsteps; n += sweep_steps_) sweep();
+    for (; n < nsteps; ++n) {
       launch(StepScope::all);
       ring_.rotate();
     }
@@ -185,6 +201,21 @@ class WaveKokkos final : public WaveImpl {
     step.launch(exec_, scope, fused_step(p), plane_bytes(problem_.geometry()));
   }
 
+  // Three steps in one sweep: u(t+2) into `next`, u(t+3) into the spare field; they become prev
+  // and now, and the old prev and now the free pair.
+  void sweep() {
+    const WaveParams& p = problem_.params();
+    const Field& now = ring_.now();
+    const SweepFields fields{ring_.next().data(), spare_.data(),   now.data(),          ring_.prev().data(),
+                             cs2_k_.data(),       damp_ij_.data(), problem_.f(),        p.dt,
+                             p.nx(),              p.ny(),          p.nz(),              long(now.stride(0)),
+                             long(now.stride(1))};
+    SweepStep<ExecSpace>{fields}.launch(exec_);
+    const Field freed = now;
+    ring_.reset(ring_.next(), spare_, ring_.prev(), ring_.time() + SweepTile::kSteps);
+    spare_ = freed;
+  }
+
   // The three levels holding the start state (prev; now; next, whose ghost points must be
   // now's). Returned as a prvalue, so ring_ is built in place: no View is ever moved from
   // (see time_ring.hpp).
@@ -206,6 +237,8 @@ class WaveKokkos final : public WaveImpl {
   std::string id_;
   ExecSpace exec_;  // declared before ring_, which is built with it
   TimeRing<Field> ring_;
+  Field spare_;  // the sweep's free field besides `next` (empty without the sweep)
+  int sweep_steps_ = 1;
   Kokkos::View<const double*, MemSpace> cs2_k_;
   Kokkos::View<const double**, Kokkos::LayoutRight, MemSpace> damp_ij_;
 };

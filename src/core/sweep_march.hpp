@@ -1,0 +1,117 @@
+// Temporal blocking: three time steps in one sweep of the grid, written once for the GPU
+// implementations that take it (hand CUDA: a thread block; Kokkos: a TeamPolicy team with scratch
+// memory). A single step reads `now` and `prev` and writes `next`, 24 B a point; a sweep of three
+// reads u(t-1) and u(t) and writes u(t+2) and u(t+3), 32 B for three. The study that chose this
+// form and tile (report section 19; bench/cuda_temporal_blocking.cu, shape reg3p-26x14-table) ran
+// it at 1.52 x and 1.60 x hand CUDA's single steps at 512^3 and 1000^3 on the H100.
+//
+// A team owns a (k, j) tile of kTileK x kTileJ points and marches i over kSegment planes. Its
+// threads are the tile's columns with a halo of S = 3 (kColumnsK x kColumnsJ = 32 x 20): level
+// s = 0..3 is u(t+s); level 0 is loaded on every column, level s is computed on a halo of S - s,
+// and levels 2 and 3 are written on the tile. Each thread keeps its column's levels at the last
+// two planes in registers, so only the (j, k) neighbours pass through scratch memory: one plane a
+// level, in two buffers, one barrier a plane. The next plane's loads are issued before the
+// barrier, so their latency overlaps this plane's work. The arithmetic is the shared formula
+// (wave_update.hpp), bit for bit. Computed levels are 0 on ghost points, which needs a grid whose
+// start has no value there: nz >= 3 (core/step_plan.hpp, steps_per_sweep). The level loops have
+// constant trip counts: the compilers unroll them, so their arrays live in registers.
+#pragma once
+
+#include "core/wave_params.hpp"  // kBoundaryLayers
+#include "core/wave_update.hpp"
+
+#include <cstddef>
+
+namespace awave {
+
+struct SweepTile {
+  static constexpr int kSteps = 3;
+  static constexpr int kTileK = 26, kTileJ = 14;  // 32 x 20 threads: one warp a row of columns
+  static constexpr int kSegment = 64;             // planes a team marches (1.2-3% over 128 or 256)
+  static constexpr int kColumnsK = kTileK + 2 * kSteps, kColumnsJ = kTileJ + 2 * kSteps;
+  static constexpr int kThreads = kColumnsK * kColumnsJ;
+  static constexpr std::size_t kScratchBytes = std::size_t(2) * kSteps * kColumnsJ * kColumnsK * sizeof(double);
+  // Teams along k, j and i for a grid of nx x ny x nz interior points.
+  AWAVE_HOST_DEVICE static int teams_k(int nz) { return (nz + kTileK - 1) / kTileK; }
+  AWAVE_HOST_DEVICE static int teams_j(int ny) { return (ny + kTileJ - 1) / kTileJ; }
+  AWAVE_HOST_DEVICE static int teams_i(int nx) { return (nx + kSegment - 1) / kSegment; }
+};
+
+// The fields of one sweep: u(t-1) and u(t) are read, u(t+2) and u(t+3) written (four distinct
+// fields: a team must not overwrite what a neighbour team still reads).
+struct SweepFields {
+  double* __restrict__ u2;          // u(t+2)
+  double* __restrict__ u3;          // u(t+3)
+  const double* __restrict__ now;   // u(t)
+  const double* __restrict__ prev;  // u(t-1)
+  const double* __restrict__ cs2_k;
+  const double* __restrict__ damp_ij;  // damp at (i, j): damp_ij[i * ny + j]
+  double f, dt;
+  int nx, ny, nz;  // interior points
+  long si, sj;     // padded strides of i and j
+};
+
+// One thread's part of a team's sweep: the team's tile (tile_k, tile_j) and segment, the thread's
+// column (kk, jj) in [0, kColumnsK) x [0, kColumnsJ), the team's scratch (kScratchBytes) and its
+// barrier. damp(i, j) depends on i only in the x layers (docs/model.md, "Damping"): there it is
+// read per plane, elsewhere it is the column's value, read once.
+template <class Barrier>
+AWAVE_HOST_DEVICE inline void sweep_march(const SweepFields& a, int tile_k, int tile_j, int segment, int kk, int jj,
+                                          double* scratch, const Barrier& barrier) {
+  using T = SweepTile;
+  constexpr int S = T::kSteps, HK = T::kColumnsK, HJ = T::kColumnsJ;
+  const int k = tile_k * T::kTileK + kk - S, j = tile_j * T::kTileJ + jj - S;
+  const int i0 = segment * T::kSegment, i1 = i0 + T::kSegment < a.nx ? i0 + T::kSegment : a.nx;
+  const bool interior = k >= 0 && k < a.nz && j >= 0 && j < a.ny;
+  const bool in_padded = k >= -1 && k <= a.nz && j >= -1 && j <= a.ny;
+  // How far the column is outside the tile (<= 0 inside it); level s is computed at ring <= S - s.
+  const int out_k = S - kk > kk - (HK - 1 - S) ? S - kk : kk - (HK - 1 - S);
+  const int out_j = S - jj > jj - (HJ - 1 - S) ? S - jj : jj - (HJ - 1 - S);
+  const int ring = interior ? (out_k > out_j ? out_k : out_j) : S + 1;
+  const long c0 = a.si + (j + 1) * a.sj + (k + 1);  // padded index of (0, j, k); plane i is c0 + i * si
+  const double cs2 = interior ? a.cs2_k[k] : 0.0;
+  const double damp_bulk_i = interior ? a.damp_ij[long(kBoundaryLayers) * a.ny + j] : 0.0;
+  auto damp = [&](int i) {
+    const bool x_layer = i < kBoundaryLayers || i >= a.nx - kBoundaryLayers;
+    return x_layer ? a.damp_ij[long(i) * a.ny + j] : damp_bulk_i;
+  };
+  auto live = [&](int s, int p) { return p >= i0 - (S - s) && p < i1 + (S - s) && p >= 0 && p < a.nx; };
+  auto level_plane = [&](int buffer, int s) { return scratch + (buffer * S + s) * HJ * HK; };  // [HJ][HK]
+  // w[s][0], w[s][1]: level s at the planes of steps m - 1 and m - 2 (level s at step m is at plane m - s).
+  double w[S][2];
+  for (int s = 0; s < S; ++s) w[s][0] = w[s][1] = 0.0;
+  // Step m's loads: u(t) at plane m, u(t-1) at plane m - 1 (where level 1 is computed).
+  double now_next = 0.0, prev_next = 0.0;
+  auto load = [&](int m) {
+    now_next = in_padded && m >= -1 && m <= a.nx ? a.now[c0 + m * a.si] : 0.0;
+    prev_next = ring <= S - 1 && live(1, m - 1) ? a.prev[c0 + (m - 1) * a.si] : 0.0;
+  };
+  load(i0 - S);
+  int buffer = 0;
+  for (int m = i0 - S; m < i1 + S; ++m, buffer ^= 1) {
+    double level[S + 1];
+    level[0] = now_next;
+    const double prev_p = prev_next;
+    for (int s = 0; s < S; ++s) level_plane(buffer, s)[jj * HK + kk] = w[s][0];
+    if (m + 1 < i1 + S) load(m + 1);
+    barrier();  // (two buffers: the next plane's stores cannot meet this plane's reads)
+    for (int s = 1; s <= S; ++s) {
+      const int p = m - s;  // level s at plane p, from level s - 1
+      level[s] = 0.0;
+      if (ring <= S - s && live(s, p)) {
+        const double* L = level_plane(buffer, s - 1);
+        const Stencil7 st{w[s - 1][0], w[s - 1][1],         level[s - 1],        L[(jj - 1) * HK + kk],
+                          L[(jj + 1) * HK + kk], L[jj * HK + kk - 1], L[jj * HK + kk + 1]};
+        const double value = next_value(st, s == 1 ? prev_p : w[s < 2 ? 0 : s - 2][1], cs2, damp(p), a.f, a.dt);
+        level[s] = value;
+        if (s >= S - 1 && ring <= 0 && p >= i0 && p < i1) (s == S ? a.u3 : a.u2)[c0 + p * a.si] = value;
+      }
+    }
+    for (int s = 0; s < S; ++s) {
+      w[s][1] = w[s][0];
+      w[s][0] = level[s];
+    }
+  }
+}
+
+}  // namespace awave
