@@ -252,16 +252,16 @@ TEST(Selection, DefaultRunsTheGpuImplementationsOfAGpuBuildAndEverythingOfAHostB
     EXPECT_NE(id, "cpu-openmp") << "no reference without a check";
 }
 
-// The temporal-blocking sweep (core/step_plan.hpp): three steps a sweep where single steps are not
-// fused, never on an MPI slab nor where nz <= 2; steps_per_sweep forces either plan where it applies.
+// The temporal-blocking sweep (core/step_plan.hpp): three steps a sweep from 200^3 points, never
+// on an MPI slab nor where nz <= 2; steps_per_sweep forces either plan where it applies.
 TEST(StepPlan, SweepsWhereTheyApply) {
   configure_tuning("", {});
   WaveParams p;
-  p.shape = {200, 160, 100};
+  p.shape = {200, 200, 200};
   EXPECT_EQ(steps_per_sweep(p, true), 3);
   EXPECT_EQ(steps_per_sweep(p, false), 1) << "an MPI slab";
-  p.shape = {64, 64, 64};
-  EXPECT_EQ(steps_per_sweep(p, true), 1) << "fused single steps";
+  p.shape = {200, 200, 199};
+  EXPECT_EQ(steps_per_sweep(p, true), 1) << "below 200^3 points";
   configure_tuning("steps_per_sweep=3", {"cuda"});
   EXPECT_EQ(steps_per_sweep(p, true), 3);
   p.shape = {64, 64, 2};

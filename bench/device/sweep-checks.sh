@@ -4,17 +4,21 @@
 # compute-sanitizer tools on a sweeping run of both implementations that have it, a checked run
 # at 256^3, and the timing sweep: awave's hand CUDA and Kokkos-CUDA with single steps and with
 # sweeps, the same binary, at sizes from 128^3 to 1000^3 (sweep-N-PLAN-STEPS.json).
-#   bench/device/sweep-checks.sh OUT_DIR [SIZES]
+#   bench/device/sweep-checks.sh OUT_DIR [SIZES] [timing]     (timing: the timing sweep alone)
 set -uo pipefail
-out=${1:?usage: sweep-checks.sh OUT_DIR [SIZES]}
+out=${1:?usage: sweep-checks.sh OUT_DIR [SIZES] [timing]}
 sizes=${2:-"512 1000 256 192 160 128"}
+only=${3:-all}
 exe=$PWD/build/cuda/src/awave
 mkdir -p "$out"
 export OMP_PROC_BIND=spread
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv,noheader > "$out/gpu.txt"
-(cd build/cuda && timeout 300 ctest -L gpu --output-on-failure -j4) > "$out/ctest-gpu.log" 2>&1
-echo "ctest gpu: exit $? $(grep -E 'tests passed|tests failed' "$out/ctest-gpu.log")" | tee "$out/summary.txt"
-for impl in cuda kokkos-cuda; do
+[ "$only" = timing ] && sanitize=() || sanitize=(cuda kokkos-cuda)
+if [ "$only" != timing ]; then
+  (cd build/cuda && timeout 300 ctest -L gpu --output-on-failure -j4) > "$out/ctest-gpu.log" 2>&1
+  echo "ctest gpu: exit $? $(grep -E 'tests passed|tests failed' "$out/ctest-gpu.log")" | tee "$out/summary.txt"
+fi
+for impl in "${sanitize[@]}"; do
   for tool in memcheck racecheck synccheck initcheck; do
     log=$out/sanitize-$impl-$tool.log
     timeout 120 compute-sanitizer --tool "$tool" --error-exitcode 99 "$exe" -shape 61,40,35 -nsteps 7 -out_period 7 \
@@ -23,9 +27,11 @@ for impl in cuda kokkos-cuda; do
       "$(grep -E '^(PASS|FAIL)' "$log")" | tee -a "$out/summary.txt"
   done
 done
-timeout 120 "$exe" -shape 256,256,256 -nsteps 61 -out_period 20 -no_output -reference cpu-openmp -impl cuda,kokkos-cuda \
-  -json "$out/checked-256.json" > "$out/checked-256.txt" 2>&1
-echo "checked 256^3, 61 steps: exit $? $(grep -E '^(PASS|FAIL)' "$out/checked-256.txt")" | tee -a "$out/summary.txt"
+if [ "$only" != timing ]; then
+  timeout 120 "$exe" -shape 256,256,256 -nsteps 61 -out_period 20 -no_output -reference cpu-openmp \
+    -impl cuda,kokkos-cuda -json "$out/checked-256.json" > "$out/checked-256.txt" 2>&1
+  echo "checked 256^3, 61 steps: exit $? $(grep -E '^(PASS|FAIL)' "$out/checked-256.txt")" | tee -a "$out/summary.txt"
+fi
 for n in $sizes; do
   for plan in 1 3; do
     for steps in 60 90; do

@@ -30,15 +30,18 @@ inline bool fused_step(const WaveParams& params) {
 }
 
 // Time steps a sweep of the grid for an implementation that has the temporal-blocking sweep
-// (core/sweep_march.hpp; hand CUDA and Kokkos on CUDA): 3 on the grids where single steps are not
-// fused, where the sweep ran at 1.5-1.6 x single steps at 512^3 and 1000^3 on the H100 (report
-// section 19); tuning key steps_per_sweep. Always 1 for a process's slab of an MPI run (its halo
-// exchange is per step: a sweep would need 3 halo planes a side, exchanged between sweeps) and
-// where nz <= 2 (the start has values on z ghosts there, which the sweep's computed levels lack).
+// (core/sweep_march.hpp; hand CUDA and Kokkos on CUDA): 3 from 200^3 points. On the H100 the
+// sweep gained 1.22-1.49 x from 256^3 to 1000^3 in both; below, its few teams are a wave and a
+// fraction of the GPU's (192^3: 336 teams, 264 at a time) and Kokkos-CUDA lost at 192^3 (0.96 x),
+// both at 128^3 (0.77 x) (bench/results/h100-2026-11-25/sweep-dc054f9). Tuning key
+// steps_per_sweep. Always 1 for a process's slab of an MPI run (its halo exchange is per step: a
+// sweep would need 3 halo planes a side) and where nz <= 2 (the start has values on z ghosts
+// there, which the sweep's computed levels lack).
+inline constexpr std::size_t kSweepMinPoints = std::size_t(200) * 200 * 200;
 inline int steps_per_sweep(const WaveParams& params, bool whole_grid) {
   if (!whole_grid || params.nz() < 3) return 1;
   if (const auto set = tuning_word("steps_per_sweep")) return *set == "3" ? SweepTile::kSteps : 1;
-  return params.interior_points() > fused_step_max_points() ? SweepTile::kSteps : 1;
+  return params.interior_points() >= kSweepMinPoints ? SweepTile::kSteps : 1;
 }
 inline int steps_per_sweep(const WaveProblem& problem) {
   return steps_per_sweep(problem.params(), problem.slab().first() && problem.slab().last());

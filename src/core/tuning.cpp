@@ -29,7 +29,7 @@ const std::vector<KeySpec>& specs() {
         "the largest grid (interior points) whose steps are one kernel; 0: never"},
        Kind::integer, 0, 1L << 40},
       {{"steps_per_sweep", "AWAVE_STEPS_PER_SWEEP", "1 or 3",
-        "3 on grids of more than fused_step_points (hand CUDA, Kokkos on CUDA); 1 elsewhere", "cuda",
+        "3 on grids of 200^3 points or more (hand CUDA, Kokkos on CUDA); 1 elsewhere", "cuda",
         "time steps a sweep of the grid: 3 is the temporal-blocking sweep (core/sweep_march.hpp), where it applies"},
        Kind::word, 0, 0, false, {"1", "3"}},
       {{"kokkos.axes", "AWAVE_KOKKOS_AXES", "ijk or kji", "kji on CUDA, ijk elsewhere", "kokkos",
