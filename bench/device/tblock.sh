@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The temporal-blocking study (issue 36) on the GPU machine: awave-cuda-tblock at each size, then
-# the product's hand CUDA at the same size in the same call (the baseline of the decision rule).
+# the product's hand CUDA with single steps at the same size in the same call (the baseline of the
+# decision rule).
 # Results go to OUT_DIR: tblock.jsonl (one line per shape and segment), product-N.json, gpu.txt,
 # and the study kernels' SASS (tblock.sass.gz) for reading their loops and spills.
 #   bench/device/tblock.sh OUT_DIR SIZES SEGMENTS [SHAPES]    (e.g. OUT "512 1000 256" 64,128)
@@ -18,6 +19,7 @@ for n in $sizes; do
   timeout 150 "$build/bench/awave-cuda-tblock" "$n" 60 "$segments" $shapes >> "$out/tblock.jsonl" 2>> "$out/tblock.err"
   echo "tblock $n: exit $?" >> "$out/tblock.err"
   timeout 60 "$build/src/awave" -shape "$n,$n,$n" -nsteps 60 -out_period 20 -no_output -no_check -impl cuda \
+    -tune steps_per_sweep=1 \
     -json "$out/product-$n.json" > /dev/null 2>> "$out/tblock.err"
 done
 if command -v cuobjdump > /dev/null; then
