@@ -37,12 +37,12 @@ from report_sections import sweeps  # noqa: E402
 from report_sections.bitwise import bitwise_section  # noqa: E402
 from report_sections.common import KOKKOS_VARIANTS, load, load_all, mark_older_commits  # noqa: E402
 from report_sections.inputs import (DEFAULT_ALIGN, DEFAULT_BITWISE, DEFAULT_CHECKSUM_COST, DEFAULT_COPY_BEFORE,  # noqa: E402
-                                    DEFAULT_EFFORT, DEFAULT_OUTPUT_LAYOUTS, DEFAULT_TEMPORAL,
+                                    DEFAULT_EFFORT, DEFAULT_OUTPUT_LAYOUTS, DEFAULT_TEMPORAL, DEFAULT_TEMPORAL_PRODUCT,
                                     DEFAULT_FP_COST, DEFAULT_IO, DEFAULT_KERNEL_SHAPES, DEFAULT_MPI,
                                     DEFAULT_OMP_BEFORE_AFTER, DEFAULT_OMP_SHAPES, DEFAULT_RESULTS, DEFAULT_STUDY, HERE)
 from report_sections.kernel_shapes import omp_shapes_section  # noqa: E402
 from report_sections.output import align_section, checksum_section, io_section, layouts_section  # noqa: E402
-from report_sections.temporal import temporal_section  # noqa: E402
+from report_sections.temporal import temporal_first_page, temporal_section  # noqa: E402
 from report_sections.platforms import host_section, kokkos_versions_section, platforms_section, targets_section  # noqa: E402
 from report_sections.provenance import provenance_section  # noqa: E402
 from report_sections.scaling import mpi_section  # noqa: E402
@@ -95,6 +95,7 @@ def generate(dirs, out_dir, io_dirs=None, align_dirs=None, mpi_dirs=None, bitwis
     md.append("# awave portability report\n")
     loc_study, divergence = study_inputs(study_dirs, effort_dirs)
     study_runs = portability.first_page(md.append, plt, study_dirs, loc_study, divergence, out_dir)
+    temporal_first_page(md.append, DEFAULT_TEMPORAL_PRODUCT)
     md.append("Contents after this page: the evidence for it; then the measurements of the earlier studies "
               "(sections 1-15 and 17: sizes, platforms, Kokkos versions, output, MPI, bitwise results); the "
               "kernel-shape studies (appendix A, section 16); provenance.\n")
@@ -162,7 +163,7 @@ def generate(dirs, out_dir, io_dirs=None, align_dirs=None, mpi_dirs=None, bitwis
     bitwise_section(w, bitwise_dirs, cost_dirs)
     checksum_section(w, DEFAULT_CHECKSUM_COST)
     layouts_section(w, DEFAULT_OUTPUT_LAYOUTS, DEFAULT_COPY_BEFORE)
-    temporal_section(w, DEFAULT_TEMPORAL)
+    temporal_section(w, DEFAULT_TEMPORAL, DEFAULT_TEMPORAL_PRODUCT)
     appendix.append("# Appendix A. The GPU kernels' shapes (section 16)\n")
     omp_shapes_section(appendix.append, DEFAULT_OMP_SHAPES, DEFAULT_OMP_BEFORE_AFTER, DEFAULT_KERNEL_SHAPES)
     tail = []

@@ -76,8 +76,12 @@ std::vector<std::string> selected_implementations(const Options& options) {
 namespace {
 
 // Bytes a site update must move through memory at the least: read `now` and `prev`, write
-// `next` (the coefficients are per-depth and per-column, negligible).
+// `next` (the coefficients are per-depth and per-column, negligible). A sweep of S steps reads two
+// levels and writes two: 32 / S bytes a site update (core/sweep_march.hpp).
 constexpr double kBytesPerSiteModel = 24.0;
+double bytes_per_site_update(int steps_per_sweep) {
+  return steps_per_sweep > 1 ? 32.0 / steps_per_sweep : kBytesPerSiteModel;
+}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -433,7 +437,8 @@ void write_json(const RunReport& report, const std::string& path) {
                          {"chunk_seconds", r.chunk_seconds},
                          {"best_su_per_s", best},
                          {"median_su_per_s", median(su)},
-                         {"effective_bandwidth_gb_s", best * kBytesPerSiteModel / 1e9},
+                         {"bytes_per_site_model", bytes_per_site_update(r.steps_per_sweep)},
+                         {"effective_bandwidth_gb_s", best * bytes_per_site_update(r.steps_per_sweep) / 1e9},
                          {"is_reference", r.is_reference},
                          {"checked", r.checked}};
     if (r.checked) {

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# What bounds the product's sweep (issue 36): Nsight Compute on one sweep kernel of hand CUDA and
+# one of Kokkos-CUDA at 512^3 (the third launch of each run: past the first's cold start), on the
+# GPU machine through on-device.sh, cuda build. OUT_DIR/ncu-IMPL-512.txt each.
+#   bench/device/sweep-counters.sh OUT_DIR
+set -uo pipefail
+out=${1:?usage: sweep-counters.sh OUT_DIR}
+mkdir -p "$out"
+for impl in cuda kokkos-cuda; do
+  timeout 240 ncu --clock-control none -k 'regex:[Ss]weep' --launch-skip 2 --launch-count 1 \
+    --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
+    --section WarpStateStats --section SchedulerStats \
+    --metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum,smsp__inst_executed.sum \
+    build/cuda/src/awave -shape 512,512,512 -nsteps 12 -out_period 12 -no_output -no_check -impl "$impl" \
+    > "$out/ncu-$impl-512.txt" 2>&1
+  echo "ncu $impl: exit $?"
+done
