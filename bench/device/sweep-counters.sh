@@ -7,7 +7,8 @@ set -uo pipefail
 out=${1:?usage: sweep-counters.sh OUT_DIR}
 mkdir -p "$out"
 for impl in cuda kokkos-cuda; do
-  timeout 240 ncu --clock-control none -k 'regex:[Ss]weep' --launch-skip 2 --launch-count 1 \
+  # (demangled names: Kokkos' kernel is cuda_parallel_launch_local_memory<ParallelFor<SweepStep...>>)
+  timeout 240 ncu --clock-control none --kernel-name-base demangled -k 'regex:[Ss]weep' --launch-skip 2 --launch-count 1 \
     --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
     --section WarpStateStats --section SchedulerStats \
     --metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum,smsp__inst_executed.sum \

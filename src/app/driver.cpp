@@ -238,11 +238,13 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
   result.steps_per_sweep = impl->steps_per_sweep();
   if (result.steps_per_sweep > 1)
     log << fmt::format("[{}] {} steps a sweep (temporal blocking); a chunk's remainder as single steps\n", entry.id,
-                       result.steps_per_sweep);
+                       result.steps_per_sweep)
+        << std::flush;
   else if (entry.sweeps && ProcessGroup::world().distributed() && steps_per_sweep(problem.global_params(), true) > 1)
     log << fmt::format("[{}] single steps over MPI: the halo exchange is per step (a sweep of {} would need {} halo "
                        "planes a side)\n",
-                       entry.id, SweepTile::kSteps, SweepTile::kSteps);
+                       entry.id, SweepTile::kSteps, SweepTile::kSteps)
+        << std::flush;
   StepLoop steps(*impl, problem, ProcessGroup::world(), options.halo);
   if (ProcessGroup::world().distributed()) {
     result.distributed.gpu_to_gpu = steps.halo().gpu_to_gpu();
