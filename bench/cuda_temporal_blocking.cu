@@ -184,7 +184,6 @@ __global__ void __launch_bounds__((K + 4) * (J + 4))
   }
 }
 
-
 // The damped update out of line: its division's registers are paid for only in the sponge
 // layers, not by every thread's register budget (the same arithmetic as next_value: damp == 0
 // takes undamped_next, whose operations are next_value's undamped ones).
@@ -324,7 +323,7 @@ __global__ void count_differences(const double* __restrict__ a, const double* __
 // by a memset and a scatter instead of copies of whole fields (8 GB each at 1000^3).
 struct Setup {
   Grid g;
-  std::size_t n;  // padded values per field
+  std::size_t n;                                                      // padded values per field
   std::vector<std::pair<std::size_t, double>> start_now, start_prev;  // the non-zero points
 };
 
@@ -455,7 +454,7 @@ Shape reg2_shape(const char* name) {
 template <int S, int K, int J, int R, int MIN_BLOCKS, bool plant, int FORM = kBranch>
 Shape regp_shape(const char* name) {
   const int shared_bytes = 2 * S * (J + 2 * S) * (K + 2 * S) * sizeof(double);
-  return {name, regp<S, K, J, R, MIN_BLOCKS, plant, FORM>, S, dim3(K + 2 * S, (J + 2 * S) / R), K, J, plant,
+  return {name,        regp<S, K, J, R, MIN_BLOCKS, plant, FORM>, S, dim3(K + 2 * S, (J + 2 * S) / R), K, J, plant,
           shared_bytes};
 }
 

@@ -241,9 +241,10 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
                        result.steps_per_sweep)
         << std::flush;
   else if (entry.sweeps && ProcessGroup::world().distributed() && steps_per_sweep(problem.global_params(), true) > 1)
-    log << fmt::format("[{}] single steps over MPI: the halo exchange is per step (a sweep of {} would need {} halo "
-                       "planes a side)\n",
-                       entry.id, SweepTile::kSteps, SweepTile::kSteps)
+    log << fmt::format(
+               "[{}] single steps over MPI: the halo exchange is per step (a sweep of {} would need {} halo "
+               "planes a side)\n",
+               entry.id, SweepTile::kSteps, SweepTile::kSteps)
         << std::flush;
   StepLoop steps(*impl, problem, ProcessGroup::world(), options.halo);
   if (ProcessGroup::world().distributed()) {

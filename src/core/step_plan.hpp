@@ -7,10 +7,10 @@
 #pragma once
 
 #include "sweep_march.hpp"
+#include "tuning.hpp"
 #include "wave_params.hpp"
 #include "wave_problem.hpp"
 #include "wave_update.hpp"
-#include "tuning.hpp"
 
 #include <cstddef>
 

@@ -100,7 +100,7 @@ AWAVE_HOST_DEVICE inline void sweep_march(const SweepFields& a, int tile_k, int 
       level[s] = 0.0;
       if (ring <= S - s && live(s, p)) {
         const double* L = level_plane(buffer, s - 1);
-        const Stencil7 st{w[s - 1][0], w[s - 1][1],         level[s - 1],        L[(jj - 1) * HK + kk],
+        const Stencil7 st{w[s - 1][0],           w[s - 1][1],         level[s - 1],       L[(jj - 1) * HK + kk],
                           L[(jj + 1) * HK + kk], L[jj * HK + kk - 1], L[jj * HK + kk + 1]};
         const double prev = s == 1 ? prev_p : w[s < 2 ? 0 : s - 2][1], d = damp(p);
         // (next_value's arithmetic either way; nvcc spills 8 bytes for this spelling, 16 for next_value

@@ -168,7 +168,7 @@ class WaveCuda final : public WaveImpl {
     problem.fill_start_state(h_now.data(), h_prev.data());
     sweep_steps_ = awave::steps_per_sweep(problem);
     const int levels = sweep_steps_ > 1 ? 4 : 3;  // the sweep's fourth field: the spare
-    for (int l = 0; l < levels; ++l) {  // prev, now, next (next's and the spare's ghost points as now's)
+    for (int l = 0; l < levels; ++l) {            // prev, now, next (next's and the spare's ghost points as now's)
       d_u_[l] = device_alloc<double>(g.size());
       const double* h = l == 0 ? h_prev.data() : h_now.data();
       AWAVE_CUDA_CHECK(cudaMemcpyAsync(d_u_[l], h, g.size() * sizeof(double), cudaMemcpyHostToDevice, stream_));
@@ -308,9 +308,9 @@ class WaveCuda final : public WaveImpl {
   // and now, and the old prev and now the free pair.
   void enqueue_sweep() {
     const PaddedGeometry g = problem_.geometry();
-    const SweepFields f{ring_.next(), spare_,       ring_.now(), ring_.prev(), d_cs2_k_,           d_damp_ij_,
-                        problem_.f(), problem_.params().dt,       g.nx,        g.ny,   g.nz, long(g.stride_i()),
-                        long(g.stride_j())};
+    const SweepFields f{
+        ring_.next(),         spare_, ring_.now(), ring_.prev(), d_cs2_k_,           d_damp_ij_,        problem_.f(),
+        problem_.params().dt, g.nx,   g.ny,        g.nz,         long(g.stride_i()), long(g.stride_j())};
     const dim3 grid(SweepTile::teams_k(g.nz), SweepTile::teams_j(g.ny), SweepTile::teams_i(g.nx));
     sweep_kernel<<<grid, dim3(SweepTile::kColumnsK, SweepTile::kColumnsJ), SweepTile::kScratchBytes, stream_>>>(f);
     AWAVE_CUDA_CHECK(cudaGetLastError());
@@ -347,7 +347,7 @@ class WaveCuda final : public WaveImpl {
 
   cudaStream_t stream_ = nullptr;
   double* d_u_[4] = {nullptr, nullptr, nullptr, nullptr};  // the fourth only for the sweep
-  double* spare_ = nullptr;                                 // the sweep's free field besides `next`
+  double* spare_ = nullptr;                                // the sweep's free field besides `next`
   int sweep_steps_ = 1;
   double* d_cs2_k_ = nullptr;
   double* d_damp_ij_ = nullptr;
@@ -385,10 +385,10 @@ std::optional<std::size_t> cuda_memory_bytes() {
 }
 
 void add_cuda_implementations(std::vector<ImplEntry>& impls) {
-  impls.push_back({"cuda",
-                   "hand-written CUDA (interior + boundary-layer kernels, one stream; three steps a sweep on large grids)",
-                   true, false, [](const WaveProblem& problem) { return std::make_unique<WaveCuda>(problem); },
-                   "hand-written", true});
+  impls.push_back(
+      {"cuda", "hand-written CUDA (interior + boundary-layer kernels, one stream; three steps a sweep on large grids)",
+       true, false, [](const WaveProblem& problem) { return std::make_unique<WaveCuda>(problem); }, "hand-written",
+       true});
 }
 
 }  // namespace awave

@@ -206,11 +206,21 @@ class WaveKokkos final : public WaveImpl {
   void sweep() {
     const WaveParams& p = problem_.params();
     const Field& now = ring_.now();
-    const SweepFields fields{ring_.next().data(), spare_.data(),   now.data(),          ring_.prev().data(),
-                             cs2_k_.data(),       damp_ij_.data(), problem_.f(),        p.dt,
-                             p.nx(),              p.ny(),          p.nz(),              long(now.stride(0)),
-                             long(now.stride(1))};
-    SweepStep<ExecSpace>{fields}.launch(exec_);
+    SweepFields f{};
+    f.u2 = ring_.next().data();
+    f.u3 = spare_.data();
+    f.now = now.data();
+    f.prev = ring_.prev().data();
+    f.cs2_k = cs2_k_.data();
+    f.damp_ij = damp_ij_.data();
+    f.f = problem_.f();
+    f.dt = p.dt;
+    f.nx = p.nx();
+    f.ny = p.ny();
+    f.nz = p.nz();
+    f.si = long(now.stride(0));
+    f.sj = long(now.stride(1));
+    SweepStep<ExecSpace>{f}.launch(exec_);
     const Field freed = now;
     ring_.reset(ring_.next(), spare_, ring_.prev(), ring_.time() + SweepTile::kSteps);
     spare_ = freed;
