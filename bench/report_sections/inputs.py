@@ -53,7 +53,8 @@ DEFAULT_TEMPORAL = sorted(glob.glob(os.path.join(HERE, "results", "*", "tblock-*
 # The product's sweep beside its single steps (bench/device/sweep-checks.sh), oldest first: the
 # machines of one day in the order they ran (the newest is the first page's).
 DEFAULT_TEMPORAL_PRODUCT = [os.path.join(HERE, "results", "h100-2026-11-25", d)
-                            for d in ("temporal-46ea31a", "temporal-dc054f9", "temporal-8f8395e")]
+                            for d in ("temporal-46ea31a", "temporal-dc054f9", "temporal-8f8395e",
+                                      "temporal-23f8678")]
 DEFAULT_COPY_BEFORE = os.path.join(HERE, "results", "h100-2026-11-25", "output-pinned-019aaa2", "io-m5e07-cuda-512.json")
 DEFAULT_NCCL = [os.path.join(HERE, "results", d, "summary.txt") for d in
                 ("h200x2-2026-11-24/nccl-checks-eb38183/nccl-checks", "h200x2-2026-11-24/nccl-order-9b9bd49/nccl-checks",

@@ -30,10 +30,11 @@ inline bool fused_step(const WaveParams& params) {
 }
 
 // Time steps a sweep of the grid for an implementation that has the temporal-blocking sweep
-// (core/sweep_march.hpp; hand CUDA and Kokkos on CUDA): 3 from 200^3 points. On the H100 the
-// sweep gained 1.22-1.49 x from 256^3 to 1000^3 in both; below, its few teams are a wave and a
-// fraction of the GPU's (192^3: 336 teams, 264 at a time) and Kokkos-CUDA lost at 192^3 (0.96 x),
-// both at 128^3 (0.77 x) (bench/results/h100-2026-11-25/temporal-dc054f9). Tuning key
+// (core/sweep_march.hpp; hand CUDA and Kokkos on CUDA): 3 from 200^3 points, where both gain on
+// the H100 (Kokkos-CUDA 1.02 x at 200^3, 1.2-1.3 x from 224^3; hand CUDA 1.2-1.49 x). Below, the
+// sweep's few teams are a wave and a fraction of the GPU's (192^3: 336 teams, 264 at a time):
+// Kokkos-CUDA lost at 192^3 (0.96 x), both at 128^3 (0.77 x) (bench/results/h100-2026-11-25/
+// temporal-dc054f9, temporal-23f8678). Tuning key
 // steps_per_sweep. Always 1 for a process's slab of an MPI run (its halo exchange is per step: a
 // sweep would need 3 halo planes a side) and where nz <= 2 (the start has values on z ghosts
 // there, which the sweep's computed levels lack).
