@@ -27,7 +27,7 @@ namespace awave {
 struct SweepTile {
   static constexpr int kSteps = 3;
   static constexpr int kTileK = 26, kTileJ = 14;  // 32 x 20 threads: one warp a row of columns
-  static constexpr int kSegment = 64;             // planes a team marches (1.2-3% over 128 or 256)
+  static constexpr int kSegment = 64;             // planes a team marches: 1-6% over 128 or 256 (study)
   static constexpr int kColumnsK = kTileK + 2 * kSteps, kColumnsJ = kTileJ + 2 * kSteps;
   static constexpr int kThreads = kColumnsK * kColumnsJ;
   static constexpr std::size_t kScratchBytes = std::size_t(2) * kSteps * kColumnsJ * kColumnsK * sizeof(double);
@@ -103,8 +103,8 @@ AWAVE_HOST_DEVICE inline void sweep_march(const SweepFields& a, int tile_k, int 
         const Stencil7 st{w[s - 1][0],           w[s - 1][1],         level[s - 1],       L[(jj - 1) * HK + kk],
                           L[(jj + 1) * HK + kk], L[jj * HK + kk - 1], L[jj * HK + kk + 1]};
         const double prev = s == 1 ? prev_p : w[s < 2 ? 0 : s - 2][1], d = damp(p);
-        // (next_value's arithmetic either way; nvcc spills 8 bytes for this spelling, 16 for next_value
-        // alone, which ran the sweep at 1.46e11 SU/s at 512^3 against the study's 1.75e11: section 19)
+        // (next_value's arithmetic either way; spelled as next_value alone, nvcc spilled 16 bytes and the
+        // sweep ran at 1.46e11 SU/s at 512^3, this way 8 bytes and 1.54e11: report section 19)
         const double value = d == 0.0 ? undamped_next(st, prev, cs2, a.f) : next_value(st, prev, cs2, d, a.f, a.dt);
         level[s] = value;
         if (s >= S - 1 && ring <= 0 && p >= i0 && p < i1) (s == S ? a.u3 : a.u2)[c0 + p * a.si] = value;
