@@ -32,7 +32,7 @@ tools=()
 for t in h5diff h5dump; do command -v "$t" > /dev/null && tools+=("$(command -v "$t")"); done
 binaries+=("${tools[@]}")
 mpi_files=()
-if ldd "${binaries[@]}" 2>/dev/null | grep -c 'libmpi\.so' > /dev/null; then  # (not grep -q: SIGPIPE under pipefail)
+if { ldd "${binaries[@]}" 2>/dev/null || true; } | grep -c 'libmpi\.so' > /dev/null; then  # (not grep -q: SIGPIPE under pipefail; ldd fails on a script such as awave-view)
   while IFS= read -r f; do [ -f "$f" ] && mpi_files+=("$f"); done < <(
     dpkg -L openmpi-bin openmpi-common libopenmpi3 libpmix2 | grep -v -e /usr/share/doc -e /usr/share/man -e lintian)
   for f in "${mpi_files[@]}"; do [[ $f == *.so* || -x $f ]] && binaries+=("$f"); done  # their libraries too
