@@ -93,7 +93,9 @@ def temporal_section(w, study_dirs, product_dirs):
       "plane), and issues the next plane's loads before the barrier. It is in the product "
       "(`src/core/sweep_march.hpp`, written once; hand CUDA's thread block and Kokkos' TeamPolicy team with "
       "scratch memory run it) from 200^3 points, with a fourth field; over MPI the product keeps single steps "
-      "(the halo exchange is per step), as where nz <= 2 (the start has values on z ghosts). The threshold: at "
+      "(the halo exchange is per step; one line says so, and 2 processes' files are `h5diff`-identical to one "
+      "process's sweeps: `results/h100-2026-11-25/mpi-sweep-bda145d`), as where nz <= 2 (the start has values "
+      "on z ghosts). The threshold: at "
       "200^3 both sweeps beat their single steps (Kokkos-CUDA by 2%), at 192^3 Kokkos-CUDA's lost (the tables "
       "below). The H200 could not be had: the three calls that asked for one ran on H100s (three machines, "
       "within 1% of each other), so the H100 decides, as the issue allows.\n")
