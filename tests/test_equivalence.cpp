@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <initializer_list>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -39,12 +40,16 @@ std::vector<Case> cases() {
   return out;
 }
 
-std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  std::string id = info.param.impl;
+// An implementation id as gtest takes it in a test's name.
+std::string name_of(std::string id) {
   for (char& c : id)
     if (c == '-') c = '_';
-  return id + "_" + std::to_string(info.param.shape[0]) + "x" + std::to_string(info.param.shape[1]) + "x" +
-         std::to_string(info.param.shape[2]);
+  return id;
+}
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  return name_of(info.param.impl) + "_" + std::to_string(info.param.shape[0]) + "x" +
+         std::to_string(info.param.shape[1]) + "x" + std::to_string(info.param.shape[2]);
 }
 
 struct Fields {
@@ -52,9 +57,10 @@ struct Fields {
   long time;
 };
 
-// Runs `impl` for 12 steps in chunks of 5, 5, 2 (the last shorter, as the driver does).
-Fields run_chunks(WaveImpl& impl, std::size_t size) {
-  for (int len : {5, 5, 2}) impl.run(len);
+// Runs `impl` in chunks: by default 12 steps in chunks of 5, 5, 2 (the last shorter, as the driver
+// does).
+Fields run_chunks(WaveImpl& impl, std::size_t size, std::initializer_list<int> chunks = {5, 5, 2}) {
+  for (int len : chunks) impl.run(len);
   Fields f{std::vector<double>(size), std::vector<double>(size), impl.time_step()};
   impl.copy_u_to_host(f.now.data(), f.prev.data());
   return f;
@@ -108,14 +114,8 @@ TEST_P(LongRun, EndsWithTheReferenceBits) {
   params.shape = {97, 61, 33};
   const WaveProblem problem(params);
   const std::size_t size = problem.geometry().size();
-  auto run = [&](WaveImpl& impl) {
-    for (int len : {100, 100, 101}) impl.run(len);
-    Fields f{std::vector<double>(size), std::vector<double>(size), impl.time_step()};
-    impl.copy_u_to_host(f.now.data(), f.prev.data());
-    return f;
-  };
-  static const Fields ref = [&] { return run(*find_implementation("cpu")->make(problem)); }();
-  const Fields got = run(*find_implementation(GetParam())->make(problem));
+  static const Fields ref = run_chunks(*find_implementation("cpu")->make(problem), size, {100, 100, 101});
+  const Fields got = run_chunks(*find_implementation(GetParam())->make(problem), size, {100, 100, 101});
   EXPECT_EQ(got.time, 301);
   EXPECT_EQ(compare_fields(ref.now.data(), got.now.data(), size).bitwise_differences, 0u);
   EXPECT_EQ(compare_fields(ref.prev.data(), got.prev.data(), size).bitwise_differences, 0u);
@@ -127,12 +127,7 @@ std::vector<std::string> device_implementations() {
   return ids;
 }
 INSTANTIATE_TEST_SUITE_P(Implementations, LongRun, ::testing::ValuesIn(device_implementations()),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string id = info.param;
-                           for (char& c : id)
-                             if (c == '-') c = '_';
-                           return id;
-                         });
+                         [](const ::testing::TestParamInfo<std::string>& info) { return name_of(info.param); });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(LongRun);
 #endif
 

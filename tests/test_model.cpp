@@ -272,15 +272,17 @@ TEST(StepPlan, SweepsWhereTheyApply) {
   configure_tuning("", {});
 }
 
-// The sweep's levels after three steps are no rotation of the ring's: it is reset, by value, from
-// its own levels.
-TEST(TimeRing, ResetFromItsOwnLevels) {
+// The sweep's levels after three steps are no rotation of the ring's: its last two levels (in
+// `next` and the spare) become prev and now, the old prev the next `next`, the old now the spare.
+TEST(TimeRing, AdvancesBySweepThroughASpareLevel) {
   TimeRing<int> ring(0, 1, 2, 10);
   ring.rotate();  // prev 1, now 2, next 0
-  ring.reset(ring.next(), 3, ring.prev(), ring.time() + 3);
+  int spare = 3;
+  ring.advance_by_sweep(spare, 3);
   EXPECT_EQ(ring.prev(), 0);
   EXPECT_EQ(ring.now(), 3);
   EXPECT_EQ(ring.next(), 1);
+  EXPECT_EQ(spare, 2);
   EXPECT_EQ(ring.time(), 14);
 }
 

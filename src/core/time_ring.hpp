@@ -29,14 +29,17 @@ class TimeRing {
     ++time_;
   }
   long time() const { return time_; }
-  // prev = a, now = b, next = c at `time`: after a sweep of several steps, whose levels are not a
-  // rotation of these (core/sweep_march.hpp). By value: the arguments may be this ring's levels.
-  void reset(Level a, Level b, Level c, long time) {
-    levels_[0] = a;  // (copied, as the constructor's: no level is moved from)
-    levels_[1] = b;
-    levels_[2] = c;
+  // After a sweep of `steps` steps (core/sweep_march.hpp) that wrote its last two levels into
+  // `next` and into `spare`, a fourth level: they become prev and now, the old prev the next
+  // `next` and the old now the spare. (Copies, as the constructor's: no level is moved from.)
+  void advance_by_sweep(Level& spare, int steps) {
+    const Level last2 = next(), last = spare, free = prev(), old_now = now();
+    levels_[0] = last2;
+    levels_[1] = last;
+    levels_[2] = free;
     head_ = 0;
-    time_ = time;
+    time_ += steps;
+    spare = old_now;
   }
 
  private:

@@ -314,9 +314,7 @@ class WaveCuda final : public WaveImpl {
     const dim3 grid(SweepTile::teams_k(g.nz), SweepTile::teams_j(g.ny), SweepTile::teams_i(g.nx));
     sweep_kernel<<<grid, dim3(SweepTile::kColumnsK, SweepTile::kColumnsJ), SweepTile::kScratchBytes, stream_>>>(f);
     AWAVE_CUDA_CHECK(cudaGetLastError());
-    double* const freed = ring_.now();
-    ring_.reset(ring_.next(), spare_, ring_.prev(), ring_.time() + SweepTile::kSteps);
-    spare_ = freed;
+    ring_.advance_by_sweep(spare_, SweepTile::kSteps);
   }
 
   // cuda.graphs=0 launches every kernel from the host (for comparison).

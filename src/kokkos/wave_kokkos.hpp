@@ -221,9 +221,7 @@ class WaveKokkos final : public WaveImpl {
     f.si = long(now.stride(0));
     f.sj = long(now.stride(1));
     SweepStep<ExecSpace>{f}.launch(exec_);
-    const Field freed = now;
-    ring_.reset(ring_.next(), spare_, ring_.prev(), ring_.time() + SweepTile::kSteps);
-    spare_ = freed;
+    ring_.advance_by_sweep(spare_, SweepTile::kSteps);
   }
 
   // The three levels holding the start state (prev; now; next, whose ghost points must be
