@@ -290,9 +290,17 @@ def main(argv):
     return 1 if missing else 0
 
 
+def ranking(pp, shape):
+    """The applications from the highest PP at `shape` down, and those tied with the first: PPs
+    equal at the two decimals the page prints (one run per cell cannot separate them further)."""
+    ranked = sorted(APPLICATIONS, key=lambda a: -(pp[a][shape] or 0))
+    top = f"{pp[ranked[0]][shape] or 0:.2f}"
+    return ranked, [a for a in ranked if f"{pp[a][shape] or 0:.2f}" == top]
+
+
 def recommendation(w, plats, effs, pp, shapes, lines, conv):
     s = shapes[-1]
-    ranked = sorted(APPLICATIONS, key=lambda a: -(pp[a][s] or 0))
+    ranked, tied = ranking(pp, s)
     best = ranked[0]
 
     def pps(app):
@@ -304,13 +312,18 @@ def recommendation(w, plats, effs, pp, shapes, lines, conv):
         if not vals:
             return "—"
         return f"{min(vals):.2f}" if f"{min(vals):.2f}" == f"{max(vals):.2f}" else f"{min(vals):.2f}-{max(vals):.2f}"
-    text = (f"**Recommendation.** Over {'this platform' if len(plats) == 1 else f'these {len(plats)} platforms'}, {best} has the highest PP ({pps(best)} at "
-            f"{' and '.join(shapes)})")
-    if best in lines:
-        text += f" in {lines[best]} lines"
-    if best in conv:
-        text += f", convergence {conv[best]:.2f}"
-    text += ". "
+    where = 'this platform' if len(plats) == 1 else f'these {len(plats)} platforms'
+    if len(tied) > 1:
+        text = (f"**Recommendation.** Over {where}, {' and '.join(tied)} tie for the highest PP at {s} "
+                f"({'; '.join(f'{a} {pps(a)}' for a in tied)} at {' and '.join(shapes)}: equal at the two decimals "
+                "this page prints). ")
+    else:
+        text = f"**Recommendation.** Over {where}, {best} has the highest PP ({pps(best)} at {' and '.join(shapes)})"
+        if best in lines:
+            text += f" in {lines[best]} lines"
+        if best in conv:
+            text += f", convergence {conv[best]:.2f}"
+        text += ". "
     if "Kokkos idiomatic" in pp and "Kokkos tuned" in pp:
         text += (f"Idiomatic Kokkos (the tutorials' MDRange form, {lines.get('Kokkos idiomatic', '—')} lines) "
                  f"reaches PP {pps('Kokkos idiomatic')}; tuning it inside Kokkos ({lines.get('Kokkos tuned', '—')} "
@@ -322,7 +335,9 @@ def recommendation(w, plats, effs, pp, shapes, lines, conv):
     text += (f"The hand-written family (three codes, {lines.get('hand-written', '—')} lines) has PP {pps('hand-written')}; "
              f"hand OpenMP offload alone, one source, has PP {pps('hand OpenMP offload')}: it has no CUDA-toolchain "
              "build and does not run its target regions on the CPU. ")
-    if best.startswith("Kokkos"):
+    if len(tied) > 1:
+        text += "These numbers do not choose between them: decide on lines, convergence and the platforms you need."
+    elif best.startswith("Kokkos"):
         text += ("Choose Kokkos for one source over GPUs and CPUs; start from the idiomatic form and tune only where "
                  "the table shows the gap is worth the lines.")
     else:

@@ -6,6 +6,7 @@
 # are here, the code divergence; then this machine's report in OUT/report/report.md, whose first
 # page answers with the cascade plots, the navigation chart and the table.
 #   bench/study.sh OUT
+# The builds are build/PRESET; HOST_BUILD names another folder for the host one (ctest does).
 # Sizes: SIZES (GPU, default 256,512,1000), HOST_SIZES (CPU, default 512,1000; 64,96 without a
 # GPU; none skips either part). The variants run unchecked (†); every default run is checked
 # against the CPU reference.
@@ -39,8 +40,10 @@ if [ $gpu = 1 ] && [ "$sizes" != none ]; then
 fi
 # The CPU platform: the host build's threaded codes, and the offload build's with OMP_TARGET_OFFLOAD=DISABLED.
 [ "$host_sizes" = none ] && host_sizes=
-if [ -x build/host/src/awave ] && [ -n "$host_sizes" ]; then
-  sweep host "$out" --sizes "$host_sizes" --impls cpu-openmp,kokkos-openmp,kokkos-openmp-mdrange --reference cpu-openmp
+host_build=${HOST_BUILD:-build/host}
+if [ -x "$host_build/src/awave" ] && [ -n "$host_sizes" ]; then
+  sweep host "$out" --sizes "$host_sizes" --impls cpu-openmp,kokkos-openmp,kokkos-openmp-mdrange --reference cpu-openmp \
+    --exe "$host_build/src/awave"
 fi
 if [ -x build/openmptarget/src/awave ] && [ -n "$host_sizes" ]; then
   sweep openmptarget "$out" --sizes "$host_sizes" --impls omp,kokkos-openmptarget,kokkos-openmptarget-mdrange \
@@ -48,7 +51,8 @@ if [ -x build/openmptarget/src/awave ] && [ -n "$host_sizes" ]; then
 fi
 python3 bench/count_loc.py "$out/loc.json" || status=1
 builds=()
-for preset in cuda openmptarget host; do [ -f "build/$preset/compile_commands.json" ] && builds+=("$preset=build/$preset"); done
+for preset in cuda openmptarget; do [ -f "build/$preset/compile_commands.json" ] && builds+=("$preset=build/$preset"); done
+[ -f "$host_build/compile_commands.json" ] && builds+=("host=$host_build")
 if [ ${#builds[@]} -gt 0 ]; then
   python3 bench/code_divergence.py "$out/divergence.json" "${builds[@]}" ||
     echo "study: no code divergence here (the builds' compilers are not on this machine)"

@@ -83,6 +83,25 @@ inline void set_dt(const std::string& path, double dt) {
   H5Fclose(file);
 }
 
+// Adds `delta` to one value of a static PointData array ("sos" or "damp", [1][nz][ny][nx]) at
+// (i, j, k), through HDF5: the stored checksums stay as written, as after a flipped bit on disk.
+inline void add_to_static_value(const std::string& path, const std::string& array, hsize_t i, hsize_t j, hsize_t k,
+                                double delta) {
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  const hid_t ds = H5Dopen2(file, ("/VTKHDF/PointData/" + array).c_str(), H5P_DEFAULT);
+  const hid_t space = H5Dget_space(ds);
+  const hsize_t at[4] = {0, k, j, i}, one[4] = {1, 1, 1, 1};
+  H5Sselect_hyperslab(space, H5S_SELECT_SET, at, nullptr, one, nullptr);
+  const hid_t mem = H5Screate_simple(1, one, nullptr);
+  double value = 0;
+  const bool done = H5Dread(ds, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, &value) >= 0 &&
+                    (value += delta, H5Dwrite(ds, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, &value) >= 0);
+  H5Sclose(mem);
+  H5Sclose(space);
+  H5Dclose(ds);
+  if (H5Fclose(file) < 0 || !done) throw std::runtime_error("cannot damage " + array + " in " + path);
+}
+
 // What a kill inside a snapshot's commit flush can leave (VtkHdfWriter::append): the NSteps
 // attribute and the Steps array `array` (e.g. "Values") resized to `length`, each as given, and
 // /wave_params complete 0, as in a killed run's file.

@@ -254,7 +254,8 @@ TEST_F(AwaveProcess, SnapshotBuffersArePinnedOrFallBackToPageableInOneLine) {
   const std::string args = "-shape 12,10,5 -nsteps 4 -out_period 2 -json r.json -impl " + id + " run";
   for (const bool refused : {false, true}) {
     const Outcome o = refused ? run_with_env("AWAVE_TEST_FAULT_NO_PINNED_MEMORY=1", args) : run(args);
-    if (o.status == 3 && o.err.find("cannot run here") != std::string::npos) GTEST_SKIP() << o.err;
+    // Only the first pass may find no GPU; a later one has expectations behind it.
+    if (!refused && o.status == 3 && o.err.find("cannot run here") != std::string::npos) GTEST_SKIP() << o.err;
     ASSERT_EQ(o.status, 0) << id << ": " << o.out << o.err;
     const std::string json = slurp(work() / "r.json");
     const bool on_device = json.find("\"on_device\": true") != std::string::npos;
@@ -276,7 +277,8 @@ TEST_F(AwaveProcess, AllImplementationsAreBitwiseAfterALongRun) {
     const Outcome o = run_with_env(fused, fmt_args("-shape 97,61,33 -nsteps {} -out_period 1000 -reference cpu-openmp "
                                                    "-no_output -json r.json",
                                                    steps));
-    if (o.status == 3 && o.err.find("cannot run here") != std::string::npos) GTEST_SKIP() << o.err;
+    // Only the first pass may find no GPU; a later one has expectations behind it.
+    if (*fused == '\0' && o.status == 3 && o.err.find("cannot run here") != std::string::npos) GTEST_SKIP() << o.err;
     EXPECT_EQ(o.status, 0) << fused << o.out << o.err;
     EXPECT_NE(o.out.find("PASS: every implementation matches the CPU reference, bit for bit"), std::string::npos)
         << fused << o.out;

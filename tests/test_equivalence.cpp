@@ -5,6 +5,8 @@
 // temporal-blocking sweep, core/step_plan.hpp, on every grid it applies to).
 #include "app/registry.hpp"
 #include "core/approx_equal.hpp"
+#include "core/step_plan.hpp"
+#include "test_expectation.hpp"
 
 #include <gtest/gtest.h>
 
@@ -88,9 +90,14 @@ TEST_P(MatchesCpuReference, EveryPointOfNowAndPrev) {
   const Fields& ref = reference(problem);
   const ImplEntry& entry = *find_implementation(GetParam().impl);
   auto impl = entry.make(problem);
-  const char* forced_plan = std::getenv("AWAVE_STEPS_PER_SWEEP");
-  if (entry.sweeps && params.nz() >= 3 && forced_plan && std::string(forced_plan) == "3")
+  const std::string& expected = awave_test::expected_plan();  // the ctest entry's (tests/CMakeLists.txt)
+  if (expected == "sweep" && entry.sweeps && params.nz() >= 3)
     EXPECT_EQ(impl->steps_per_sweep(), 3) << "the sweep's run must sweep";
+  else
+    EXPECT_EQ(impl->steps_per_sweep(), 1) << "only the sweep's run sweeps these small grids";
+  if (expected == "three_kernel_step" && params.nx() >= 2 * kBoundaryLayers)
+    EXPECT_FALSE(fused_step(params)) << "the three-kernel run must take three kernels";
+  if (expected.empty()) EXPECT_TRUE(fused_step(params)) << "these small grids take fused steps by default";
   const Fields got = run_chunks(*impl, problem.geometry().size());
   EXPECT_EQ(got.time, 12);
   EXPECT_EQ(compare_fields(ref.now.data(), got.now.data(), ref.now.size()).bitwise_differences, 0u);
@@ -102,7 +109,6 @@ TEST_P(MatchesCpuReference, EveryPointOfNowAndPrev) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Implementations, MatchesCpuReference, ::testing::ValuesIn(cases()), case_name);
-GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(MatchesCpuReference);
 
 #if AWAVE_TEST_ON_DEVICE
 // A long run, 301 steps in chunks of 100, 100 and 101 (sweeps with remainders of 1 and 2 steps
@@ -128,7 +134,6 @@ std::vector<std::string> device_implementations() {
 }
 INSTANTIATE_TEST_SUITE_P(Implementations, LongRun, ::testing::ValuesIn(device_implementations()),
                          [](const ::testing::TestParamInfo<std::string>& info) { return name_of(info.param); });
-GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(LongRun);
 #endif
 
 #if AWAVE_TEST_ON_DEVICE
@@ -138,8 +143,10 @@ GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(LongRun);
 TEST(OmpStepRegion, RefusesAFieldFromFewerTeamsThanItAskedFor) {
   const char* teams = std::getenv("AWAVE_OMP_TEAMS");
   const ImplEntry* omp = find_implementation("omp");
-  if (!omp || !teams || std::atoi(teams) <= 0 || std::getenv("AWAVE_OMP_LOOP"))
-    GTEST_SKIP() << "needs the omp implementation and AWAVE_OMP_TEAMS=N (ctest's omp_few_teams_refused run)";
+  // Registered only as ctest's omp_few_teams_refused entry, which sets both (tests/CMakeLists.txt).
+  ASSERT_TRUE(omp) << "a build without hand OpenMP offload";
+  ASSERT_TRUE(teams && std::atoi(teams) > 0 && !std::getenv("AWAVE_OMP_LOOP"))
+      << "needs AWAVE_OMP_TEAMS=N and no AWAVE_OMP_LOOP (ctest's omp_few_teams_refused run)";
   WaveParams params;
   params.shape = {64, 64, 64};
   const WaveProblem problem(params);

@@ -88,6 +88,49 @@ TEST_F(Integrity, VerifyNamesTheFirstDamagedSnapshot) {
   }
 }
 
+// The fixture's grid is 20 x 16 x 12: x-plane 19 is the last, the one a loop bound one short
+// would never compare. One value of it damaged in u (raw bytes: element i = 19 of the chunk's
+// first row), in sos and in damp (the static arrays, checked by -verify alone): each is named.
+TEST_F(Integrity, VerifyNamesDamageInTheLastXPlaneOfEveryArray) {
+  constexpr int kLastPlane = 19;
+  struct Case {
+    const char* what;
+    std::function<void(const std::string&)> damage;
+    const char* expected;
+  };
+  const std::vector<Case> cases = {
+      {"u", [](const std::string& f) { awave_test::damage_slot(f, "u", kLast, kLastPlane * 8, 1); },
+       "snapshot 5 of 6 is DAMAGED: u x-plane 19 does not match its checksum"},
+      {"sos", [](const std::string& f) { awave_test::add_to_static_value(f, "sos", kLastPlane, 3, 7, 1.0); },
+       "DAMAGED: sos x-plane 19 does not match its checksum"},
+      {"damp", [](const std::string& f) { awave_test::add_to_static_value(f, "damp", kLastPlane, 0, 0, 1e-3); },
+       "DAMAGED: damp x-plane 19 does not match its checksum"},
+      {"sos, first plane", [](const std::string& f) { awave_test::add_to_static_value(f, "sos", 0, 15, 11, -1.0); },
+       "DAMAGED: sos x-plane 0 does not match its checksum"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    copy("damaged.vtkhdf");
+    c.damage((work() / "damaged.vtkhdf").string());
+    const Outcome v = run("-verify damaged.vtkhdf");
+    EXPECT_EQ(v.status, 1) << v.out;
+    EXPECT_NE(v.err.find(c.expected), std::string::npos) << v.err;
+  }
+}
+
+// A restart takes sos and damp from /wave_params (which every record's checksum covers), never
+// from the file's static arrays: damage there (named by -verify, above) changes nothing for it.
+TEST_F(Integrity, ARestartIgnoresDamagedStaticArraysAndComputesTheSameField) {
+  ASSERT_EQ(run("-shape 20,16,12 -nsteps 25 -out_period 5 -impl cpu -quiet ref").status, 0);
+  const std::vector<double> expected = last_u(work() / "ref.cpu.vtkhdf");  // step 25
+  const std::string f = copy("damaged.vtkhdf");
+  awave_test::add_to_static_value(f, "sos", 10, 8, 6, 500.0);
+  awave_test::add_to_static_value(f, "damp", 1, 1, 6, 0.5);
+  const Outcome r = run("-restart damaged.vtkhdf -impl cpu -quiet -nsteps 2 next");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(same_bits(last_u(work() / "next.cpu.vtkhdf"), expected)) << "the field differs";
+}
+
 // A file of single-precision snapshots of u with checkpoints apart (io/output_layout.hpp): -verify
 // names a damaged checkpoint and a damaged snapshot (checksummed as the floats it stores), and a
 // restart skips a damaged last checkpoint, saying so, to the same field, while damage to the

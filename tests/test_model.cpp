@@ -166,6 +166,22 @@ TEST(ApproxEqual, EdgeCases) {
   EXPECT_TRUE(approx_equal(INFINITY, INFINITY));
   EXPECT_FALSE(approx_equal(INFINITY, DBL_MAX));
   EXPECT_TRUE(approx_equal(DBL_MAX, DBL_MAX * (1 - 1e-12)));  // |a|+|b| overflows
+  // |a|+|b| overflows to infinity; without the min(., DBL_MAX) any two huge numbers would pass.
+  EXPECT_FALSE(approx_equal(DBL_MAX, DBL_MAX / 2));
+  EXPECT_FALSE(approx_equal(-DBL_MAX, -DBL_MAX / 2));
+}
+
+// The tolerance is relative to the sum |a|+|b| (the spec), not to the larger of the two: for
+// a = 1 the boundary is b = 1 + 2e-8 (sum) against 1 + 1e-8 (max).
+TEST(ApproxEqual, TheBoundaryIsRelativeToTheSum) {
+  EXPECT_TRUE(approx_equal(1.0, 1.0 + 1.5e-8));
+  EXPECT_TRUE(approx_equal(1.0 + 1.5e-8, 1.0));
+  EXPECT_FALSE(approx_equal(1.0, 1.0 + 2.5e-8));
+  EXPECT_TRUE(approx_equal(-1e10, -1e10 * (1 + 1.5e-8)));
+  EXPECT_FALSE(approx_equal(-1e10, -1e10 * (1 + 2.5e-8)));
+  const double tiny = std::numeric_limits<double>::min();  // absolute below the smallest normal
+  EXPECT_TRUE(approx_equal(0.0, 0.5e-8 * tiny));
+  EXPECT_FALSE(approx_equal(0.0, 2e-8 * tiny));
 }
 
 TEST(ApproxEqual, CountsPlantedDifferences) {
@@ -326,7 +342,8 @@ TEST(MemoryEstimate, CountsFieldsPerImplementationAndRefusesWhatDoesNotFit) {
   const auto device = memory_problem(checked, std::nullopt, checked.device_bytes - 1);
   ASSERT_TRUE(device);
   EXPECT_NE(device->find("GiB of GPU memory"), std::string::npos) << *device;
-  EXPECT_TRUE(host_available_bytes().value_or(1) > 0);
+  ASSERT_TRUE(host_available_bytes().has_value()) << "the memory query failed (Linux has /proc/meminfo)";
+  EXPECT_GT(*host_available_bytes(), 0u);
 
   // An implementation with the temporal-blocking sweep holds a fourth field where it sweeps.
   ImplEntry sweeping = gpu;

@@ -28,7 +28,9 @@ def colours(png):
     return red, blue, float(rgb.std())
 
 
-class View(unittest.TestCase):
+class ViewFixture(unittest.TestCase):
+    """A 40x32x24 run's file, and the colours of a zero field's picture; no tests of its own."""
+
     @classmethod
     def setUpClass(cls):
         cls.dir = tempfile.mkdtemp(prefix="awave-view-")
@@ -55,6 +57,9 @@ class View(unittest.TestCase):
 
     def view(self, *args):
         return run(VIEW, *args, cwd=self.dir)
+
+
+class View(ViewFixture):
 
     def test_picture_exists_is_not_blank_and_follows_the_field(self):
         r = self.view(self.file, "-o", "a.png")
@@ -139,15 +144,21 @@ class View(unittest.TestCase):
             self.assertIn(expected, r.stderr)
             self.assertEqual(r.stderr.count("\n"), 1, r.stderr)
 
-    @unittest.skipUnless(os.path.exists(os.environ.get("AWAVE_KILLED_FILE", "")), "no killed run's file here")
     def test_a_killed_runs_partial_file(self):
-        r = self.view(os.environ["AWAVE_KILLED_FILE"], "-o", "killed.png")
+        killed = os.environ.get("AWAVE_KILLED_FILE", "")
+        self.assertTrue(os.path.exists(killed), f"no killed run's file at {killed!r} (ctest's killed_file fixture)")
+        r = self.view(killed, "-o", "killed.png")
         self.assertEqual(r.returncode, 0, r.stderr)
         red, blue, _ = self.field_colours("killed.png")
         self.assertGreater(red + blue, 100)
 
-    @unittest.skipUnless(os.environ.get("AWAVE_MPIRUN"), "a build without MPI")
+
+
+class ViewOfAnMpiRun(ViewFixture):
+    """Registered by ctest in MPI builds only (view.awave_view_of_an_mpi_run), with AWAVE_MPIRUN."""
+
     def test_an_mpi_runs_file(self):
+        self.assertTrue(os.environ.get("AWAVE_MPIRUN"), "AWAVE_MPIRUN is not set")
         env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMP_NUM_THREADS="1")
         r = subprocess.run([os.environ["AWAVE_MPIRUN"], "-np", "2", "--oversubscribe", EXE, "-shape", "40,32,24",
                             "-nsteps", "30", "-out_period", "10", "-impl", "cpu", "-quiet", "mpi"],

@@ -12,9 +12,11 @@ mkdir -p "$out"
 export OMP_TARGET_OFFLOAD=MANDATORY OMP_PROC_BIND=spread
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 status=0
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$here/awave-lines.sh"
 summary() {  # summary NAME: one line per run, from its printed checks
-  echo "$1 rc=$2 $(grep -E '^(PASS|FAIL)' "$out/$1.txt") $(grep -c 'bitwise identical' "$out/$1.txt") bitwise," \
-       "$(grep -c 'NOT BITWISE' "$out/$1.txt") not:$(grep -o 'NOT BITWISE: [0-9]* of [0-9]* points differ, largest relative difference [^;]*' "$out/$1.txt" | cut -d' ' -f3,10- | tr '\n' ' ')"
+  echo "$1 rc=$2 $(grep -E "$AWAVE_LINE_VERDICT" "$out/$1.txt") $(grep -c "$AWAVE_LINE_BITWISE" "$out/$1.txt") bitwise," \
+       "$(grep -c "$AWAVE_LINE_NOT_BITWISE" "$out/$1.txt") not:$(grep -o "$AWAVE_LINE_NOT_BITWISE: [0-9]* of [0-9]* points differ, largest relative difference [^;]*" "$out/$1.txt" | cut -d' ' -f4,11- | tr '\n' ' ')"
 }
 long_run() {  # long_run BUILD NAME ARGS...: the build's GPU implementations against cpu-openmp
   local b=$1 name=$2; shift 2
@@ -28,8 +30,8 @@ long_run() {  # long_run BUILD NAME ARGS...: the build's GPU implementations aga
 # 1. The gpu-labelled tests of the exact builds (equivalence on 5 shapes, fused and
 #    three-kernel steps; restart; the 97x61x33 x 5000-step run, fused and three-kernel).
 for b in cuda openmptarget; do
-  (cd "build/$b" && timeout 400 ctest -L gpu --output-on-failure -j4) > "$out/ctest-gpu-$b.log" 2>&1 || status=1
-  echo "ctest -L gpu, $b: $(grep -E 'tests passed|tests failed' "$out/ctest-gpu-$b.log")" | tee -a "$out/summary.txt"
+  verdict=$("$here/ctest-counted.sh" "build/$b" gpu "$out/ctest-gpu-$b.log" 400) || status=1
+  echo "ctest -L gpu, $b: $verdict" | tee -a "$out/summary.txt"
 done
 
 # 2. Long runs: 256^3 x 2000 steps and 97x61x33 x 5000 steps (fused and three-kernel), every

@@ -13,12 +13,13 @@ mkdir -p "$out"
 export OMP_TARGET_OFFLOAD=MANDATORY OMP_PROC_BIND=spread
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 status=0
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$here/awave-lines.sh"
 for b in "${builds[@]}"; do
   exe=$PWD/build/$b/src/awave
   log=$out/$b.log
   echo "== $b: $("$exe" -list | tr -s ' ' | cut -d' ' -f1 | tr '\n' ' ')" | tee -a "$log"
-  (cd "build/$b" && ctest -L 'gpu|unit|cli' --output-on-failure -j4) >> "$log" 2>&1 || status=1
-  grep -E "tests passed|tests failed" "$log" | tail -1
+  "$here/ctest-counted.sh" "build/$b" 'gpu|unit|cli' "$out/$b-ctest.log" | tee -a "$log" || status=1
   impls=$("$exe" -list | awk '$1 != "cpu" {printf "%s%s", sep, $1; sep=","}')
   for shape in 8,8,1 32,32,32 33,17,9 97,61,33 128,128,128 256,256,256 1000,64,1000; do
     for plan in default three-kernel; do
@@ -27,8 +28,8 @@ for b in "${builds[@]}"; do
       env "$@" "$exe" -shape "$shape" -nsteps 7 -out_period 3 -no_output -impl "$impls" -json "$out/$name.json" \
         > "$out/$name.txt" 2>&1
       rc=$?; [ $rc -eq 0 ] || status=1
-      echo "$name rc=$rc $(grep -c 'check: 0 differences' "$out/$name.txt") impls with 0 differences;" \
-           "$(grep -E '^(PASS|FAIL)' "$out/$name.txt")" | tee -a "$log"
+      echo "$name rc=$rc $(grep -c "$AWAVE_LINE_BITWISE" "$out/$name.txt") impls bitwise;" \
+           "$(grep -E "$AWAVE_LINE_VERDICT" "$out/$name.txt")" | tee -a "$log"
     done
   done
 done

@@ -15,8 +15,7 @@ export OMP_PROC_BIND=spread
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv,noheader > "$out/gpu.txt"
 [ "$only" = timing ] && sanitize=() || sanitize=(cuda kokkos-cuda)
 if [ "$only" != timing ]; then
-  (cd build/cuda && timeout 300 ctest -L gpu --output-on-failure -j4) > "$out/ctest-gpu.log" 2>&1
-  echo "ctest gpu: exit $? $(grep -E 'tests passed|tests failed' "$out/ctest-gpu.log")" | tee "$out/summary.txt"
+  echo "ctest gpu: $(bench/device/ctest-counted.sh build/cuda gpu "$out/ctest-gpu.log" 300)" | tee "$out/summary.txt"
 fi
 for impl in "${sanitize[@]}"; do
   for tool in memcheck racecheck synccheck initcheck; do

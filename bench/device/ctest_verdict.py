@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""The verdict on a ctest log from the GPU machine, counted rather than read off its last line.
+
+    ctest_verdict.py LOG EXPECTED [MUST_RUN_FILE]
+
+LOG is ctest's output; EXPECTED the number of tests the build holds for the labels run
+(`ctest -N -L ...`); MUST_RUN_FILE lists, one a line, the tests that may not skip here (the gpu
+label's, on a machine with a GPU). Exit 0 only when ctest reports EXPECTED tests, none failed
+and none of MUST_RUN skipped; prints one line either way. A GPU whose tests all skip would
+otherwise read "100% tests passed".
+"""
+import re
+import sys
+
+RESULT = re.compile(r"Test +#\d+: (\S+) \.*\s*(\*\*\*)?(Passed|Failed|Skipped|Not Run|Timeout|Exception|\S+)")
+TOTAL = re.compile(r"(\d+)% tests passed, (\d+) tests? failed out of (\d+)")
+
+
+def verdict(log_text, expected, must_run=()):
+    """(ok, line)."""
+    outcomes = {}
+    for m in RESULT.finditer(log_text):
+        outcomes[m.group(1)] = m.group(3)
+    total = TOTAL.search(log_text)
+    problems = []
+    if not total:
+        problems.append("no ctest summary line")
+    ran = int(total.group(3)) if total else len(outcomes)
+    failed = int(total.group(2)) if total else sum(o != "Passed" and o != "Skipped" for o in outcomes.values())
+    skipped = sorted(n for n, o in outcomes.items() if o == "Skipped")
+    if expected <= 0:
+        problems.append("the build holds no test for these labels")
+    if ran != expected:
+        problems.append(f"{ran} tests ran of the {expected} the build holds")
+    if failed:
+        problems.append(f"{failed} failed")
+    must_skip = [n for n in skipped if n in set(must_run)]
+    if must_skip:
+        problems.append(f"{len(must_skip)} GPU tests skipped on a GPU machine (e.g. {must_skip[0]})")
+    counts = f"{ran} tests, {ran - failed - len(skipped)} passed, {len(skipped)} skipped, {failed} failed"
+    if problems:
+        return False, f"ctest: FAILED: {'; '.join(problems)} ({counts})"
+    return True, f"ctest: ok: {counts}" + (f" (skipped: {', '.join(skipped)})" if skipped else "")
+
+
+def main(argv):
+    if len(argv) not in (2, 3):
+        print(__doc__, file=sys.stderr)
+        return 2
+    with open(argv[0], errors="replace") as f:
+        text = f.read()
+    must_run = []
+    if len(argv) == 3:
+        with open(argv[2]) as f:
+            must_run = [line.strip() for line in f if line.strip()]
+    ok, line = verdict(text, int(argv[1]), must_run)
+    print(line)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

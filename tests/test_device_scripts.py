@@ -1,0 +1,114 @@
+"""The GPU machine's scripts count what ran (bench/device/ctest_verdict.py), on planted ctest
+logs: a GPU whose tests all skip, fewer tests than the build holds, a failure, a missing summary;
+and the lines of awave's output they grep (bench/device/awave-lines.sh) are the lines awave
+prints today (a run of the host build's awave, AWAVE_EXE)."""
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEVICE = os.path.join(HERE, "..", "bench", "device")
+sys.path.insert(0, DEVICE)
+import ctest_verdict as cv  # noqa: E402
+
+
+def log(outcomes, summary=True):
+    """A ctest log with one line per (name, outcome), as ctest prints them."""
+    lines = ["Test project /b"]
+    for n, (name, outcome) in enumerate(outcomes, 1):
+        mark = "   Passed" if outcome == "Passed" else "***" + outcome
+        lines.append(f"{n:3d}/{len(outcomes)} Test #{n}: {name} .........{mark}    0.10 sec")
+    failed = sum(o not in ("Passed", "Skipped") for _, o in outcomes)
+    if summary:
+        pct = round(100 * (len(outcomes) - failed) / max(len(outcomes), 1))
+        lines.append(f"\n{pct}% tests passed, {failed} tests failed out of {len(outcomes)}")
+    return "\n".join(lines) + "\n"
+
+
+GPU = ["Implementations/MatchesCpuReference.EveryPointOfNowAndPrev/cuda_8x8x1", "sweep.LongRun/cuda"]
+
+
+class Verdict(unittest.TestCase):
+    def test_every_test_ran_and_passed(self):
+        ok, line = cv.verdict(log([(GPU[0], "Passed"), (GPU[1], "Passed"), ("ApproxEqual.X", "Passed")]), 3, GPU)
+        self.assertTrue(ok, line)
+        self.assertEqual(line, "ctest: ok: 3 tests, 3 passed, 0 skipped, 0 failed")
+
+    def test_a_gpu_whose_tests_all_skip_fails(self):
+        ok, line = cv.verdict(log([(GPU[0], "Skipped"), (GPU[1], "Skipped"), ("ApproxEqual.X", "Passed")]), 3, GPU)
+        self.assertFalse(ok)
+        self.assertIn("2 GPU tests skipped on a GPU machine", line)
+
+    def test_a_non_gpu_skip_is_named_not_failed(self):
+        ok, line = cv.verdict(log([(GPU[0], "Passed"), ("Restart.FullDisk", "Skipped")]), 2, GPU)
+        self.assertTrue(ok, line)
+        self.assertIn("(skipped: Restart.FullDisk)", line)
+
+    def test_fewer_tests_than_the_build_holds_fails(self):
+        ok, line = cv.verdict(log([(GPU[0], "Passed")]), 2, GPU)
+        self.assertFalse(ok)
+        self.assertIn("1 tests ran of the 2 the build holds", line)
+
+    def test_no_test_at_all_fails(self):
+        ok, line = cv.verdict("Test project /b\nNo tests were found!!!\n", 0, [])
+        self.assertFalse(ok)
+        self.assertIn("no ctest summary line", line)
+        self.assertIn("the build holds no test", line)
+
+    def test_a_failure_fails(self):
+        ok, line = cv.verdict(log([(GPU[0], "Passed"), (GPU[1], "Failed")]), 2, GPU)
+        self.assertFalse(ok)
+        self.assertIn("1 failed", line)
+
+    def test_the_command_line(self):
+        with tempfile.TemporaryDirectory() as d:
+            path, must = os.path.join(d, "log"), os.path.join(d, "must")
+            with open(path, "w") as f:
+                f.write(log([(GPU[0], "Skipped")]))
+            with open(must, "w") as f:
+                f.write(GPU[0] + "\n")
+            r = subprocess.run([sys.executable, os.path.join(DEVICE, "ctest_verdict.py"), path, "1", must],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 1, r.stdout)
+            self.assertTrue(r.stdout.startswith("ctest: FAILED"), r.stdout)
+
+
+def awave_lines():
+    with open(os.path.join(DEVICE, "awave-lines.sh")) as f:
+        return dict(re.findall(r"^(AWAVE_LINE_\w+)='([^']*)'", f.read(), re.M))
+
+
+class AwaveLines(unittest.TestCase):
+    def test_the_patterns_match_what_awave_prints(self):
+        exe = os.environ.get("AWAVE_EXE", os.path.join(HERE, "..", "build", "host", "src", "awave"))
+        lines = awave_lines()
+        self.assertEqual(set(lines), {"AWAVE_LINE_BITWISE", "AWAVE_LINE_NOT_BITWISE", "AWAVE_LINE_VERDICT"})
+        with tempfile.TemporaryDirectory() as d:
+            r = subprocess.run([exe, "-shape", "12,10,5", "-nsteps", "3", "-impl", "cpu-openmp", "-no_output"],
+                               cwd=d, capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="2"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = r.stdout.splitlines()
+        for name in ("AWAVE_LINE_BITWISE", "AWAVE_LINE_VERDICT"):
+            self.assertTrue(any(re.search(lines[name], line) for line in out), f"{name}: no line of\n{r.stdout}")
+        self.assertFalse(any(re.search(lines["AWAVE_LINE_NOT_BITWISE"], line) for line in out))
+        # The failing line's words are the driver's, which tests/test_driver.cpp plants a difference for.
+        with open(os.path.join(HERE, "..", "src", "app", "driver.cpp")) as f:
+            self.assertIn(lines["AWAVE_LINE_NOT_BITWISE"].replace("check: ", ""), f.read())
+
+    def test_the_scripts_grep_no_other_line_of_awave(self):
+        stale = ("check: 0 differences", "bitwise identical", "NOT BITWISE")
+        for script in glob.glob(os.path.join(DEVICE, "*.sh")):
+            if script.endswith("awave-lines.sh"):
+                continue
+            with open(script) as f:
+                text = f.read()
+            for words in stale:
+                self.assertFalse(words in text, f"{os.path.basename(script)} greps {words!r}: use awave-lines.sh")
+
+
+if __name__ == "__main__":
+    unittest.main()
