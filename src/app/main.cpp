@@ -68,6 +68,9 @@ int verify_file(const std::string& path, std::ostream& out, std::ostream& err) {
   return 0;
 }
 
+// The end of the one line a bad option gets (its usage is 46 lines: awave -h prints it).
+constexpr const char* kTryHelp = "; try 'awave -h'\n";
+
 // Why a run cannot go ahead, found before anything is allocated or written: output that cannot
 // be created, an MPI that cannot write, a grid too thin for its processes, -halo nccl where NCCL
 // cannot carry the planes, no GPU (status 3), too little memory.
@@ -133,7 +136,7 @@ int run(int argc, char* argv[]) {
     err << "awave: TEST FAULT PLANTED: " << fault << " (for the test suite; results of this run are not valid)\n";
   const ParsedCommandLine parsed = parse_command_line(argc, argv);
   if (parsed.error) {
-    err << "awave: error: " << *parsed.error << "\n" << usage();
+    err << "awave: error: " << *parsed.error << kTryHelp;
     return 1;
   }
   Options options = parsed.options;
@@ -163,7 +166,7 @@ int run(int argc, char* argv[]) {
   try {
     ids = selected_implementations(options);
   } catch (const std::exception& e) {
-    err << "awave: error: " << e.what() << "\n" << usage();
+    err << "awave: error: " << e.what() << kTryHelp;
     return 1;
   }
   if (options.list) {
@@ -171,7 +174,7 @@ int run(int argc, char* argv[]) {
     return 0;
   }
   if (const auto refusal = refuse_before_running(options, ids, group)) {
-    err << "awave: error: " << refusal->line << "\n" << (refusal->with_usage ? usage() : "");
+    err << "awave: error: " << refusal->line << (refusal->with_usage ? kTryHelp : "\n");
     return refusal->status;
   }
   auto any = [&ids](bool ImplEntry::*flag) {
