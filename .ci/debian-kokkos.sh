@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI stage: the host preset built and tested against Debian's own packaged Kokkos
 # (libkokkos-dev 5.2 from sid: OpenMP backend only, C++20), exactly as a user of that package
-# runs it (README, "Building against an installed Kokkos"), inside the project's Debian trixie
+# runs it (docs/kokkos.md, building against an installed Kokkos), inside the project's Debian trixie
 # root (cmake/scripts/make-trixie-root.sh; cached outside the clone). The working tree is copied
 # into the root; nothing outside the root is touched.
 #   .ci/debian-kokkos.sh

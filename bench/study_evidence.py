@@ -106,7 +106,7 @@ def kokkos_versions(w, runs, shapes):
     if not rows:
         return
     w("### Kokkos 4.6.01 beside 3.4.01\n")
-    w("The same sources built against Kokkos 4.6.01 (upstream, with the CUDA 13 API guards the README names) and "
+    w("The same sources built against Kokkos 4.6.01 (upstream, with the CUDA 13 API guards docs/kokkos.md names) and "
       "against the bootstrapped 3.4.01, on the same GPU, in the same device call where the 3.4.01 build ran beside "
       "it (SU/s, and the fraction of the 3.4.01 build's hand-written code's SU/s):\n")
     w("| GPU | size | implementation | Kokkos 4.6.01 | Kokkos 3.4.01 | commits (4.6.01 / 3.4.01) |")

@@ -188,7 +188,7 @@ TEST_F(Restart, RestartedRunsFromSinglePrecisionFilesAreBitwiseTheUninterruptedR
 // kill -9 while a run writes, at several moments; what was flushed is intact and restartable.
 // A kill can land inside a snapshot's commit flush (0.07-0.4 ms of each snapshot's ~5 ms
 // here): NSteps and the Steps arrays may then disagree, which restart and -verify take by
-// the snapshots all agree on (README, "Output, crashes and restart"). Such a file is checked
+// the snapshots all agree on (docs/output.md). Such a file is checked
 // for that too, and the moment is tried again for a file VTK 9.3 can open.
 TEST_F(Restart, AKilledRunKeepsEverySnapshotItCompletedAndRestartsFromThem) {
   // Long enough that the run cannot end before the kill on a loaded machine (~3 s alone);
