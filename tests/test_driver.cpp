@@ -30,7 +30,8 @@ constexpr double kUlpFault = -1234.5;
 class PlantedFault final : public WaveImpl {
  public:
   PlantedFault(const WaveProblem& problem, std::size_t point, double value)
-      : WaveImpl(problem), inner_(host_kokkos_impl().make(problem)), point_(point), value_(value) {}
+      : WaveImpl(problem, StepPlan{}), inner_(make_implementation(host_kokkos_impl(), problem)), point_(point),
+        value_(value) {}
   std::string id() const override { return "planted-fault"; }
   void run(int n) override { inner_->run(n); }
   long time_step() const override { return inner_->time_step(); }
@@ -57,7 +58,7 @@ Options small_options(std::array<int, 3> shape) {
 }
 
 RunReport run_with_fault(const Options& o, std::size_t point, double value) {
-  const ImplEntry faulty{"planted-fault", "planted fault", false, true, [point, value](const WaveProblem& p) {
+  const ImplEntry faulty{"planted-fault", "planted fault", false, true, [point, value](const WaveProblem& p, const StepPlan&) {
                            return std::make_unique<PlantedFault>(p, point, value);
                          }};
   std::ostringstream log;

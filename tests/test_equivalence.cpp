@@ -73,7 +73,7 @@ const Fields& reference(const WaveProblem& problem) {
   const auto shape = problem.params().shape;
   auto it = cache.find(shape);
   if (it == cache.end()) {
-    auto cpu = find_implementation("cpu")->make(problem);
+    auto cpu = make_implementation(*find_implementation("cpu"), problem);
     it = cache.emplace(shape, run_chunks(*cpu, problem.geometry().size())).first;
   }
   return it->second;
@@ -89,15 +89,19 @@ TEST_P(MatchesCpuReference, EveryPointOfNowAndPrev) {
   const WaveProblem problem(params);
   const Fields& ref = reference(problem);
   const ImplEntry& entry = *find_implementation(GetParam().impl);
-  auto impl = entry.make(problem);
-  const std::string& expected = awave_test::expected_plan();  // the ctest entry's (tests/CMakeLists.txt)
-  if (expected == "sweep" && entry.sweeps && params.nz() >= 3)
-    EXPECT_EQ(impl->steps_per_sweep(), 3) << "the sweep's run must sweep";
+  auto impl = make_implementation(entry, problem);
+  // The plan the implementation was made with, against the one the ctest entry's environment
+  // must give (tests/CMakeLists.txt).
+  const StepPlan& plan = impl->plan();
+  const std::string& expected = awave_test::expected_plan();
+  if (expected == "sweep" && entry.can.sweep && params.nz() >= 3)
+    EXPECT_EQ(plan.steps_per_sweep, 3) << "the sweep's run must sweep";
   else
-    EXPECT_EQ(impl->steps_per_sweep(), 1) << "only the sweep's run sweeps these small grids";
-  if (expected == "three_kernel_step" && params.nx() >= 2 * kBoundaryLayers)
-    EXPECT_FALSE(fused_step(params)) << "the three-kernel run must take three kernels";
-  if (expected.empty()) EXPECT_TRUE(fused_step(params)) << "these small grids take fused steps by default";
+    EXPECT_EQ(plan.steps_per_sweep, 1) << "only the sweep's run sweeps these small grids";
+  if (expected == "three_kernel_step" && entry.can.three_kernel_step && params.nx() >= 2 * kBoundaryLayers)
+    EXPECT_FALSE(plan.fused_step) << "the three-kernel run must take three kernels";
+  else
+    EXPECT_TRUE(plan.fused_step) << "these small grids take fused steps by default";
   const Fields got = run_chunks(*impl, problem.geometry().size());
   EXPECT_EQ(got.time, 12);
   EXPECT_EQ(compare_fields(ref.now.data(), got.now.data(), ref.now.size()).bitwise_differences, 0u);
@@ -120,8 +124,8 @@ TEST_P(LongRun, EndsWithTheReferenceBits) {
   params.shape = {97, 61, 33};
   const WaveProblem problem(params);
   const std::size_t size = problem.geometry().size();
-  static const Fields ref = run_chunks(*find_implementation("cpu")->make(problem), size, {100, 100, 101});
-  const Fields got = run_chunks(*find_implementation(GetParam())->make(problem), size, {100, 100, 101});
+  static const Fields ref = run_chunks(*make_implementation(*find_implementation("cpu"), problem), size, {100, 100, 101});
+  const Fields got = run_chunks(*make_implementation(*find_implementation(GetParam()), problem), size, {100, 100, 101});
   EXPECT_EQ(got.time, 301);
   EXPECT_EQ(compare_fields(ref.now.data(), got.now.data(), size).bitwise_differences, 0u);
   EXPECT_EQ(compare_fields(ref.prev.data(), got.prev.data(), size).bitwise_differences, 0u);
@@ -150,7 +154,7 @@ TEST(OmpStepRegion, RefusesAFieldFromFewerTeamsThanItAskedFor) {
   WaveParams params;
   params.shape = {64, 64, 64};
   const WaveProblem problem(params);
-  auto impl = omp->make(problem);
+  auto impl = make_implementation(*omp, problem);
   impl->run(2);
   std::vector<double> now(problem.geometry().size()), prev(now.size());
   try {

@@ -23,7 +23,7 @@ namespace {
 
 // The serial CPU reference's padded `now` after `steps` steps (its own, exact build).
 std::vector<double> reference_now(const WaveProblem& problem, int steps) {
-  auto cpu = find_implementation("cpu")->make(problem);
+  auto cpu = make_implementation(*find_implementation("cpu"), problem);
   cpu->run(steps);
   std::vector<double> now(problem.geometry().size()), prev(now.size());
   cpu->copy_u_to_host(now.data(), prev.data());

@@ -62,8 +62,8 @@ void expect_matches_reference(const std::string& id) {
     WaveParams params;
     params.shape = shape;
     const WaveProblem problem(params);
-    auto cpu = find_implementation("cpu")->make(problem);
-    WaveKokkos<Step> marching(problem, id);
+    auto cpu = make_implementation(*find_implementation("cpu"), problem);
+    WaveKokkos<Step> marching(problem, plan_steps(params, params, WaveKokkos<Step>::kCan), id);
     for (int len : {5, 5, 2}) {
       cpu->run(len);
       marching.run(len);

@@ -269,22 +269,50 @@ TEST(Selection, DefaultRunsTheGpuImplementationsOfAGpuBuildAndEverythingOfAHostB
 }
 
 // The temporal-blocking sweep (core/step_plan.hpp): three steps a sweep from 200^3 points, never
-// on an MPI slab nor where nz <= 2; steps_per_sweep forces either plan where it applies.
+// on an MPI slab nor where nz <= 2, nor for an implementation without it; steps_per_sweep forces
+// either plan where it applies.
 TEST(StepPlan, SweepsWhereTheyApply) {
   configure_tuning("", {});
+  const Capabilities sweeps{true, true}, single{true, false};
+  auto steps = [](const WaveParams& p, const Capabilities& can, int slab_nx = 0) {
+    return plan_steps(p, slab_nx ? slab_params(p, slab_nx) : p, can).steps_per_sweep;
+  };
   WaveParams p;
   p.shape = {200, 200, 200};
-  EXPECT_EQ(steps_per_sweep(p, true), 3);
-  EXPECT_EQ(steps_per_sweep(p, false), 1) << "an MPI slab";
+  EXPECT_EQ(steps(p, sweeps), 3);
+  EXPECT_EQ(steps(p, single), 1) << "no sweep in that implementation";
+  EXPECT_EQ(steps(p, sweeps, 100), 1) << "an MPI slab";
+  EXPECT_NE(plan_steps(p, slab_params(p, 100), sweeps).single_steps_reason.find("single steps over MPI"),
+            std::string::npos);
+  EXPECT_EQ(plan_steps(p, p, sweeps).fields(), 4);
   p.shape = {200, 200, 199};
-  EXPECT_EQ(steps_per_sweep(p, true), 1) << "below 200^3 points";
+  EXPECT_EQ(steps(p, sweeps), 1) << "below 200^3 points";
+  EXPECT_EQ(plan_steps(p, p, sweeps).single_steps_reason, "") << "nothing to say where it would not sweep anyway";
   configure_tuning("steps_per_sweep=3", {"cuda"});
-  EXPECT_EQ(steps_per_sweep(p, true), 3);
+  EXPECT_EQ(steps(p, sweeps), 3);
   p.shape = {64, 64, 2};
-  EXPECT_EQ(steps_per_sweep(p, true), 1) << "values on z ghosts";
+  EXPECT_EQ(steps(p, sweeps), 1) << "values on z ghosts";
   p.shape = {200, 160, 100};
   configure_tuning("steps_per_sweep=1", {"cuda"});
-  EXPECT_EQ(steps_per_sweep(p, true), 1);
+  EXPECT_EQ(steps(p, sweeps), 1);
+  configure_tuning("", {});
+}
+
+// Fused steps up to fused_step_points interior points (and on slabs thinner than two sponge
+// layers), three kernels above, for implementations that have three kernels.
+TEST(StepPlan, FusedStepsOnSmallGridsAndThinSlabs) {
+  configure_tuning("", {});
+  const Capabilities three{true, false}, one{false, false};
+  WaveParams p;
+  p.shape = {128, 128, 128};
+  EXPECT_TRUE(plan_steps(p, p, three).fused_step);
+  p.shape = {129, 128, 128};
+  EXPECT_FALSE(plan_steps(p, p, three).fused_step);
+  EXPECT_TRUE(plan_steps(p, p, one).fused_step) << "no three-kernel step in that implementation";
+  EXPECT_TRUE(plan_steps(p, slab_params(p, 2 * kBoundaryLayers - 1), three).fused_step) << "a thin slab";
+  configure_tuning("fused_step_points=0", {});
+  p.shape = {9, 9, 1};
+  EXPECT_FALSE(plan_steps(p, p, three).fused_step);
   configure_tuning("", {});
 }
 
@@ -311,26 +339,26 @@ TEST(MemoryEstimate, CountsFieldsPerImplementationAndRefusesWhatDoesNotFit) {
   const ImplEntry gpu{"gpu-x", "", true, false, nullptr};
   // Checked with output: two pairs of snapshot buffers (4 padded) + the reference's `now`
   // (1 padded) on top of the fields; the check's own pair is used after the output's.
-  const MemoryNeed checked = estimate_memory(p, {&cpu, &host_kokkos, &gpu}, true, true);
+  const MemoryNeed checked = estimate_memory(p, p, {&cpu, &host_kokkos, &gpu}, true, true);
   EXPECT_EQ(checked.host_bytes, 4 * padded + 3 * padded + 2 * interior + padded);
-  const MemoryNeed checked_no_output = estimate_memory(p, {&cpu}, true, false);
+  const MemoryNeed checked_no_output = estimate_memory(p, p, {&cpu}, true, false);
   EXPECT_EQ(checked_no_output.host_bytes, 2 * padded + 3 * padded + 2 * interior + padded);
   EXPECT_EQ(checked.host_peak_by, "cpu");
   EXPECT_EQ(checked.device_bytes, 3 * padded + coefficients);
   // Unchecked, no output: only the fields themselves.
-  const MemoryNeed bare = estimate_memory(p, {&host_kokkos}, false, false);
+  const MemoryNeed bare = estimate_memory(p, p, {&host_kokkos}, false, false);
   EXPECT_EQ(bare.host_bytes, 3 * padded + coefficients);
   EXPECT_EQ(bare.device_bytes, 0u);
   // Snapshots of single-precision u alone: the device converts them in half a padded field.
   OutputLayout single;
   single.single_precision = true;
   single.with_u_prev = false;
-  EXPECT_EQ(estimate_memory(p, {&gpu}, false, true, single).device_bytes, 3 * padded + coefficients + padded / 2);
-  EXPECT_EQ(estimate_memory(p, {&gpu}, false, false, single).device_bytes, 3 * padded + coefficients)
+  EXPECT_EQ(estimate_memory(p, p, {&gpu}, false, true, single).device_bytes, 3 * padded + coefficients + padded / 2);
+  EXPECT_EQ(estimate_memory(p, p, {&gpu}, false, false, single).device_bytes, 3 * padded + coefficients)
       << "no output, no conversion";
-  EXPECT_EQ(estimate_memory(p, {&gpu}, false, true, single).host_bytes, 4 * padded + padded)
+  EXPECT_EQ(estimate_memory(p, p, {&gpu}, false, true, single).host_bytes, 4 * padded + padded)
       << "the floats use the snapshot buffers";
-  EXPECT_EQ(estimate_memory(p, {&host_kokkos}, false, true, single).host_bytes,
+  EXPECT_EQ(estimate_memory(p, p, {&host_kokkos}, false, true, single).host_bytes,
             4 * padded + 3 * padded + coefficients + padded)
       << "a host implementation converts from a staged copy of the doubles";
 
@@ -347,11 +375,13 @@ TEST(MemoryEstimate, CountsFieldsPerImplementationAndRefusesWhatDoesNotFit) {
 
   // An implementation with the temporal-blocking sweep holds a fourth field where it sweeps.
   ImplEntry sweeping = gpu;
-  sweeping.sweeps = true;
+  sweeping.can.sweep = true;
   configure_tuning("steps_per_sweep=3", {"cuda"});
-  EXPECT_EQ(estimate_memory(p, {&sweeping}, false, false).device_bytes, 4 * padded + coefficients);
-  EXPECT_EQ(estimate_memory(p, {&gpu}, false, false).device_bytes, 3 * padded + coefficients);
-  EXPECT_EQ(estimate_memory(p, {&sweeping}, false, false, {}, true).device_bytes, 3 * padded + coefficients)
+  EXPECT_EQ(estimate_memory(p, p, {&sweeping}, false, false).device_bytes, 4 * padded + coefficients);
+  EXPECT_EQ(estimate_memory(p, p, {&gpu}, false, false).device_bytes, 3 * padded + coefficients);
+  WaveParams wider = p;
+  wider.shape[0] = 20;  // two processes' slabs of 10 planes
+  EXPECT_EQ(estimate_memory(wider, p, {&sweeping}, false, false).device_bytes, 3 * padded + coefficients)
       << "over MPI: single steps";
   configure_tuning("", {});
 }

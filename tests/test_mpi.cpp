@@ -17,7 +17,8 @@ namespace {
 class PlantedFault final : public WaveImpl {
  public:
   PlantedFault(const WaveProblem& problem, int on_rank)
-      : WaveImpl(problem), inner_(find_implementation("cpu")->make(problem)), on_rank_(on_rank) {}
+      : WaveImpl(problem, StepPlan{}), inner_(make_implementation(*find_implementation("cpu"), problem)),
+        on_rank_(on_rank) {}
   std::string id() const override { return "planted-fault"; }
   void run(int n) override { inner_->run(n); }
   long time_step() const override { return inner_->time_step(); }
@@ -40,7 +41,7 @@ RunReport run_with_fault_on(int rank) {
   o.params.out_period = 2;
   o.write_output = false;
   const ImplEntry faulty{"planted-fault", "planted fault", false, false,
-                         [rank](const WaveProblem& p) { return std::make_unique<PlantedFault>(p, rank); }};
+                         [rank](const WaveProblem& p, const StepPlan&) { return std::make_unique<PlantedFault>(p, rank); }};
   std::ostringstream log;
   return run_comparison(o, {find_implementation("cpu"), &faulty}, log);
 }

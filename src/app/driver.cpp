@@ -234,18 +234,14 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
   result.description = entry.description;
   result.is_reference = entry.id == options.reference && options.check;
   log << fmt::format("[{}] {}: setting up\n", entry.id, entry.description) << std::flush;
-  std::unique_ptr<WaveImpl> impl = entry.make(problem);
-  result.steps_per_sweep = impl->steps_per_sweep();
-  if (result.steps_per_sweep > 1)
+  std::unique_ptr<WaveImpl> impl = make_implementation(entry, problem);
+  result.plan = impl->plan();
+  if (result.plan.steps_per_sweep > 1)
     log << fmt::format("[{}] {} steps a sweep (temporal blocking); a chunk's remainder as single steps\n", entry.id,
-                       result.steps_per_sweep)
+                       result.plan.steps_per_sweep)
         << std::flush;
-  else if (entry.sweeps && ProcessGroup::world().distributed() && steps_per_sweep(problem.global_params(), true) > 1)
-    log << fmt::format(
-               "[{}] single steps over MPI: the halo exchange is per step (a sweep of {} would need {} halo "
-               "planes a side)\n",
-               entry.id, SweepTile::kSteps, SweepTile::kSteps)
-        << std::flush;
+  else if (!result.plan.single_steps_reason.empty())
+    log << fmt::format("[{}] {}\n", entry.id, result.plan.single_steps_reason) << std::flush;
   StepLoop steps(*impl, problem, ProcessGroup::world(), options.halo);
   if (ProcessGroup::world().distributed()) {
     result.distributed.gpu_to_gpu = steps.halo().gpu_to_gpu();
@@ -302,8 +298,8 @@ RunReport run_comparison(const Options& options, const std::vector<const ImplEnt
     log << "awave: tuning: " << set << "\n";
   }
   if (group.distributed())
-    log << fmt::format("awave: {} MPI processes, slabs of {} to {} x-planes\n", group.size(), p.nx() / group.size(),
-                       (p.nx() + group.size() - 1) / group.size());
+    log << fmt::format("awave: {} MPI processes, slabs of {} to {} x-planes\n", group.size(),
+                       smallest_slab_nx(p.nx(), group.size()), largest_slab_nx(p.nx(), group.size()));
   if (options.start)
     log << fmt::format("awave: restarting from {} at step {} (its {} slot {}); running to step {}\n",
                        options.start->file, p.start_step, options.start->kind, options.start->slot, p.end_step());
@@ -435,13 +431,14 @@ void write_json(const RunReport& report, const std::string& path) {
                          {"on_device", entry && entry->on_device},
                          {"uses_kokkos", entry && entry->uses_kokkos},
                          {"form", entry ? entry->form : ""},
-                         {"steps_per_sweep", r.steps_per_sweep},
+                         {"steps_per_sweep", r.plan.steps_per_sweep},
+                         {"fused_step", r.plan.fused_step},
                          {"chunk_steps", r.chunk_steps},
                          {"chunk_seconds", r.chunk_seconds},
                          {"best_su_per_s", best},
                          {"median_su_per_s", median(su)},
-                         {"bytes_per_site_model", bytes_per_site_update(r.steps_per_sweep)},
-                         {"effective_bandwidth_gb_s", best * bytes_per_site_update(r.steps_per_sweep) / 1e9},
+                         {"bytes_per_site_model", bytes_per_site_update(r.plan.steps_per_sweep)},
+                         {"effective_bandwidth_gb_s", best * bytes_per_site_update(r.plan.steps_per_sweep) / 1e9},
                          {"is_reference", r.is_reference},
                          {"checked", r.checked}};
     if (r.checked) {

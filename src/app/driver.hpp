@@ -5,6 +5,7 @@
 #pragma once
 
 #include "app/cli.hpp"
+#include "core/step_plan.hpp"
 
 #include <array>
 #include <cstddef>
@@ -22,7 +23,7 @@ SampleStats sample_stats(const std::vector<double>& samples);
 struct ImplResult {
   std::string id;
   std::string description;
-  int steps_per_sweep = 1;  // the implementation's plan on this grid (WaveImpl::steps_per_sweep)
+  StepPlan plan;  // how it took its steps (core/step_plan.hpp): the plan it was made with
   std::vector<int> chunk_steps;
   std::vector<double> chunk_seconds;
   bool is_reference = false;

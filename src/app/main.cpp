@@ -108,10 +108,9 @@ std::optional<Refusal> refuse_before_running(const awave::Options& options, cons
   }
   std::vector<const ImplEntry*> entries;
   for (const std::string& id : ids) entries.push_back(find_implementation(id));
-  WaveParams largest_slab = options.params;  // what one process holds
-  largest_slab.shape[0] = (options.params.nx() + group.size() - 1) / group.size();
+  const WaveParams largest_slab = slab_params(options.params, largest_slab_nx(options.params.nx(), group.size()));
   const MemoryNeed need =
-      estimate_memory(largest_slab, entries, options.check, options.write_output, options.output, group.distributed());
+      estimate_memory(options.params, largest_slab, entries, options.check, options.write_output, options.output);
   auto host = host_available_bytes();  // shared by the processes of a node
   if (host) *host /= std::size_t(group.local_size());
   if (auto problem = memory_problem(need, host, any(&ImplEntry::on_device) ? accelerator_memory_bytes() : std::nullopt))

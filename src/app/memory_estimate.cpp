@@ -14,8 +14,8 @@
 
 namespace awave {
 
-MemoryNeed estimate_memory(const WaveParams& params, const std::vector<const ImplEntry*>& impls, bool check,
-                           bool write_output, const OutputLayout& layout, bool distributed) {
+MemoryNeed estimate_memory(const WaveParams& global, const WaveParams& params, const std::vector<const ImplEntry*>& impls,
+                           bool check, bool write_output, const OutputLayout& layout) {
   const std::size_t padded = PaddedGeometry{params.nx(), params.ny(), params.nz()}.size() * sizeof(double);
   const std::size_t interior = params.interior_points() * sizeof(double);
   const std::size_t coefficients = (std::size_t(params.nz()) + std::size_t(params.nx()) * params.ny()) * sizeof(double);
@@ -44,7 +44,7 @@ MemoryNeed estimate_memory(const WaveParams& params, const std::vector<const Imp
       need.host_peak_by = e.id;
     }
     // The temporal-blocking sweep writes its two last levels into two fields besides the pair it reads.
-    const std::size_t fields = e.sweeps && steps_per_sweep(params, !distributed) > 1 ? 4 : 3;
+    const std::size_t fields = std::size_t(plan_steps(global, params, e.can).fields());
     if (e.on_device) need.device_bytes = std::max(need.device_bytes, fields * padded + coefficients + device_staging);
   }
   return need;

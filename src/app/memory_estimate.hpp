@@ -25,9 +25,10 @@ struct MemoryNeed {
 // fields on the host, and a checked run keeps the reference's `now` for the others; snapshots
 // of single-precision u alone add the conversion's staging: half a padded field on a device, one
 // on the host for a host implementation. An implementation with the temporal-blocking sweep holds
-// a fourth field where the sweep applies (never over MPI: `distributed`).
-MemoryNeed estimate_memory(const WaveParams& params, const std::vector<const ImplEntry*>& impls, bool check,
-                           bool write_output, const OutputLayout& layout = {}, bool distributed = false);
+// a fourth field where its plan sweeps (core/step_plan.hpp, plan_steps). `slab`: the largest part
+// of `global` one process holds (the whole grid without MPI).
+MemoryNeed estimate_memory(const WaveParams& global, const WaveParams& slab, const std::vector<const ImplEntry*>& impls,
+                           bool check, bool write_output, const OutputLayout& layout = {});
 
 // MemAvailable of /proc/meminfo, else (no /proc) free plus buffer memory from sysinfo(2).
 std::optional<std::size_t> host_available_bytes();

@@ -23,9 +23,15 @@ const std::vector<ImplEntry>& implementations() {
   static const std::vector<ImplEntry> impls = [] {
     std::vector<ImplEntry> v;
     v.push_back({"cpu", "serial CPU reference", false, false,
-                 [](const WaveProblem& problem) { return std::make_unique<WaveCpu>(problem, false); }, "reference"});
+                 [](const WaveProblem& problem, const StepPlan& plan) {
+                   return std::make_unique<WaveCpu>(problem, plan, false);
+                 },
+                 "reference"});
     v.push_back({"cpu-openmp", "CPU reference on " + std::to_string(WaveCpu::max_threads()) + " OpenMP threads", false,
-                 false, [](const WaveProblem& problem) { return std::make_unique<WaveCpu>(problem, true); },
+                 false,
+                 [](const WaveProblem& problem, const StepPlan& plan) {
+                   return std::make_unique<WaveCpu>(problem, plan, true);
+                 },
                  "hand-written"});
 #if defined(AWAVE_HAVE_CUDA)
     add_cuda_implementations(v);
@@ -37,6 +43,10 @@ const std::vector<ImplEntry>& implementations() {
     return v;
   }();
   return impls;
+}
+
+std::unique_ptr<WaveImpl> make_implementation(const ImplEntry& entry, const WaveProblem& problem) {
+  return entry.make(problem, plan_steps(problem.global_params(), problem.params(), entry.can));
 }
 
 const ImplEntry* find_implementation(const std::string& id) {

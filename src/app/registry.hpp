@@ -16,6 +16,9 @@ namespace awave {
 // CPU reference ("cpu") is always first.
 const std::vector<ImplEntry>& implementations();
 const ImplEntry* find_implementation(const std::string& id);
+// Plans how the implementation takes its steps on this process's part of the problem
+// (core/step_plan.hpp, plan_steps: the only place that decides) and makes it with that plan.
+std::unique_ptr<WaveImpl> make_implementation(const ImplEntry& entry, const WaveProblem& problem);
 
 // Why this build's accelerator cannot be used (no GPU, no driver), or nothing when it can
 // or the build has none. Checked before any device implementation or Kokkos starts, so a

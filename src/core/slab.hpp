@@ -27,6 +27,14 @@ inline Slab slab_of(int global_nx, int rank, int size) {
   return s;
 }
 
+// The largest slab of `size` (rank 0's), and the smallest (the last rank's).
+inline int largest_slab_nx(int global_nx, int size) {
+  return slab_of(global_nx, 0, size).nx;
+}
+inline int smallest_slab_nx(int global_nx, int size) {
+  return slab_of(global_nx, size - 1, size).nx;
+}
+
 // The whole grid, for a single process.
 inline Slab whole_grid(int global_nx) {
   return slab_of(global_nx, 0, 1);

@@ -1,9 +1,7 @@
-// How a time step is launched, decided once for every implementation. Small grids are
-// launch-bound: at 32^3 a step of three kernels (interior, x layers, y layers) took 11 us in
-// CUDA and 140 us in OpenMP offload (H100), almost all of it launch cost. Up to
-// fused_step_max_points() interior points a step is therefore one kernel over every point,
-// which takes the damped update in the sponge layers and the undamped one elsewhere: the
-// same per-point arithmetic as the three-kernel step, so the results are bitwise the same.
+// How an implementation's time steps are taken, decided once per run (plan_steps). Small grids
+// are launch-bound: at 32^3 a step of three kernels (interior, x layers, y layers) took 11 us in
+// CUDA and 140 us in OpenMP offload (H100), almost all of it launch cost; up to
+// fused_step_max_points() interior points a step is therefore one kernel over every point.
 #pragma once
 
 #include "sweep_march.hpp"
@@ -13,6 +11,8 @@
 #include "wave_update.hpp"
 
 #include <cstddef>
+#include <optional>
+#include <string>
 
 namespace awave {
 
@@ -23,29 +23,53 @@ inline std::size_t fused_step_max_points() {
   return std::size_t(tuning_integer("fused_step_points").value_or(128L * 128 * 128));
 }
 
-// Also where a process's slab of an MPI run has fewer x-planes than two sponge layers: the
-// x-layer kernels assume both layers fit.
-inline bool fused_step(const WaveParams& params) {
-  return params.interior_points() <= fused_step_max_points() || params.nx() < 2 * kBoundaryLayers;
-}
-
-// Time steps a sweep of the grid for an implementation that has the temporal-blocking sweep
-// (core/sweep_march.hpp; hand CUDA and Kokkos on CUDA): 3 from 200^3 points, where both gain on
-// the H100 (Kokkos-CUDA 1.02 x at 200^3, 1.2-1.3 x from 224^3; hand CUDA 1.2-1.49 x). Below, the
-// sweep's few teams are a wave and a fraction of the GPU's (192^3: 336 teams, 264 at a time):
-// Kokkos-CUDA lost at 192^3 (0.96 x), both at 128^3 (0.77 x) (bench/results/h100-2026-11-25/
-// temporal-dc054f9, temporal-23f8678). Tuning key
-// steps_per_sweep. Always 1 for a process's slab of an MPI run (its halo exchange is per step: a
-// sweep would need 3 halo planes a side) and where nz <= 2 (the start has values on z ghosts
-// there, which the sweep's computed levels lack).
+// The temporal-blocking sweep (core/sweep_march.hpp) from 200^3 points: there both hand CUDA and
+// Kokkos-CUDA gain on the H100 (Kokkos-CUDA 1.02 x at 200^3, 0.96 x at 192^3, where the sweep's
+// teams are a wave and a fraction of the GPU's; bench/results/h100-2026-11-25/temporal-23f8678).
 inline constexpr std::size_t kSweepMinPoints = std::size_t(200) * 200 * 200;
-inline int steps_per_sweep(const WaveParams& params, bool whole_grid) {
-  if (!whole_grid || params.nz() < 3) return 1;
-  if (const auto set = tuning_word("steps_per_sweep")) return *set == "3" ? SweepTile::kSteps : 1;
-  return params.interior_points() >= kSweepMinPoints ? SweepTile::kSteps : 1;
-}
-inline int steps_per_sweep(const WaveProblem& problem) {
-  return steps_per_sweep(problem.params(), problem.slab().first() && problem.slab().last());
+
+// What an implementation can do besides one fused kernel a step, declared once, in its registry
+// entry.
+struct Capabilities {
+  bool three_kernel_step = false;  // interior, x layers, y layers (and so a step split in two over MPI)
+  bool sweep = false;              // the temporal-blocking sweep
+};
+
+// How an implementation takes its steps in one run, decided by plan_steps alone: the driver makes
+// each implementation with its plan, the memory estimate counts from the same function, and
+// -json records the plan the implementation was given.
+struct StepPlan {
+  // One kernel a step over every point (damped update in the sponge layers, undamped elsewhere):
+  // the same per-point arithmetic as the three-kernel step, so the bits are the same.
+  bool fused_step = true;
+  // 1, or SweepTile::kSteps: three steps a sweep of the grid (a chunk's remainder of 1 or 2 steps
+  // as single steps).
+  int steps_per_sweep = 1;
+  // Why single steps where the implementation could sweep this grid (over MPI), or empty.
+  std::string single_steps_reason;
+  int fields() const { return steps_per_sweep > 1 ? 4 : 3; }  // the sweep's fourth field
+};
+
+// global: the whole grid; slab: the part this process steps (the whole grid without MPI).
+// Fused steps up to fused_step_max_points() and where a slab has fewer x-planes than two sponge
+// layers (the x-layer kernels assume both fit). The sweep where the grid has kSweepMinPoints
+// (tuning key steps_per_sweep forces 1 or 3), never on an MPI slab (its halo exchange is per step:
+// a sweep would need 3 halo planes a side) nor where nz <= 2 (the start has values on z ghosts
+// there, which the sweep's computed levels lack).
+inline StepPlan plan_steps(const WaveParams& global, const WaveParams& slab, const Capabilities& can) {
+  StepPlan plan;
+  plan.fused_step = !can.three_kernel_step || slab.interior_points() <= fused_step_max_points() ||
+                    slab.nx() < 2 * kBoundaryLayers;
+  if (!can.sweep || slab.nz() < 3) return plan;
+  const std::optional<std::string> set = tuning_word("steps_per_sweep");
+  const bool wanted = set ? *set == "3" : global.interior_points() >= kSweepMinPoints;
+  if (wanted && slab.nx() == global.nx())
+    plan.steps_per_sweep = SweepTile::kSteps;
+  else if (wanted)
+    plan.single_steps_reason = "single steps over MPI: the halo exchange is per step (a sweep of " +
+                               std::to_string(SweepTile::kSteps) + " would need " +
+                               std::to_string(SweepTile::kSteps) + " halo planes a side)";
+  return plan;
 }
 
 // Bytes of a plane of constant i (the (j, k) extent of a padded field). Where planes are large,

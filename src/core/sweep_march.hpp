@@ -13,7 +13,7 @@
 // level, in two buffers, one barrier a plane. The next plane's loads are issued before the
 // barrier, so their latency overlaps this plane's work. The arithmetic is the shared formula
 // (wave_update.hpp), bit for bit. Computed levels are 0 on ghost points, which needs a grid whose
-// start has no value there: nz >= 3 (core/step_plan.hpp, steps_per_sweep). The level loops have
+// start has no value there: nz >= 3 (core/step_plan.hpp, plan_steps). The level loops have
 // constant trip counts: the compilers unroll them, so their arrays live in registers.
 #pragma once
 

@@ -3,6 +3,7 @@
 // with (the registry that lists this build's entries is app/registry.hpp).
 #pragma once
 
+#include "step_plan.hpp"
 #include "wave_problem.hpp"
 
 #include <functional>
@@ -38,10 +39,8 @@ class WaveImpl {
   virtual void run(int nsteps) = 0;
   // The integer time counter (number of steps advanced since set-up).
   virtual long time_step() const = 0;
-  // Time steps a sweep of the grid that run() takes where it can (core/step_plan.hpp,
-  // steps_per_sweep): 1, or 3 for the temporal-blocking sweep (a chunk's remainder of 1 or 2
-  // steps is taken as single steps).
-  virtual int steps_per_sweep() const { return 1; }
+  // How run() takes its steps (fused or three kernels, steps a sweep): the plan it was made with.
+  const StepPlan& plan() const { return plan_; }
   // Copy the padded `now` and `prev` fields (geometry().size() values each) to the host; h_prev
   // may be null (not copied).
   virtual void copy_u_to_host(double* h_now, double* h_prev) = 0;
@@ -58,10 +57,10 @@ class WaveImpl {
   // Over MPI, a step in two parts, so that the halo exchange overlaps the first: `bulk` (the
   // planes [nbl, nx - nbl), which read no ghost plane) and `edges` (the x layers, which do).
   // Both are queued without waiting where the device allows; finish_step() waits and
-  // advances the time counter. Without it (can_split_step() false) the parallel layer exchanges
-  // before whole steps.
+  // advances the time counter. Where the plan fuses steps (can_split_step() false) the parallel
+  // layer exchanges before whole steps.
   enum class StepPart { bulk, edges };
-  virtual bool can_split_step() const { return false; }
+  bool can_split_step() const { return !plan_.fused_step; }
   virtual void queue_step_part(StepPart) {}
   virtual void wait_for_step_parts() {}  // what is queued has run
   virtual void finish_step() {}
@@ -95,10 +94,11 @@ class WaveImpl {
   const std::optional<NonFinite>& first_non_finite() const { return non_finite_; }
 
  protected:
-  explicit WaveImpl(const WaveProblem& problem) : problem_(problem) {}
+  WaveImpl(const WaveProblem& problem, const StepPlan& plan) : problem_(problem), plan_(plan) {}
   // n values of pinned host memory, or null where the backend cannot pin (none, or none left).
   virtual std::shared_ptr<double> pinned_buffer(std::size_t) { return nullptr; }
   const WaveProblem& problem_;
+  const StepPlan plan_;
 
  private:
   void copy_back();
@@ -112,13 +112,13 @@ struct ImplEntry {
   std::string description;
   bool on_device = false;    // runs on an accelerator (its tests are labelled gpu)
   bool uses_kokkos = false;  // needs the Kokkos runtime initialised
-  std::function<std::unique_ptr<WaveImpl>(const WaveProblem&)> make;
+  // Makes one with its plan (make_implementation in app/registry.hpp plans and makes).
+  std::function<std::unique_ptr<WaveImpl>(const WaveProblem&, const StepPlan&)> make;
   // How the code is written: "reference" (the serial CPU code), "hand-written" (for its
   // platform: threaded CPU, CUDA, OpenMP offload), "kokkos-idiomatic" or "kokkos-tuned".
   std::string form;
-  // It has the temporal-blocking sweep (core/step_plan.hpp, steps_per_sweep), whose fourth field
-  // the memory estimate counts where the sweep applies.
-  bool sweeps = false;
+  // What it can do besides fused steps (core/step_plan.hpp): the one declaration of it.
+  Capabilities can;
 };
 
 }  // namespace awave

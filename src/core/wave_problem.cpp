@@ -40,7 +40,7 @@ std::vector<double> damping_ramp(double dx) {
 
 WaveProblem::WaveProblem(const WaveParams& params, std::optional<StartSnapshot> start, std::optional<Slab> slab)
     : params_(params), global_params_(params), slab_(slab ? *slab : whole_grid(params.nx())), start_(std::move(start)) {
-  params_.shape[0] = slab_.nx;
+  params_ = slab_params(params, slab_.nx);
   const int nx = params.nx(), ny = params.ny(), nz = params.nz();  // global
   sos_k_.resize(nz);
   cs2_k_.resize(nz);

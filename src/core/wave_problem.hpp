@@ -17,6 +17,13 @@
 
 namespace awave {
 
+// The parameters of a slab of slab_nx x-planes of the grid `global` (what one process steps).
+inline WaveParams slab_params(const WaveParams& global, int slab_nx) {
+  WaveParams p = global;
+  p.shape[0] = slab_nx;
+  return p;
+}
+
 // Speed of sound [m/s] at a depth [m]: piecewise-linear in SPEC's table.
 double sound_speed_at_depth(double depth);
 

@@ -18,7 +18,8 @@ int WaveCpu::max_threads() {
 #endif
 }
 
-WaveCpu::WaveCpu(const WaveProblem& problem, bool threaded) : WaveImpl(problem), threaded_(threaded) {
+WaveCpu::WaveCpu(const WaveProblem& problem, const StepPlan& plan, bool threaded)
+    : WaveImpl(problem, plan), threaded_(threaded) {
   const PaddedGeometry g = problem.geometry();
   const std::size_t n = problem.params().interior_points();
   cs2_.resize(n);

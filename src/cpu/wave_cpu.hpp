@@ -15,7 +15,7 @@ namespace awave {
 
 class WaveCpu final : public WaveImpl {
  public:
-  WaveCpu(const WaveProblem& problem, bool threaded);
+  WaveCpu(const WaveProblem& problem, const StepPlan& plan, bool threaded);
   std::string id() const override { return threaded_ ? "cpu-openmp" : "cpu"; }
   // Threads a threaded reference uses (1 in a build without OpenMP).
   static int max_threads();

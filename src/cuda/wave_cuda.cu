@@ -153,7 +153,7 @@ T* device_alloc(std::size_t n) {
 
 class WaveCuda final : public WaveImpl {
  public:
-  explicit WaveCuda(const WaveProblem& problem) : WaveImpl(problem) {
+  WaveCuda(const WaveProblem& problem, const StepPlan& plan) : WaveImpl(problem, plan) {
     const PaddedGeometry g = problem.geometry();
     if (g.nx > 65535) throw std::invalid_argument("the CUDA implementation maps i to gridDim.z: nx must be <= 65535");
     AWAVE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
@@ -166,8 +166,7 @@ class WaveCuda final : public WaveImpl {
     prefer_l1(fused_step_kernel);
     std::vector<double> h_now(g.size()), h_prev(g.size());
     problem.fill_start_state(h_now.data(), h_prev.data());
-    sweep_steps_ = awave::steps_per_sweep(problem);
-    const int levels = sweep_steps_ > 1 ? 4 : 3;  // the sweep's fourth field: the spare
+    const int levels = plan.fields();             // the sweep's fourth field: the spare
     for (int l = 0; l < levels; ++l) {            // prev, now, next (next's and the spare's ghost points as now's)
       d_u_[l] = device_alloc<double>(g.size());
       const double* h = l == 0 ? h_prev.data() : h_now.data();
@@ -197,12 +196,11 @@ class WaveCuda final : public WaveImpl {
 
   std::string id() const override { return "cuda"; }
   long time_step() const override { return ring_.time(); }
-  int steps_per_sweep() const override { return sweep_steps_; }
 
   void run(int nsteps) override {
     int n = 0;
-    if (sweep_steps_ > 1) {
-      for (; n + sweep_steps_ <= nsteps; n += sweep_steps_) enqueue_sweep();
+    if (const int sweep = plan_.steps_per_sweep; sweep > 1) {
+      for (; n + sweep <= nsteps; n += sweep) enqueue_sweep();
     } else if (use_graphs()) {  // (sweeps permute the four fields: the graphs' fixed pointers would not hold)
       for (; n + 3 <= nsteps; n += 3) {
         AWAVE_CUDA_CHECK(cudaGraphLaunch(ring_period_graph(), stream_));
@@ -216,7 +214,6 @@ class WaveCuda final : public WaveImpl {
     AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_));  // run() is blocking
   }
 
-  bool can_split_step() const override { return !fused_step(problem_.params()); }
   void queue_step_part(StepPart part) override { enqueue_step(part == StepPart::bulk ? Part::bulk : Part::edges); }
   void wait_for_step_parts() override { AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
   void finish_step() override {
@@ -280,7 +277,7 @@ class WaveCuda final : public WaveImpl {
     const unsigned k_blocks = (g.nz + bk - 1) / bk;
     const StepArgs a{ring_.next(),         ring_.now(), ring_.prev(), d_cs2_k_, d_damp_ij_,         problem_.f(),
                      problem_.params().dt, g.nx,        g.ny,         g.nz,     long(g.stride_i()), long(g.stride_j())};
-    if (fused_step(problem_.params())) {
+    if (plan_.fused_step) {
       fused_step_kernel<<<dim3(k_blocks, (g.ny + bj - 1) / bj, g.nx), block, 0, stream_>>>(a);
       AWAVE_CUDA_CHECK(cudaGetLastError());
       return;
@@ -346,7 +343,6 @@ class WaveCuda final : public WaveImpl {
   cudaStream_t stream_ = nullptr;
   double* d_u_[4] = {nullptr, nullptr, nullptr, nullptr};  // the fourth only for the sweep
   double* spare_ = nullptr;                                // the sweep's free field besides `next`
-  int sweep_steps_ = 1;
   double* d_cs2_k_ = nullptr;
   double* d_damp_ij_ = nullptr;
   float* d_single_ = nullptr;  // single-precision snapshots' staging, made when first needed
@@ -385,8 +381,9 @@ std::optional<std::size_t> cuda_memory_bytes() {
 void add_cuda_implementations(std::vector<ImplEntry>& impls) {
   impls.push_back(
       {"cuda", "hand-written CUDA (interior + boundary-layer kernels, one stream; three steps a sweep on large grids)",
-       true, false, [](const WaveProblem& problem) { return std::make_unique<WaveCuda>(problem); }, "hand-written",
-       true});
+       true, false,
+       [](const WaveProblem& problem, const StepPlan& plan) { return std::make_unique<WaveCuda>(problem, plan); },
+       "hand-written", Capabilities{true, true}});
 }
 
 }  // namespace awave

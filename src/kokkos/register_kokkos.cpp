@@ -39,15 +39,19 @@ void add_kokkos_forms(std::vector<ImplEntry>& impls, const std::string& id) {
   if (std::is_same_v<ExecSpace, Kokkos::Experimental::OpenMPTarget> && awave_offload_team_cap_lifted())
     tuned += "; clang's 3200-team cap lifted";
 #endif
+  using Idiomatic_ = WaveKokkos<IdiomaticStep<ExecSpace>>;
+  using Tuned = WaveKokkos<TunedStep<ExecSpace>>;
   impls.push_back({id + "-mdrange", idiomatic, on_device, true,
-                   [id](const WaveProblem& problem) {
-                     return std::make_unique<WaveKokkos<IdiomaticStep<ExecSpace>>>(problem, id + "-mdrange");
+                   [id](const WaveProblem& problem, const StepPlan& plan) {
+                     return std::make_unique<Idiomatic_>(problem, plan, id + "-mdrange");
                    },
-                   "kokkos-idiomatic"});
-  if (kokkos_sweeps<ExecSpace>) tuned += "; three steps a sweep on large grids (TeamPolicy, scratch memory)";
+                   "kokkos-idiomatic", Idiomatic_::kCan});
+  if (Tuned::kCan.sweep) tuned += "; three steps a sweep on large grids (TeamPolicy, scratch memory)";
   impls.push_back({id, tuned, on_device, true,
-                   [id](const WaveProblem& problem) { return std::make_unique<WaveKokkos<TunedStep<ExecSpace>>>(problem, id); },
-                   "kokkos-tuned", kokkos_sweeps<ExecSpace>});
+                   [id](const WaveProblem& problem, const StepPlan& plan) {
+                     return std::make_unique<Tuned>(problem, plan, id);
+                   },
+                   "kokkos-tuned", Tuned::kCan});
 }
 
 }  // namespace

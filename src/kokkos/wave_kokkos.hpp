@@ -46,8 +46,8 @@ class WaveKokkos final : public WaveImpl {
   using HostPlane = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
 
  public:
-  WaveKokkos(const WaveProblem& problem, std::string id)
-      : WaveImpl(problem), id_(std::move(id)), ring_(initial_ring(problem, exec_)) {
+  WaveKokkos(const WaveProblem& problem, const StepPlan& plan, std::string id)
+      : WaveImpl(problem, plan), id_(std::move(id)), ring_(initial_ring(problem, exec_)) {
     const PaddedGeometry g = problem.geometry();
     Kokkos::View<double*, MemSpace> cs2_k("wave::cs2_k", g.nz);
     Kokkos::View<double**, Kokkos::LayoutRight, MemSpace> damp_ij("wave::damp_ij", g.nx, g.ny);
@@ -60,8 +60,8 @@ class WaveKokkos final : public WaveImpl {
     Kokkos::deep_copy(exec_, damp_ij, h_damp_ij);
     cs2_k_ = cs2_k;
     damp_ij_ = damp_ij;
-    if constexpr (kSweeps) sweep_steps_ = awave::steps_per_sweep(problem);
-    if (sweep_steps_ > 1) {  // the fourth field, its ghost points as now's
+    if (plan.steps_per_sweep > 1 && !kSweeps) throw std::logic_error("Kokkos: a sweep planned where it was not built");
+    if (plan.steps_per_sweep > 1) {  // the fourth field, its ghost points as now's
       spare_ = Field(Kokkos::view_alloc(Kokkos::WithoutInitializing, "wave::u_3"), g.nx + 2, g.ny + 2, g.nz + 2);
       if (!one_layout(spare_, ring_.now(), ring_.prev()) || damp_ij.stride(0) != std::size_t(g.ny))
         throw std::logic_error("Kokkos: the sweep's fields differ in layout");
@@ -70,17 +70,18 @@ class WaveKokkos final : public WaveImpl {
     exec_.fence();
   }
 
-  // The tuned form on the backends where the sweep was measured (sweep_step.hpp).
+  // The tuned form on the backends where the sweep was measured (sweep_step.hpp); the registry's
+  // Capabilities read it.
   static constexpr bool kSweeps = Step::may_sweep && kokkos_sweeps<ExecSpace>;
+  static constexpr Capabilities kCan{true, kSweeps};
 
   std::string id() const override { return id_; }
   long time_step() const override { return ring_.time(); }
-  int steps_per_sweep() const override { return sweep_steps_; }
 
   void run(int nsteps) override {
     int n = 0;
     if constexpr (kSweeps)
-      for (; sweep_steps_ > 1 && n + sweep_steps_ <= nsteps; n += sweep_steps_) sweep();
+      for (const int s = plan_.steps_per_sweep; s > 1 && n + s <= nsteps; n += s) sweep();
     for (; n < nsteps; ++n) {
       launch(StepScope::all);
       ring_.rotate();
@@ -88,7 +89,6 @@ class WaveKokkos final : public WaveImpl {
     exec_.fence();  // run() is blocking: the steps are complete when it returns
   }
 
-  bool can_split_step() const override { return !fused_step(problem_.params()); }
   void queue_step_part(StepPart part) override { launch(part == StepPart::bulk ? StepScope::bulk : StepScope::edges); }
   void wait_for_step_parts() override { exec_.fence(); }
   void finish_step() override {
@@ -198,7 +198,7 @@ class WaveKokkos final : public WaveImpl {
     const StepFields<MemSpace> fields{ring_.next(), ring_.now(), ring_.prev(), cs2_k_, damp_ij_,
                                       problem_.f(), p.dt,        p.nx(),       p.ny(), p.nz()};
     const Step step{fields};
-    step.launch(exec_, scope, fused_step(p), plane_bytes(problem_.geometry()));
+    step.launch(exec_, scope, plan_.fused_step, plane_bytes(problem_.geometry()));
   }
 
   // Three steps in one sweep: u(t+2) into `next`, u(t+3) into the spare field; they become prev
@@ -246,7 +246,6 @@ class WaveKokkos final : public WaveImpl {
   ExecSpace exec_;  // declared before ring_, which is built with it
   TimeRing<Field> ring_;
   Field spare_;  // the sweep's free field besides `next` (empty without the sweep)
-  int sweep_steps_ = 1;
   Kokkos::View<const double*, MemSpace> cs2_k_;
   Kokkos::View<const double**, Kokkos::LayoutRight, MemSpace> damp_ij_;
 };

@@ -107,8 +107,8 @@ struct OmpStep {
 
 class WaveOmp final : public WaveImpl {
  public:
-  explicit WaveOmp(const WaveProblem& problem)
-      : WaveImpl(problem), device_(omp_get_default_device()), host_(omp_get_initial_device()) {
+  WaveOmp(const WaveProblem& problem, const StepPlan& plan)
+      : WaveImpl(problem, plan), device_(omp_get_default_device()), host_(omp_get_initial_device()) {
     const PaddedGeometry g = problem.geometry();
     std::vector<double> h_now(g.size()), h_prev(g.size());
     problem.fill_start_state(h_now.data(), h_prev.data());
@@ -141,7 +141,6 @@ class WaveOmp final : public WaveImpl {
 
   // Over MPI: the target regions are synchronous, so the parallel layer waits for MPI on another thread
   // while the bulk runs (HaloExchange::receive_while).
-  bool can_split_step() const override { return !fused_step(problem_.params()); }
   void queue_step_part(StepPart part) override { step(part == StepPart::bulk ? Part::bulk : Part::edges); }
   void finish_step() override { ring_.rotate(); }
 
@@ -243,7 +242,7 @@ class WaveOmp final : public WaveImpl {
                      problem_.params().dt, nx,          ny,           nz,       segment,    long(g.stride_i()),
                      long(g.stride_j()),   tiles};
     const int threads = team_threads();
-    if (fused_step(problem_.params())) {
+    if (plan_.fused_step) {
       const int teams = int((long(nx) * ny * nz + threads - 1) / threads);
 #pragma omp target teams distribute parallel for collapse(3) device(device_) num_teams(teams) thread_limit(threads) \
     firstprivate(st)
@@ -351,7 +350,8 @@ std::optional<std::size_t> omp_device_memory_bytes() {
 
 void add_omp_implementations(std::vector<ImplEntry>& impls) {
   impls.push_back({"omp", "hand-written OpenMP target offload (one target region per step, marching i)", true, false,
-                   [](const WaveProblem& problem) { return std::make_unique<WaveOmp>(problem); }, "hand-written"});
+                   [](const WaveProblem& problem, const StepPlan& plan) { return std::make_unique<WaveOmp>(problem, plan); },
+                   "hand-written", Capabilities{true, false}});
 }
 
 }  // namespace awave
