@@ -3,6 +3,7 @@
 // with (the registry that lists this build's entries is app/registry.hpp).
 #pragma once
 
+#include "optional_capabilities.hpp"
 #include "step_plan.hpp"
 #include "wave_problem.hpp"
 
@@ -51,42 +52,23 @@ class WaveImpl {
 
   // Runs over MPI (parallel/halo_exchange.hpp): one plane of constant padded i of the `now` field,
   // geometry().stride_i() values, contiguous (i is the slowest index), to or from the host.
-  // All a backend adds for the exchange; the parallel layer owns the rest.
   virtual void copy_now_plane_to_host(int pi, double* host) = 0;
   virtual void copy_host_to_now_plane(int pi, const double* host) = 0;
-  // Over MPI, a step in two parts, so that the halo exchange overlaps the first: `bulk` (the
-  // planes [nbl, nx - nbl), which read no ghost plane) and `edges` (the x layers, which do).
-  // Both are queued without waiting where the device allows; finish_step() waits and
-  // advances the time counter. Where the plan fuses steps (can_split_step() false) the parallel
-  // layer exchanges before whole steps.
-  enum class StepPart { bulk, edges };
-  bool can_split_step() const { return !plan_.fused_step; }
-  virtual void queue_step_part(StepPart) {}
-  virtual void wait_for_step_parts() {}  // what is queued has run
-  virtual void finish_step() {}
-  // Host memory the device copies to and from (halo planes, snapshots): pinned where the backend
-  // can pin it (DMA at the bus's speed; pageable memory goes through a bounce buffer), else
-  // pageable; `pinned` says which. Never fails for want of pinned memory.
+
+  // The optional capabilities (core/optional_capabilities.hpp), or null where it lacks one: a
+  // step in two parts (where its plan takes three kernels), fields in CUDA device memory, steps
+  // ordered on a CUDA stream.
+  SplitStep* split_step() { return plan_.fused_step ? nullptr : dynamic_cast<SplitStep*>(this); }
+  DeviceFields* device_fields() { return dynamic_cast<DeviceFields*>(this); }
+  StreamOrderedSteps* stream_ordered_steps() { return dynamic_cast<StreamOrderedSteps*>(this); }
+  // Host memory the device copies to and from (halo planes, snapshots): pinned where the
+  // implementation can pin it (PinnedHostMemory), else pageable; `pinned` says which. Never fails
+  // for want of pinned memory.
   struct HostBuffer {
     std::shared_ptr<double> data;
     bool pinned = false;
   };
   HostBuffer host_buffer(std::size_t n);
-  // The GPU-to-GPU exchange (NCCL): where padded plane `pi` of `now` is in CUDA device memory
-  // (geometry().stride_i() contiguous values), or null where the fields are elsewhere. All it
-  // needs besides: a step's queued work is complete when finish_step() or run() returns.
-  virtual double* now_plane_on_device(int pi) {
-    (void)pi;
-    return nullptr;
-  }
-  // The CUDA stream (a cudaStream_t; null is the legacy default stream) the step parts are
-  // queued on, where there is one: the NCCL exchange then orders the planes with the kernels on
-  // the GPU, through events, and the host stays a step ahead instead of waiting for each.
-  // Nothing: the host orders them (finish_step).
-  virtual std::optional<void*> cuda_stream() { return std::nullopt; }
-  // Where cuda_stream() names a stream: advances the time counter over a step whose parts are
-  // queued, without waiting for them (the caller waits on the stream's events).
-  virtual void advance_queued_step() { finish_step(); }
 
   // The padded `now` field on the host (copied back on each call), for the check.
   const std::vector<double>& now_on_host();
@@ -95,8 +77,6 @@ class WaveImpl {
 
  protected:
   WaveImpl(const WaveProblem& problem, const StepPlan& plan) : problem_(problem), plan_(plan) {}
-  // n values of pinned host memory, or null where the backend cannot pin (none, or none left).
-  virtual std::shared_ptr<double> pinned_buffer(std::size_t) { return nullptr; }
   const WaveProblem& problem_;
   const StepPlan plan_;
 

@@ -151,7 +151,11 @@ T* device_alloc(std::size_t n) {
   return static_cast<T*>(p);
 }
 
-class WaveCuda final : public WaveImpl {
+class WaveCuda final : public WaveImpl,
+                       public SplitStep,
+                       public DeviceFields,
+                       public StreamOrderedSteps,
+                       public PinnedHostMemory {
  public:
   WaveCuda(const WaveProblem& problem, const StepPlan& plan) : WaveImpl(problem, plan) {
     const PaddedGeometry g = problem.geometry();
@@ -208,13 +212,15 @@ class WaveCuda final : public WaveImpl {
       }
     }
     for (; n < nsteps; ++n) {
-      enqueue_step(Part::all);
+      enqueue_step(Kernels::all);
       ring_.rotate();
     }
     AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_));  // run() is blocking
   }
 
-  void queue_step_part(StepPart part) override { enqueue_step(part == StepPart::bulk ? Part::bulk : Part::edges); }
+  void queue_step_part(SplitStep::Part part) override {
+    enqueue_step(part == SplitStep::Part::bulk ? Kernels::bulk : Kernels::edges);
+  }
   void wait_for_step_parts() override { AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
   void finish_step() override {
     AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
@@ -266,9 +272,9 @@ class WaveCuda final : public WaveImpl {
   }
 
  private:
-  // Queues one step's kernels (or a part of them: see WaveImpl::StepPart) on the stream.
-  enum class Part { all, bulk, edges };
-  void enqueue_step(Part part) {
+  // Queues one step's kernels (or a part of them: see SplitStep) on the stream.
+  enum class Kernels { all, bulk, edges };
+  void enqueue_step(Kernels part) {
     const PaddedGeometry g = problem_.geometry();
     const int nbl = kBoundaryLayers;
     const LaunchShape ls = launch_shape(g);
@@ -286,16 +292,16 @@ class WaveCuda final : public WaveImpl {
     const dim3 interior_grid(k_blocks, (g.ny - 2 * nbl + bj - 1) / bj, (bulk_i + ls.segment_i - 1) / ls.segment_i);
     const dim3 x_grid(k_blocks, (g.ny + bj - 1) / bj, 2 * nbl);
     const dim3 y_grid(k_blocks, (2 * nbl + bj - 1) / bj, bulk_i);
-    if (part != Part::edges) {
+    if (part != Kernels::edges) {
       if (interior_grid.y > 0 && interior_grid.z > 0)
         interior_kernel<<<interior_grid, block, 0, stream_>>>(a, ls.segment_i);
       AWAVE_CUDA_CHECK(cudaGetLastError());
     }
-    if (part != Part::bulk) {
+    if (part != Kernels::bulk) {
       x_layers_kernel<<<x_grid, block, 0, stream_>>>(a);
       AWAVE_CUDA_CHECK(cudaGetLastError());
     }
-    if (part != Part::edges) {
+    if (part != Kernels::edges) {
       if (y_grid.z > 0) y_layers_kernel<<<y_grid, block, 0, stream_>>>(a);
       AWAVE_CUDA_CHECK(cudaGetLastError());
     }
@@ -328,7 +334,7 @@ class WaveCuda final : public WaveImpl {
       AWAVE_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
       TimeRing<double*> saved = ring_;
       for (int r = 0; r < 3; ++r) {
-        enqueue_step(Part::all);
+        enqueue_step(Kernels::all);
         ring_.rotate();
       }
       ring_ = saved;  // capturing ran nothing: the ring has not moved

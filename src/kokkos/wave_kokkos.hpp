@@ -39,7 +39,11 @@ struct RoundToFloat {
 
 // Step: IdiomaticStep<ExecSpace> or TunedStep<ExecSpace> (or a test's variant of either).
 template <class Step>
-class WaveKokkos final : public WaveImpl {
+class WaveKokkos final : public WaveImpl,
+                         public SplitStep,
+                         public DeviceFields,
+                         public StreamOrderedSteps,
+                         public PinnedHostMemory {
   using ExecSpace = typename Step::execution_space;
   using MemSpace = typename ExecSpace::memory_space;
   using Field = typename StepFields<MemSpace>::Field;
@@ -89,7 +93,9 @@ class WaveKokkos final : public WaveImpl {
     exec_.fence();  // run() is blocking: the steps are complete when it returns
   }
 
-  void queue_step_part(StepPart part) override { launch(part == StepPart::bulk ? StepScope::bulk : StepScope::edges); }
+  void queue_step_part(SplitStep::Part part) override {
+    launch(part == SplitStep::Part::bulk ? StepScope::bulk : StepScope::edges);
+  }
   void wait_for_step_parts() override { exec_.fence(); }
   void finish_step() override {
     exec_.fence();
@@ -123,22 +129,15 @@ class WaveKokkos final : public WaveImpl {
     }
   }
 
-#if defined(KOKKOS_ENABLE_CUDA)
   // Kokkos 3.4's default CUDA instance queues on the legacy default stream (a null handle);
-  // later versions on a stream of their own.
+  // later versions on a stream of their own. No stream on the other backends.
   std::optional<void*> cuda_stream() override {
-    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>)
-      return exec_.cuda_stream();
-    else
-      return std::nullopt;
-  }
-  void advance_queued_step() override {
-    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>)
-      ring_.rotate();
-    else
-      finish_step();
-  }
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) return exec_.cuda_stream();
 #endif
+    return std::nullopt;
+  }
+  void advance_queued_step() override { ring_.rotate(); }  // (called only where cuda_stream() names one)
 
   std::shared_ptr<double> pinned_buffer(std::size_t n) override {
 #if defined(KOKKOS_ENABLE_CUDA)

@@ -105,7 +105,7 @@ struct OmpStep {
   }
 };
 
-class WaveOmp final : public WaveImpl {
+class WaveOmp final : public WaveImpl, public SplitStep, public DeviceFields, public PinnedHostMemory {
  public:
   WaveOmp(const WaveProblem& problem, const StepPlan& plan)
       : WaveImpl(problem, plan), device_(omp_get_default_device()), host_(omp_get_initial_device()) {
@@ -141,7 +141,10 @@ class WaveOmp final : public WaveImpl {
 
   // Over MPI: the target regions are synchronous, so the parallel layer waits for MPI on another thread
   // while the bulk runs (HaloExchange::receive_while).
-  void queue_step_part(StepPart part) override { step(part == StepPart::bulk ? Part::bulk : Part::edges); }
+  void queue_step_part(SplitStep::Part part) override {
+    step(part == SplitStep::Part::bulk ? Kernels::bulk : Kernels::edges);
+  }
+  void wait_for_step_parts() override {}  // each target region ends synchronously
   void finish_step() override { ring_.rotate(); }
 
   // omp_target_alloc's memory on an NVIDIA GPU is CUDA device memory (the NCCL exchange checks).
@@ -231,12 +234,12 @@ class WaveOmp final : public WaveImpl {
   // than asked (both forms tried cost 10-50%): such a step is refused (refuse_incomplete_steps).
   // Trap: queued with `nowait` the regions give wrong results with clang 19's runtime (745 of
   // 7315 points at 33x17x9, every run; results/h100-2026-11-24/omp-nowait-helpers-83fc81a).
-  enum class Part { all, bulk, edges };
-  void step(Part part = Part::all) {
+  enum class Kernels { all, bulk, edges };
+  void step(Kernels part = Kernels::all) {
     const PaddedGeometry g = problem_.geometry();
     const int nbl = kBoundaryLayers, nx = g.nx, ny = g.ny, nz = g.nz;
     const int segment = interior_segment();
-    const int i_begin = part == Part::bulk ? nbl : 0, i_end = part == Part::bulk ? nx - nbl : nx;
+    const int i_begin = part == Kernels::bulk ? nbl : 0, i_end = part == Kernels::bulk ? nx - nbl : nx;
     const MarchTiles tiles = MarchTiles::make(ny, nz, (i_end - i_begin + segment - 1) / segment, tile_rows());
     const OmpStep st{ring_.next(),         ring_.now(), ring_.prev(), d_cs2_k_, d_damp_ij_, problem_.f(),
                      problem_.params().dt, nx,          ny,           nz,       segment,    long(g.stride_i()),
@@ -251,7 +254,7 @@ class WaveOmp final : public WaveImpl {
           for (int k = 0; k < nz; ++k) st.any_point(i, j, k);
       return;
     }
-    if (part == Part::edges) {  // the two x layers: one segment of nbl planes each
+    if (part == Kernels::edges) {  // the two x layers: one segment of nbl planes each
       const int items = 2 * ny * nz, teams = (items + threads - 1) / threads;
 #pragma omp target teams distribute parallel for device(device_) num_teams(teams) thread_limit(threads) firstprivate(st)
       for (int t = 0; t < items; ++t) {

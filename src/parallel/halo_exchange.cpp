@@ -26,13 +26,15 @@ HaloExchange::HaloExchange(WaveImpl& impl, const WaveProblem& problem, ProcessGr
   if (!group.distributed()) return;
   description_ = "through host memory and MPI";
   // Only implementations whose fields are in CUDA device memory can send GPU to GPU.
-  if (const double* fields = impl.now_plane_on_device(0); fields && settings.path != HaloPath::mpi) {
+  DeviceFields* const device = impl.device_fields();
+  if (const double* fields = device ? device->now_plane_on_device(0) : nullptr; fields && settings.path != HaloPath::mpi) {
     std::optional<std::string> why = nccl_link::unavailable(group);
     if (!why) {
       try {
         nccl_link::open(group, fields, settings.timeout_seconds);
         gpu_to_gpu_ = true;
-        gpu_ordered_ = impl.cuda_stream().has_value() && impl.can_split_step() && gpu_ordering_enabled();
+        StreamOrderedSteps* const stream = impl.stream_ordered_steps();
+        gpu_ordered_ = stream && stream->cuda_stream().has_value() && impl.split_step() && gpu_ordering_enabled();
         waited_on_gpu_at_open_ = nccl_link::exposed_seconds();
         description_ = "GPU to GPU through " + nccl_link::version() +
                        (gpu_ordered_ ? ", ordered on the GPU" : ", ordered by the host");
@@ -79,7 +81,8 @@ void HaloExchange::planted_stall() {
 }
 
 HaloExchange::DevicePlanes HaloExchange::device_planes() const {
-  const auto plane = [&](int pi) { return impl_.now_plane_on_device(pi); };
+  DeviceFields& device = *impl_.device_fields();  // (gpu_to_gpu_: it has them)
+  const auto plane = [&](int pi) { return device.now_plane_on_device(pi); };
   return {slab_.first() ? nullptr : plane(1), slab_.last() ? nullptr : plane(slab_.nx),
           slab_.first() ? nullptr : plane(0), slab_.last() ? nullptr : plane(slab_.nx + 1)};
 }

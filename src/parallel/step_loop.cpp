@@ -15,20 +15,21 @@ void StepLoop::run(int steps) {
 // final), the bulk computes while they travel, and the edges are queued once they have arrived.
 void StepLoop::step_with_exchange() {
   halo_.send();
-  if (!impl_.can_split_step()) {
+  SplitStep* const split = impl_.split_step();
+  if (!split) {
     halo_.receive();
     halo_.copy_in();
     add_time(step_seconds_, [&] { impl_.run(1); });
     return;
   }
-  halo_.receive_while([&] { add_time(step_seconds_, [&] { impl_.queue_step_part(WaveImpl::StepPart::bulk); }); });
+  halo_.receive_while([&] { add_time(step_seconds_, [&] { split->queue_step_part(SplitStep::Part::bulk); }); });
   if (!halo_.gpu_to_gpu()) {  // the planes came to host buffers: into `now` once the bulk is done with it
-    add_time(step_seconds_, [&] { impl_.wait_for_step_parts(); });
+    add_time(step_seconds_, [&] { split->wait_for_step_parts(); });
     halo_.copy_in();
   }
   add_time(step_seconds_, [&] {
-    impl_.queue_step_part(WaveImpl::StepPart::edges);
-    impl_.finish_step();
+    split->queue_step_part(SplitStep::Part::edges);
+    split->finish_step();
   });
 }
 
@@ -36,13 +37,16 @@ void StepLoop::step_with_exchange() {
 // has finished the previous step, the bulk computes while they travel, the edges wait for their
 // arrival; the host only queues, one step ahead (queue_step_end waits for the step before).
 void StepLoop::step_ordered_on_gpu() {
-  void* const stream = *impl_.cuda_stream();
+  // (ordered_on_gpu(): the implementation splits its steps and queues them on a stream.)
+  StreamOrderedSteps& ordered = *impl_.stream_ordered_steps();
+  SplitStep& split = *impl_.split_step();
+  void* const stream = *ordered.cuda_stream();
   add_time(step_seconds_, [&] {
     halo_.queue_send_receive(stream);
-    impl_.queue_step_part(WaveImpl::StepPart::bulk);
+    split.queue_step_part(SplitStep::Part::bulk);
     halo_.queue_wait_for_planes(stream);
-    impl_.queue_step_part(WaveImpl::StepPart::edges);
-    impl_.advance_queued_step();
+    split.queue_step_part(SplitStep::Part::edges);
+    ordered.advance_queued_step();
     halo_.queue_step_end(stream);
   });
 }

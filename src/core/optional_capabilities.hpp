@@ -1,0 +1,66 @@
+// What some implementations can do beyond WaveImpl's calls: each an interface the implementation
+// derives from, which WaveImpl hands out (null where it lacks one). The parallel layer asks for
+// the first three (parallel/step_loop.cpp, halo_exchange.cpp), the host buffers of halos and
+// snapshots for the last (WaveImpl::host_buffer).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+
+namespace awave {
+
+// A step in two parts over MPI, so that the halo exchange overlaps the first: `bulk` (the planes
+// [nbl, nx - nbl), which read no ghost plane) and `edges` (the x layers, which do). Both are
+// queued without waiting where the device allows; finish_step() waits and advances the time
+// counter. Handed out only where the plan takes three kernels a step (core/step_plan.hpp).
+class SplitStep {
+ public:
+  enum class Part { bulk, edges };
+  virtual void queue_step_part(Part part) = 0;
+  virtual void wait_for_step_parts() = 0;  // what is queued has run
+  virtual void finish_step() = 0;
+
+ protected:
+  ~SplitStep() = default;
+};
+
+// Fields in CUDA device memory, for the GPU-to-GPU exchange (NCCL): where padded plane `pi` of
+// `now` is (geometry().stride_i() contiguous values), or null where the fields are not one such
+// block. All NCCL needs besides: a step's queued work is complete when finish_step() or run()
+// returns.
+class DeviceFields {
+ public:
+  virtual double* now_plane_on_device(int pi) = 0;
+
+ protected:
+  ~DeviceFields() = default;
+};
+
+// Steps queued on a CUDA stream: the NCCL exchange then orders the planes with the kernels on
+// the GPU, through events, and the host stays a step ahead instead of waiting for each.
+class StreamOrderedSteps {
+ public:
+  // The stream (a cudaStream_t; null is the legacy default stream), or nothing where this
+  // instance has none (then the host orders the steps).
+  virtual std::optional<void*> cuda_stream() = 0;
+  // Advances the time counter over a step whose parts are queued, without waiting for them (the
+  // caller waits on the stream's events).
+  virtual void advance_queued_step() = 0;
+
+ protected:
+  ~StreamOrderedSteps() = default;
+};
+
+// Pinned host memory for the device's copies (DMA at the bus's speed; pageable memory goes
+// through a bounce buffer).
+class PinnedHostMemory {
+ public:
+  // n values, or null where none can be pinned (none left, or this backend cannot).
+  virtual std::shared_ptr<double> pinned_buffer(std::size_t n) = 0;
+
+ protected:
+  ~PinnedHostMemory() = default;
+};
+
+}  // namespace awave
