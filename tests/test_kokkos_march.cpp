@@ -71,8 +71,8 @@ void expect_matches_reference(const std::string& id) {
     if (SplitStep* split = marching.split_step())  // two steps split as over MPI (one process: no halo to wait for)
       for (int n = 0; n < 2; ++n) {
         cpu->run(1);
-        split->queue_step_part(SplitStep::Part::bulk);
-        split->queue_step_part(SplitStep::Part::edges);
+        split->queue_step_part(StepRegion::bulk);
+        split->queue_step_part(StepRegion::edges);
         split->finish_step();
       }
     const std::size_t n = problem.geometry().size();

@@ -10,14 +10,17 @@
 
 namespace awave {
 
-// A step in two parts over MPI, so that the halo exchange overlaps the first: `bulk` (the planes
-// [nbl, nx - nbl), which read no ghost plane) and `edges` (the x layers, which do). Both are
+// Which points a launch updates: a whole step, or over MPI its bulk (everything but the x
+// layers, whose planes the neighbours send) and its edges (the x layers).
+enum class StepRegion { all, bulk, edges };
+
+// A step in two parts over MPI, so that the halo exchange overlaps the first: StepRegion::bulk
+// (the planes [nbl, nx - nbl), which read no ghost plane) and StepRegion::edges (the x layers). Both are
 // queued without waiting where the device allows; finish_step() waits and advances the time
 // counter. Handed out only where the plan takes three kernels a step (core/step_plan.hpp).
 class SplitStep {
  public:
-  enum class Part { bulk, edges };
-  virtual void queue_step_part(Part part) = 0;
+  virtual void queue_step_part(StepRegion part) = 0;  // bulk or edges
   virtual void wait_for_step_parts() = 0;  // what is queued has run
   virtual void finish_step() = 0;
 

@@ -17,6 +17,13 @@ struct Stencil7 {
   double xm, xp, ym, yp, zm, zp;
 };
 
+// The seven values around padded index c of a field whose i and j strides are si and sj (k
+// contiguous): what every implementation that reads the field directly gathers (the register
+// marches keep some of them in registers instead).
+AWAVE_HOST_DEVICE inline Stencil7 gather_stencil(const double* __restrict__ now, long c, long si, long sj) {
+  return {now[c], now[c - si], now[c + si], now[c - sj], now[c + sj], now[c - 1], now[c + 1]};
+}
+
 // f * cs2 * (7-point Laplacian numerator), with f = dt^2/dx^2.
 AWAVE_HOST_DEVICE inline double stencil_value(const Stencil7& s, double cs2, double f) {
   return f * cs2 * (s.xm + s.xp + s.ym + s.yp + s.zm + s.zp - 6.0 * s.centre);

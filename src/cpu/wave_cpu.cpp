@@ -50,8 +50,7 @@ void WaveCpu::step() {
       for (int k = 0; k < g.nz; ++k) {
         const std::size_t c = g.index(i + 1, j + 1, k + 1);
         const std::size_t p = (std::size_t(i) * g.ny + j) * g.nz + k;
-        const Stencil7 s{now[c], now[c - si], now[c + si], now[c - sj], now[c + sj], now[c - 1], now[c + 1]};
-        next[c] = next_value(s, prev[c], cs2_[p], damp_[p], f, dt);
+        next[c] = next_value(gather_stencil(now, long(c), long(si), long(sj)), prev[c], cs2_[p], damp_[p], f, dt);
       }
   ring_.rotate();
 }

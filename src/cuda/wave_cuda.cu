@@ -67,7 +67,7 @@ struct StepArgs {
 };
 
 __device__ inline Stencil7 load_stencil(const StepArgs& a, long c) {
-  return {a.now[c], a.now[c - a.si], a.now[c + a.si], a.now[c - a.sj], a.now[c + a.sj], a.now[c - 1], a.now[c + 1]};
+  return gather_stencil(a.now, c, a.si, a.sj);
 }
 
 __device__ inline long padded_index(const StepArgs& a, int i, int j, int k) {
@@ -205,22 +205,20 @@ class WaveCuda final : public WaveImpl,
     int n = 0;
     if (const int sweep = plan_.steps_per_sweep; sweep > 1) {
       for (; n + sweep <= nsteps; n += sweep) enqueue_sweep();
-    } else if (use_graphs()) {  // (sweeps permute the four fields: the graphs' fixed pointers would not hold)
+    } else if (graphs_) {  // (sweeps permute the four fields: the graphs' fixed pointers would not hold)
       for (; n + 3 <= nsteps; n += 3) {
         AWAVE_CUDA_CHECK(cudaGraphLaunch(ring_period_graph(), stream_));
         for (int r = 0; r < 3; ++r) ring_.rotate();
       }
     }
     for (; n < nsteps; ++n) {
-      enqueue_step(Kernels::all);
+      enqueue_step(StepRegion::all);
       ring_.rotate();
     }
     AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_));  // run() is blocking
   }
 
-  void queue_step_part(SplitStep::Part part) override {
-    enqueue_step(part == SplitStep::Part::bulk ? Kernels::bulk : Kernels::edges);
-  }
+  void queue_step_part(StepRegion part) override { enqueue_step(part); }
   void wait_for_step_parts() override { AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
   void finish_step() override {
     AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
@@ -273,11 +271,10 @@ class WaveCuda final : public WaveImpl,
 
  private:
   // Queues one step's kernels (or a part of them: see SplitStep) on the stream.
-  enum class Kernels { all, bulk, edges };
-  void enqueue_step(Kernels part) {
+  void enqueue_step(StepRegion part) {
     const PaddedGeometry g = problem_.geometry();
     const int nbl = kBoundaryLayers;
-    const LaunchShape ls = launch_shape(g);
+    const LaunchShape& ls = launch_;
     const int bk = ls.block_k, bj = ls.block_j;
     const dim3 block(bk, bj);
     const unsigned k_blocks = (g.nz + bk - 1) / bk;
@@ -292,16 +289,16 @@ class WaveCuda final : public WaveImpl,
     const dim3 interior_grid(k_blocks, (g.ny - 2 * nbl + bj - 1) / bj, (bulk_i + ls.segment_i - 1) / ls.segment_i);
     const dim3 x_grid(k_blocks, (g.ny + bj - 1) / bj, 2 * nbl);
     const dim3 y_grid(k_blocks, (2 * nbl + bj - 1) / bj, bulk_i);
-    if (part != Kernels::edges) {
+    if (part != StepRegion::edges) {
       if (interior_grid.y > 0 && interior_grid.z > 0)
         interior_kernel<<<interior_grid, block, 0, stream_>>>(a, ls.segment_i);
       AWAVE_CUDA_CHECK(cudaGetLastError());
     }
-    if (part != Kernels::bulk) {
+    if (part != StepRegion::bulk) {
       x_layers_kernel<<<x_grid, block, 0, stream_>>>(a);
       AWAVE_CUDA_CHECK(cudaGetLastError());
     }
-    if (part != Kernels::edges) {
+    if (part != StepRegion::edges) {
       if (y_grid.z > 0) y_layers_kernel<<<y_grid, block, 0, stream_>>>(a);
       AWAVE_CUDA_CHECK(cudaGetLastError());
     }
@@ -320,8 +317,10 @@ class WaveCuda final : public WaveImpl,
     ring_.advance_by_sweep(spare_, SweepTile::kSteps);
   }
 
-  // cuda.graphs=0 launches every kernel from the host (for comparison).
-  static bool use_graphs() { return tuning_integer("cuda.graphs").value_or(1) == 1; }
+  // Tuning keys cuda.block and cuda.graphs (0: every kernel launched from the host, for
+  // comparison), read once when the implementation is made.
+  const LaunchShape launch_ = launch_shape(problem_.geometry());
+  const bool graphs_ = tuning_integer("cuda.graphs").value_or(1) == 1;
 
   // The graph of three steps from the ring's current phase (which level is `now`), captured
   // on first use: after three rotations the ring is back in the same phase, so the graph's
@@ -334,7 +333,7 @@ class WaveCuda final : public WaveImpl,
       AWAVE_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
       TimeRing<double*> saved = ring_;
       for (int r = 0; r < 3; ++r) {
-        enqueue_step(Kernels::all);
+        enqueue_step(StepRegion::all);
         ring_.rotate();
       }
       ring_ = saved;  // capturing ran nothing: the ring has not moved

@@ -58,7 +58,7 @@ struct IdiomaticStep : StepFields<typename ExecSpace::memory_space> {
   }
 
   // Queues the kernels of one step (or of its MPI part) on exec.
-  void launch(const ExecSpace& exec, StepScope scope, bool fused, std::size_t /*plane_bytes*/ = 0) const {
+  void launch(const ExecSpace& exec, StepRegion scope, bool fused, std::size_t /*plane_bytes*/ = 0) const {
     IdiomaticStep step = *this;
     step.k_fast = idiomatic_k_first<Policy>();
     const int nbl = kBoundaryLayers;
@@ -66,14 +66,14 @@ struct IdiomaticStep : StepFields<typename ExecSpace::memory_space> {
       Kokkos::parallel_for("wave::all_points", step.template region<idiomatic_regions::AllPoints>(exec, {0, 0, 0}, {nx, ny, nz}), step);
       return;
     }
-    if (scope != StepScope::edges)
+    if (scope != StepRegion::edges)
       Kokkos::parallel_for("wave::interior",
                            step.template region<idiomatic_regions::Interior>(exec, {nbl, nbl, 0}, {nx - nbl, ny - nbl, nz}),
                            step);
-    if (scope != StepScope::bulk)
+    if (scope != StepRegion::bulk)
       Kokkos::parallel_for("wave::x_layers",
                            step.template region<idiomatic_regions::XLayers>(exec, {0, 0, 0}, {2 * nbl, ny, nz}), step);
-    if (scope != StepScope::edges)
+    if (scope != StepRegion::edges)
       Kokkos::parallel_for("wave::y_layers",
                            step.template region<idiomatic_regions::YLayers>(exec, {nbl, 0, 0}, {nx - nbl, 2 * nbl, nz}),
                            step);

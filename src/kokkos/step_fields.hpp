@@ -5,16 +5,14 @@
 // points to work items (idiomatic_step.hpp, tuned_step.hpp).
 #pragma once
 
+#include "core/optional_capabilities.hpp"  // StepRegion
+
 #include "core/step_plan.hpp"
 #include "core/wave_update.hpp"
 
 #include <Kokkos_Core.hpp>
 
 namespace awave {
-
-// Which points a launch updates: a whole step, or over MPI its bulk (everything but the x
-// layers, whose planes the neighbours send) and its edges (the x layers).
-enum class StepScope { all, bulk, edges };
 
 template <class MemSpace>
 struct StepFields {

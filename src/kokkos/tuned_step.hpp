@@ -141,7 +141,7 @@ struct TunedStep : StepFields<typename ExecSpace::memory_space> {
   }
 
   // Queues the kernels of one step (or of its MPI part) on exec.
-  void launch(const ExecSpace& exec, StepScope scope, bool fused, std::size_t plane_bytes) const {
+  void launch(const ExecSpace& exec, StepRegion scope, bool fused, std::size_t plane_bytes) const {
     const int nbl = kBoundaryLayers;
     if constexpr (Iteration::k_columns) {
       if (fused) {
@@ -149,25 +149,25 @@ struct TunedStep : StepFields<typename ExecSpace::memory_space> {
                              Kokkos::RangePolicy<ExecSpace, tuned_regions::AllColumns>(exec, 0, nx * ny), *this);
         return;
       }
-      if (scope != StepScope::edges)
+      if (scope != StepRegion::edges)
         Kokkos::parallel_for(
             "wave::interior",
             Kokkos::RangePolicy<ExecSpace, tuned_regions::Columns>(exec, 0, (nx - 2 * nbl) * (ny - 2 * nbl)), *this);
-      if (scope != StepScope::bulk)
+      if (scope != StepRegion::bulk)
         Kokkos::parallel_for("wave::x_layers",
                              Kokkos::RangePolicy<ExecSpace, tuned_regions::XLayerColumns>(exec, 0, 2 * nbl * ny),
                              *this);
-      if (scope != StepScope::edges)
+      if (scope != StepRegion::edges)
         Kokkos::parallel_for(
             "wave::y_layers",
             Kokkos::RangePolicy<ExecSpace, tuned_regions::YLayerColumns>(exec, 0, (nx - 2 * nbl) * 2 * nbl), *this);
     } else {
       if (fused) {  // launch-bound: the march gains nothing there
-        IdiomaticStep<ExecSpace>{static_cast<const Fields&>(*this)}.launch(exec, StepScope::all, true);
+        IdiomaticStep<ExecSpace>{static_cast<const Fields&>(*this)}.launch(exec, StepRegion::all, true);
         return;
       }
       using Int = Kokkos::IndexType<int>;
-      if (scope == StepScope::edges) {
+      if (scope == StepRegion::edges) {
         Kokkos::parallel_for("wave::x_layers",
                              Kokkos::RangePolicy<ExecSpace, tuned_regions::MarchedXLayers, Int>(exec, 0, 2 * ny * nz),
                              *this);
@@ -175,14 +175,14 @@ struct TunedStep : StepFields<typename ExecSpace::memory_space> {
       }
       TunedStep marched = *this;
       marched.segment = march_segment_for<Iteration>(plane_bytes);
-      marched.march_begin = scope == StepScope::all ? 0 : nbl;
-      marched.march_end = scope == StepScope::all ? nx : nx - nbl;
+      marched.march_begin = scope == StepRegion::all ? 0 : nbl;
+      marched.march_end = scope == StepRegion::all ? nx : nx - nbl;
       const int segments = (marched.march_end - marched.march_begin + marched.segment - 1) / marched.segment;
       marched.tiles = MarchTiles::make(ny, nz, segments, tuned_march_rows(Iteration::march_rows));
       const long items = marched.tiles.items();
       if (items > std::numeric_limits<int>::max())
         throw std::runtime_error("Kokkos: grid too large for 32-bit work indices (raise AWAVE_KOKKOS_SEGMENT)");
-      Kokkos::parallel_for(scope == StepScope::all ? "wave::step" : "wave::bulk",
+      Kokkos::parallel_for(scope == StepRegion::all ? "wave::step" : "wave::bulk",
                            Kokkos::RangePolicy<ExecSpace, tuned_regions::Marched, Int>(exec, 0, int(items)), marched);
     }
   }

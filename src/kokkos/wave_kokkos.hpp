@@ -87,15 +87,13 @@ class WaveKokkos final : public WaveImpl,
     if constexpr (kSweeps)
       for (const int s = plan_.steps_per_sweep; s > 1 && n + s <= nsteps; n += s) sweep();
     for (; n < nsteps; ++n) {
-      launch(StepScope::all);
+      launch(StepRegion::all);
       ring_.rotate();
     }
     exec_.fence();  // run() is blocking: the steps are complete when it returns
   }
 
-  void queue_step_part(SplitStep::Part part) override {
-    launch(part == SplitStep::Part::bulk ? StepScope::bulk : StepScope::edges);
-  }
+  void queue_step_part(StepRegion part) override { launch(part); }
   void wait_for_step_parts() override { exec_.fence(); }
   void finish_step() override {
     exec_.fence();
@@ -192,7 +190,7 @@ class WaveKokkos final : public WaveImpl,
   Single single_;  // single-precision snapshots' staging
 
   // Queues one step's kernels (or an MPI step's part) on exec_.
-  void launch(StepScope scope) {
+  void launch(StepRegion scope) {
     const WaveParams& p = problem_.params();
     const StepFields<MemSpace> fields{ring_.next(), ring_.now(), ring_.prev(), cs2_k_, damp_ij_,
                                       problem_.f(), p.dt,        p.nx(),       p.ny(), p.nz()};

@@ -30,26 +30,30 @@
 namespace awave {
 namespace {
 
-// The tuning keys omp.* (core/tuning.hpp); the defaults' measurements are in the report's appendix.
-int interior_segment() {  // 16 planes, as the offload probes preferred (results/h100-tuning-2026-11-22)
-  return int(tuning_integer("omp.segment").value_or(16));
-}
-int tile_rows() {  // rows j per (k, j) tile of work items (core/march_tiles.hpp)
-  return int(tuning_integer("omp.tile_rows").value_or(4));
-}
-// How the step region hands out work items: each thread its own (teams, the default), or
-// through a worksharing `distribute parallel for` (worksharing). Both standard OpenMP.
-bool worksharing_loop() {
-  return tuning_word("omp.loop").value_or("teams") == "worksharing";
-}
-// Teams per region: 0, one work item per thread (num_teams given); -1 (runtime), what the
-// offload runtime picks without num_teams; N, at most N (what a runtime giving fewer than asked
-// does: the step region refuses it, the worksharing loop shares the items out; tests run both).
-int teams_setting() {
-  const auto teams = tuning_word("omp.teams");
-  if (!teams) return 0;
-  return *teams == "runtime" ? -1 : int(*tuning_integer("omp.teams"));
-}
+// The tuning keys omp.* (core/tuning.hpp), read once when the implementation is made; the
+// defaults' measurements are in the report's appendix.
+struct OmpLaunch {
+  int segment = 16;    // planes a work item marches, as the offload probes preferred (results/h100-tuning-2026-11-22)
+  int tile_rows = 4;   // rows j per (k, j) tile of work items (core/march_tiles.hpp)
+  int threads = 128;   // per team: H200 512^3 1.034e11 SU/s against 9.64e10 at 256 (results/h200-2026-11-23/kernel-shapes)
+  // How the step region hands out work items: each thread its own (teams, the default), or
+  // through a worksharing `distribute parallel for` (worksharing). Both standard OpenMP.
+  bool worksharing = false;
+  // Teams per region: 0, one work item per thread (num_teams given); -1 (runtime), what the
+  // offload runtime picks without num_teams; N, at most N (what a runtime giving fewer than asked
+  // does: the step region refuses it, the worksharing loop shares the items out; tests run both).
+  int teams = 0;
+
+  static OmpLaunch from_tuning() {
+    OmpLaunch l;
+    l.segment = int(tuning_integer("omp.segment").value_or(l.segment));
+    l.tile_rows = int(tuning_integer("omp.tile_rows").value_or(l.tile_rows));
+    l.threads = int(tuning_integer("omp.threads").value_or(l.threads));
+    l.worksharing = tuning_word("omp.loop").value_or("teams") == "worksharing";
+    if (const auto teams = tuning_word("omp.teams")) l.teams = *teams == "runtime" ? -1 : int(*tuning_integer("omp.teams"));
+    return l;
+  }
+};
 
 // What a target region needs, passed by value (firstprivate): device pointers and sizes.
 struct OmpStep {
@@ -61,9 +65,7 @@ struct OmpStep {
   MarchTiles tiles;
 
   long at(int i, int j, int k) const { return (long(i + 1) * (ny + 2) + (j + 1)) * long(nz + 2) + (k + 1); }
-  Stencil7 stencil(long c) const {
-    return {now[c], now[c - si], now[c + si], now[c - sj], now[c + sj], now[c - 1], now[c + 1]};
-  }
+  Stencil7 stencil(long c) const { return gather_stencil(now, c, si, sj); }
   // A sponge-layer point.
   void damped(int i, int j, int k) const {
     const long c = at(i, j, k);
@@ -141,9 +143,7 @@ class WaveOmp final : public WaveImpl, public SplitStep, public DeviceFields, pu
 
   // Over MPI: the target regions are synchronous, so the parallel layer waits for MPI on another thread
   // while the bulk runs (HaloExchange::receive_while).
-  void queue_step_part(SplitStep::Part part) override {
-    step(part == SplitStep::Part::bulk ? Kernels::bulk : Kernels::edges);
-  }
+  void queue_step_part(StepRegion part) override { step(part); }
   void wait_for_step_parts() override {}  // each target region ends synchronously
   void finish_step() override { ring_.rotate(); }
 
@@ -220,12 +220,6 @@ class WaveOmp final : public WaveImpl, public SplitStep, public DeviceFields, pu
           "incomplete (the tuning key omp.loop=worksharing hands work items out through a loop instead)");
   }
 
-  // Threads per team of every target region: 128 (H200 512^3 1.034e11 SU/s against 9.64e10 at 256,
-  // results/h200-2026-11-23/kernel-shapes).
-  static int team_threads() {
-    return int(tuning_integer("omp.threads").value_or(128));
-  }
-
   // One step's target regions, each synchronous; a whole step is one region over every plane,
   // sponge inside (over MPI: `bulk`, the planes [nbl, nx - nbl), and `edges`, the x layers).
   // The step region hands each thread its work item (`target teams` holding one `parallel`, ids
@@ -234,17 +228,16 @@ class WaveOmp final : public WaveImpl, public SplitStep, public DeviceFields, pu
   // than asked (both forms tried cost 10-50%): such a step is refused (refuse_incomplete_steps).
   // Trap: queued with `nowait` the regions give wrong results with clang 19's runtime (745 of
   // 7315 points at 33x17x9, every run; results/h100-2026-11-24/omp-nowait-helpers-83fc81a).
-  enum class Kernels { all, bulk, edges };
-  void step(Kernels part = Kernels::all) {
+  void step(StepRegion part = StepRegion::all) {
     const PaddedGeometry g = problem_.geometry();
     const int nbl = kBoundaryLayers, nx = g.nx, ny = g.ny, nz = g.nz;
-    const int segment = interior_segment();
-    const int i_begin = part == Kernels::bulk ? nbl : 0, i_end = part == Kernels::bulk ? nx - nbl : nx;
-    const MarchTiles tiles = MarchTiles::make(ny, nz, (i_end - i_begin + segment - 1) / segment, tile_rows());
+    const int segment = launch_.segment;
+    const int i_begin = part == StepRegion::bulk ? nbl : 0, i_end = part == StepRegion::bulk ? nx - nbl : nx;
+    const MarchTiles tiles = MarchTiles::make(ny, nz, (i_end - i_begin + segment - 1) / segment, launch_.tile_rows);
     const OmpStep st{ring_.next(),         ring_.now(), ring_.prev(), d_cs2_k_, d_damp_ij_, problem_.f(),
                      problem_.params().dt, nx,          ny,           nz,       segment,    long(g.stride_i()),
                      long(g.stride_j()),   tiles};
-    const int threads = team_threads();
+    const int threads = launch_.threads;
     if (plan_.fused_step) {
       const int teams = int((long(nx) * ny * nz + threads - 1) / threads);
 #pragma omp target teams distribute parallel for collapse(3) device(device_) num_teams(teams) thread_limit(threads) \
@@ -254,7 +247,7 @@ class WaveOmp final : public WaveImpl, public SplitStep, public DeviceFields, pu
           for (int k = 0; k < nz; ++k) st.any_point(i, j, k);
       return;
     }
-    if (part == Kernels::edges) {  // the two x layers: one segment of nbl planes each
+    if (part == StepRegion::edges) {  // the two x layers: one segment of nbl planes each
       const int items = 2 * ny * nz, teams = (items + threads - 1) / threads;
 #pragma omp target teams distribute parallel for device(device_) num_teams(teams) thread_limit(threads) firstprivate(st)
       for (int t = 0; t < items; ++t) {
@@ -268,12 +261,12 @@ class WaveOmp final : public WaveImpl, public SplitStep, public DeviceFields, pu
       throw std::runtime_error(
           "OpenMP offload: grid too large for 32-bit work indices (raise the tuning key omp.segment)");
     const int n = int(items), teams_needed = int((items + threads - 1) / threads);
-    const int teams = teams_setting() > 0 ? std::min(teams_setting(), teams_needed) : teams_needed;
+    const int teams = launch_.teams > 0 ? std::min(launch_.teams, teams_needed) : teams_needed;
     int* const incomplete = d_incomplete_;
-    if (teams_setting() < 0) {
+    if (launch_.teams < 0) {
 #pragma omp target teams distribute parallel for device(device_) thread_limit(threads) firstprivate(st)
       for (int t = 0; t < n; ++t) st.march_item(t, i_begin, i_end);
-    } else if (worksharing_loop()) {
+    } else if (launch_.worksharing) {
 #pragma omp target teams distribute parallel for device(device_) num_teams(teams) thread_limit(threads) firstprivate(st)
       for (int t = 0; t < n; ++t) st.march_item(t, i_begin, i_end);
     } else {
@@ -294,6 +287,7 @@ class WaveOmp final : public WaveImpl, public SplitStep, public DeviceFields, pu
   }
 
   int device_, host_;
+  const OmpLaunch launch_ = OmpLaunch::from_tuning();
   double* d_u_[3] = {nullptr, nullptr, nullptr};
   double* d_cs2_k_ = nullptr;
   double* d_damp_ij_ = nullptr;

@@ -22,13 +22,13 @@ void StepLoop::step_with_exchange() {
     add_time(step_seconds_, [&] { impl_.run(1); });
     return;
   }
-  halo_.receive_while([&] { add_time(step_seconds_, [&] { split->queue_step_part(SplitStep::Part::bulk); }); });
+  halo_.receive_while([&] { add_time(step_seconds_, [&] { split->queue_step_part(StepRegion::bulk); }); });
   if (!halo_.gpu_to_gpu()) {  // the planes came to host buffers: into `now` once the bulk is done with it
     add_time(step_seconds_, [&] { split->wait_for_step_parts(); });
     halo_.copy_in();
   }
   add_time(step_seconds_, [&] {
-    split->queue_step_part(SplitStep::Part::edges);
+    split->queue_step_part(StepRegion::edges);
     split->finish_step();
   });
 }
@@ -43,9 +43,9 @@ void StepLoop::step_ordered_on_gpu() {
   void* const stream = *ordered.cuda_stream();
   add_time(step_seconds_, [&] {
     halo_.queue_send_receive(stream);
-    split.queue_step_part(SplitStep::Part::bulk);
+    split.queue_step_part(StepRegion::bulk);
     halo_.queue_wait_for_planes(stream);
-    split.queue_step_part(SplitStep::Part::edges);
+    split.queue_step_part(StepRegion::edges);
     ordered.advance_queued_step();
     halo_.queue_step_end(stream);
   });
