@@ -7,7 +7,7 @@ clang's device link runs its CUDA installation's ptxas with -c (relocatable code
 the product's counts; ptxas run on the PTX without -c gives fewer. No GPU needed.
 
     python3 bench/omp_ptx_census.py BUILD_DIR TARGET SOURCE     e.g.
-    python3 bench/omp_ptx_census.py build/openmptarget bench/awave-omp-shapes bench/omp_stencil_shapes.cpp
+    python3 bench/omp_ptx_census.py build/openmptarget bench/awave-omp-shapes bench/studies/omp-stencil-shapes/omp_stencil_shapes.cpp
 """
 import os
 import re

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hand CUDA's interior kernel in shapes with more bytes in flight (bench/cuda_stencil_shapes.cu,
+# Hand CUDA's interior kernel in shapes with more bytes in flight (bench/studies/cuda-stencil-shapes/cuda_stencil_shapes.cu,
 # built as awave-cuda-shapes in the cuda build), each checked bitwise against the product's
 # shape, then the planted shape (one point off by one ulp), which the check must report. One
 # JSON object per line into OUT_DIR/cuda-shapes.jsonl, the GPU into cuda-shapes-gpu.txt. Through

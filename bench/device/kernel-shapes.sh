@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Kernel shapes before a sweep (on the GPU machine, through on-device.sh), in parts (PARTS, a
 # comma-separated subset; default all), most telling first:
-#   omp      the OpenMP-offload step shapes of bench/omp_stencil_shapes.cpp (SHAPES, default
+#   omp      the OpenMP-offload step shapes of bench/studies/omp-stencil-shapes/omp_stencil_shapes.cpp (SHAPES, default
 #            one-region,unrolled,pairs,global) at 512^3 and 1000^3, each checked bitwise there;
 #   kokkos   Kokkos-CUDA's idiomatic form (kokkos-cuda-mdrange: rank-3 MDRange kernels) against the
 #            tuned form's flat march per segment (AWAVE_KOKKOS_SEGMENT), one march checked at 192^3;

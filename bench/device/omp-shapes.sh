@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The OpenMP-offload kernel shapes (bench/omp_stencil_shapes.cpp, built as awave-omp-shapes in
+# The OpenMP-offload kernel shapes (bench/studies/omp-stencil-shapes/omp_stencil_shapes.cpp, built as awave-omp-shapes in
 # the openmptarget build) at 256^3, 384^3, 512^3 and 1000^3 on this GPU; one JSON object per
 # line per shape, team size and segment, into OUT_DIR/omp-shapes.jsonl. Through on-device.sh.
 #   bench/device/omp-shapes.sh OUT_DIR

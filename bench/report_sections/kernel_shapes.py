@@ -60,10 +60,10 @@ def shapes_in_order(order, rows):
 
 def cuda_shapes_tables(w, files):
     """Section 16: hand CUDA's interior kernel in shapes with more bytes in flight, and the
-    diagnostics that drop the neighbour loads (bench/cuda_stencil_shapes.cu)."""
+    diagnostics that drop the neighbour loads (bench/studies/cuda-stencil-shapes/cuda_stencil_shapes.cu)."""
     if not files:
         return
-    w("`awave-cuda-shapes` (`bench/cuda_stencil_shapes.cu`, the cuda build's flags; `bench/device/cuda-shapes.sh`) "
+    w("`awave-cuda-shapes` (`bench/studies/cuda-stencil-shapes/cuda_stencil_shapes.cu`, the cuda build's flags; `bench/device/cuda-shapes.sh`) "
       "times hand CUDA's interior kernel alone (SU/s over the interior region's points, best of 3 runs of 30 "
       "steps; the median over rounds where a folder has several) in shapes that keep more bytes in flight, "
       "each checked bitwise against *march* (the product's kernel): *prefetch* (the next point's six loads "
@@ -152,7 +152,7 @@ def kernel_shapes_tables(w, logs):
 
 
 def omp_shapes_section(w, shape_files, before_after, kernel_shape_logs=()):
-    """Section 16: OpenMP offload kernel shapes (bench/omp_stencil_shapes.cpp), the product
+    """Section 16: OpenMP offload kernel shapes (bench/studies/omp-stencil-shapes/omp_stencil_shapes.cpp), the product
     before/after the one-region step, the shape study of Kokkos-CUDA and hand CUDA, the targets."""
     rows = []
     # A run's console copy (*.txt) holds the same lines as its .jsonl where both were kept.
@@ -166,7 +166,7 @@ def omp_shapes_section(w, shape_files, before_after, kernel_shape_logs=()):
     if not rows and not pairs:
         return
     w("## 16. The GPU kernels' shapes, measured\n")
-    w("`awave-omp-shapes` (`bench/omp_stencil_shapes.cpp`, the openmptarget build's offload flags) times a whole "
+    w("`awave-omp-shapes` (`bench/studies/omp-stencil-shapes/omp_stencil_shapes.cpp`, the openmptarget build's offload flags) times a whole "
       "step (interior and both sponges) in several shapes, each checked bitwise against the first: "
       "*three-region* (what the project ran before: three synchronous `collapse(3)` regions per step, the "
       "interior marching i over segments), *flat* (the same regions over one flat 32-bit index), "

@@ -1,5 +1,5 @@
 """Section 19 and a paragraph of the first page: beyond the one-step limit, temporal blocking
-(issue 36). The study's runs (bench/cuda_temporal_blocking.cu through bench/device/tblock.sh:
+(issue 36). The study's runs (bench/studies/cuda-temporal-blocking/cuda_temporal_blocking.cu through bench/device/tblock.sh:
 tblock-* directories) and the product's (bench/device/sweep-checks.sh: temporal-* directories)."""
 import glob
 import json
@@ -76,7 +76,7 @@ def temporal_section(w, study_dirs, product_dirs):
     w("## 19. Beyond the one-step limit: temporal blocking\n")
     w("A single step reads `now` and `prev` and writes `next`: 24 B a site update. A sweep of S steps reads u(t-1) "
       "and u(t) and writes its last two levels, 32 B for S updates of a site: the limit rises with S. The study "
-      "(`bench/cuda_temporal_blocking.cu`, `awave-cuda-tblock`) timed two- to six-step shapes, sponge layers "
+      "(`bench/studies/cuda-temporal-blocking/cuda_temporal_blocking.cu`, `awave-cuda-tblock`) timed two- to six-step shapes, sponge layers "
       "included, each checked bitwise against single steps of the shared formula on the GPU (a planted one-ulp "
       "difference is caught in every call), beside the product's hand CUDA with single steps in the same call. "
       "Decision rule (issue 36, stated before the runs): a shape enters the product at >= 1.15 x hand CUDA at "

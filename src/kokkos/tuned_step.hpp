@@ -62,10 +62,9 @@ struct TunedStep : StepFields<typename ExecSpace::memory_space> {
   };
 
   // March i over [i_begin, i_end) at (j, k) (core/register_march.hpp). Where
-  // Iteration::sponge_test_per_march, a march meeting no layer takes the undamped form. Re-time
-  // any change here: two forms with the same loads and registers (the sponge set up before the
-  // test; this one with 045c7fa's loop) ran 9-11% slower on Kokkos-CUDA than this one, which runs
-  // at 045c7fa's speed (H100, bench/results/h100-2026-11-25/march-once).
+  // Iteration::sponge_test_per_march, a march meeting no layer takes the undamped form. Re-time any
+  // change: forms with the same loads and registers ran 9-11% slower on Kokkos-CUDA (H100,
+  // bench/results/h100-2026-11-25/march-once).
   KOKKOS_INLINE_FUNCTION void march(int i_begin, int i_end, int j, int k) const {
     const int pj = j + 1, pk = k + 1;
     const bool y_layer = j < kBoundaryLayers || j >= ny - kBoundaryLayers;

@@ -17,6 +17,7 @@
 #include "core/time_ring.hpp"
 #include "core/tuning.hpp"
 #include "core/wave_update.hpp"
+#include "omp/omp_march.hpp"
 
 #include <fmt/format.h>
 #include <omp.h>
@@ -55,48 +56,11 @@ struct OmpLaunch {
   }
 };
 
-// What a target region needs, passed by value (firstprivate): device pointers and sizes.
-struct OmpStep {
-  double* next;
-  const double *now, *prev, *cs2_k, *damp_ij;
-  double f, dt;
-  int nx, ny, nz, segment;
-  long si, sj;  // padded strides of i and j
+// What a step's target region needs, passed by value (firstprivate): the march's fields and
+// sizes (omp/omp_march.hpp) and how the work items cut the planes.
+struct OmpStep : OmpMarch {
+  int segment;
   MarchTiles tiles;
-
-  long at(int i, int j, int k) const { return (long(i + 1) * (ny + 2) + (j + 1)) * long(nz + 2) + (k + 1); }
-  Stencil7 stencil(long c) const { return gather_stencil(now, c, si, sj); }
-  // A sponge-layer point.
-  void damped(int i, int j, int k) const {
-    const long c = at(i, j, k);
-    next[c] = next_value(stencil(c), prev[c], cs2_k[k], damp_ij[long(i) * ny + j], f, dt);
-  }
-  // Any point (fused steps).
-  void any_point(int i, int j, int k) const {
-    if (in_sponge(i, j, nx, ny)) return damped(i, j, k);
-    const long c = at(i, j, k);
-    next[c] = undamped_next(stencil(c), prev[c], cs2_k[k], f);
-  }
-  // March i over [i_begin, i_end) at (j, k), keeping `now` at i-1, i, i+1 in registers; damped
-  // where (i, j) is in a sponge layer. Its own loop, not core/register_march.hpp's: through the
-  // template clang allocates 84-87 registers against 71-76 here and the step ran 4% slower at
-  // 1000^3 (H100, bench/results/h100-2026-11-25/march-once).
-  void march(int i_begin, int i_end, int j, int k) const {
-    const double cs2 = cs2_k[k];
-    const bool y_sponge = j < kBoundaryLayers || j >= ny - kBoundaryLayers;
-    long c = at(i_begin, j, k);
-    double xm = now[c - si], centre = now[c];
-    for (int i = i_begin; i < i_end; ++i, c += si) {
-      const double xp = now[c + si];
-      const Stencil7 s{centre, xm, xp, now[c - sj], now[c + sj], now[c - 1], now[c + 1]};
-      if (y_sponge || i < kBoundaryLayers || i >= nx - kBoundaryLayers)
-        next[c] = next_value(s, prev[c], cs2, damp_ij[long(i) * ny + j], f, dt);
-      else
-        next[c] = undamped_next(s, prev[c], cs2, f);
-      xm = centre;
-      centre = xp;
-    }
-  }
   // Work item t of a region over planes [i_begin, i_end) cut into segments: one flat 32-bit
   // index over (k, j) tiles (core/march_tiles.hpp), i, j, k by hand.
   void march_item(int t, int i_begin, int i_end) const {
@@ -234,9 +198,10 @@ class WaveOmp final : public WaveImpl, public SplitStep, public DeviceFields, pu
     const int segment = launch_.segment;
     const int i_begin = part == StepRegion::bulk ? nbl : 0, i_end = part == StepRegion::bulk ? nx - nbl : nx;
     const MarchTiles tiles = MarchTiles::make(ny, nz, (i_end - i_begin + segment - 1) / segment, launch_.tile_rows);
-    const OmpStep st{ring_.next(),         ring_.now(), ring_.prev(), d_cs2_k_, d_damp_ij_, problem_.f(),
-                     problem_.params().dt, nx,          ny,           nz,       segment,    long(g.stride_i()),
-                     long(g.stride_j()),   tiles};
+    const OmpStep st{{ring_.next(), ring_.now(), ring_.prev(), d_cs2_k_, d_damp_ij_, problem_.f(), problem_.params().dt, nx,
+                      ny, nz, long(g.stride_i()), long(g.stride_j())},
+                     segment,
+                     tiles};
     const int threads = launch_.threads;
     if (plan_.fused_step) {
       const int teams = int((long(nx) * ny * nz + threads - 1) / threads);

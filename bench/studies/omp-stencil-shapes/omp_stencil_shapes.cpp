@@ -58,6 +58,7 @@
 #include "core/step_plan.hpp"
 #include "core/wave_problem.hpp"
 #include "core/wave_update.hpp"
+#include "omp/omp_march.hpp"
 
 #include <omp.h>
 #include <ompx.h>
@@ -74,36 +75,8 @@ using namespace awave;
 
 namespace {
 
-struct Grid {
-  double *next, *now, *prev;
-  const double *cs2_k, *damp_ij;
-  double f, dt;
-  int nx, ny, nz;
-  long si, sj;
-  long at(int i, int j, int k) const { return (long(i + 1) * (ny + 2) + (j + 1)) * long(nz + 2) + (k + 1); }
-  void damped(int i, int j, int k) const {
-    const long c = at(i, j, k);
-    const Stencil7 s{now[c], now[c - si], now[c + si], now[c - sj], now[c + sj], now[c - 1], now[c + 1]};
-    next[c] = next_value(s, prev[c], cs2_k[k], damp_ij[long(i) * ny + j], f, dt);
-  }
-  // March i over [i_begin, i_end) at (j, k) with `now` at i-1, i, i+1 in registers; damped
-  // where (i, j) is in a sponge layer.
-  void march(int i_begin, int i_end, int j, int k) const {
-    const double cs2 = cs2_k[k];
-    const bool y_sponge = j < kBoundaryLayers || j >= ny - kBoundaryLayers;
-    long c = at(i_begin, j, k);
-    double xm = now[c - si], centre = now[c];
-    for (int i = i_begin; i < i_end; ++i, c += si) {
-      const double xp = now[c + si];
-      const Stencil7 s{centre, xm, xp, now[c - sj], now[c + sj], now[c - 1], now[c + 1]};
-      if (y_sponge || i < kBoundaryLayers || i >= nx - kBoundaryLayers)
-        next[c] = next_value(s, prev[c], cs2, damp_ij[long(i) * ny + j], f, dt);
-      else
-        next[c] = undamped_next(s, prev[c], cs2, f);
-      xm = centre;
-      centre = xp;
-    }
-  }
+// The product's march (omp/omp_march.hpp: at, damped, march), with the study's variants beside it.
+struct Grid : OmpMarch {
   // Whether a march over [i_begin, i_end) at row j meets a sponge layer.
   bool touches_sponge(int i_begin, int i_end, int j) const {
     return j < kBoundaryLayers || j >= ny - kBoundaryLayers || i_begin < kBoundaryLayers ||
@@ -323,7 +296,7 @@ void step_unrolled(const Grid& g, int threads) {
                                         const double* damp_ij, double f, double dt, int nx, int ny, int nz, long si,
                                         long sj, int rows_shift, int k_tiles, int j_tiles, int segments, int t,
                                         int stride, int n, int seg) {
-  const Grid g{next, now, prev, cs2_k, damp_ij, f, dt, nx, ny, nz, si, sj};
+  const Grid g{{next, now, prev, cs2_k, damp_ij, f, dt, nx, ny, nz, si, sj}};
   MarchTiles tiles;
   tiles.rows_shift = rows_shift, tiles.k_tiles = k_tiles, tiles.j_tiles = j_tiles, tiles.segments = segments;
   for (; t < n; t += stride) {
@@ -676,18 +649,8 @@ int main(int argc, char** argv) {
     double *prev = d_u[0], *now = d_u[1], *next = d_u[2];
     const double t0 = omp_get_wtime();
     for (int s = 0; s < count; ++s) {
-      const Grid g{next,
-                   now,
-                   prev,
-                   d_cs2,
-                   d_damp,
-                   problem.f(),
-                   p.dt,
-                   geo.nx,
-                   geo.ny,
-                   geo.nz,
-                   long(geo.stride_i()),
-                   long(geo.stride_j())};
+      const Grid g{{next, now, prev, d_cs2, d_damp, problem.f(), p.dt, geo.nx, geo.ny, geo.nz, long(geo.stride_i()),
+                    long(geo.stride_j())}};
       step(shape, g, threads, seg);
       double* old_prev = prev;
       prev = now;
