@@ -3,6 +3,7 @@ logs: a GPU whose tests all skip, fewer tests than the build holds, a failure, a
 and the lines of awave's output they grep (bench/device/awave-lines.sh) are the lines awave
 prints today (a run of the host build's awave, AWAVE_EXE)."""
 import glob
+import json
 import os
 import re
 import subprocess
@@ -75,6 +76,24 @@ class Verdict(unittest.TestCase):
                                capture_output=True, text=True)
             self.assertEqual(r.returncode, 1, r.stdout)
             self.assertTrue(r.stdout.startswith("ctest: FAILED"), r.stdout)
+
+
+class RefactorSummary(unittest.TestCase):
+    def test_medians_and_ratio_against_the_baseline(self):
+        import refactor_summary as rs
+        import io
+        from contextlib import redirect_stdout
+        with tempfile.TemporaryDirectory() as d:
+            for version, rates in (("cuda", [1.0e11, 1.2e11, 1.1e11]), ("cuda-base", [1.0e11, 1.0e11, 0.9e11])):
+                for r, su in enumerate(rates, 1):
+                    with open(os.path.join(d, f"time-{version}-512-r{r}.json"), "w") as f:
+                        json.dump({"implementations": [{"id": "cpu", "is_reference": True, "best_su_per_s": 1},
+                                                       {"id": "cuda", "best_su_per_s": su}]}, f)
+            text = io.StringIO()
+            with redirect_stdout(text):
+                self.assertEqual(rs.main([d]), 0)
+        self.assertIn("| cuda | 512^3 | 1.1e+11 (1e+11-1.2e+11, 3 runs) | 1e+11 (9e+10-1e+11, 3 runs) | 1.100 |", text.getvalue())
+        self.assertIn("lowest ratio: 1.100", text.getvalue())
 
 
 def awave_lines():

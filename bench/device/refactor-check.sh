@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# A refactor held to the product, on the GPU machine through on-device.sh (issue 43's
+# acceptance): PART tests: each GPU build's gpu, unit and cli tests, counted
+# (ctest-counted.sh); PART runs: every GPU implementation of each build checked bitwise against
+# the CPU reference at 256^3 and 512^3, then its SU/s beside a baseline build's
+# (build/<preset>-base, its awave staged beside the build) in the same call, interleaved over
+# ROUNDS rounds, with a summary of medians (refactor_summary.py). Logs and JSON to OUT.
+#   bench/device/refactor-check.sh OUT tests|runs [ROUNDS]
+set -uo pipefail
+out=${1:?usage: refactor-check.sh OUT tests|runs [ROUNDS]}
+part=${2:?usage: refactor-check.sh OUT tests|runs [ROUNDS]}
+rounds=${3:-3}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$here/awave-lines.sh"
+mkdir -p "$out"
+export OMP_TARGET_OFFLOAD=MANDATORY OMP_PROC_BIND=spread OMP_PLACES=threads
+nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv,noheader > "$out/gpu.txt"
+status=0
+builds=(cuda openmptarget)
+if [ "$part" = tests ]; then
+  for b in "${builds[@]}"; do
+    verdict=$("$here/ctest-counted.sh" "build/$b" 'gpu|unit|cli' "$out/ctest-$b.log" 280) || status=1
+    echo "$b: $verdict" | tee -a "$out/summary.txt"
+  done
+  exit $status
+fi
+for b in "${builds[@]}"; do  # the build's GPU implementations (its default) against cpu-openmp
+  for n in 256 512; do
+    name=check-$b-$n
+    timeout 200 "build/$b/src/awave" -shape $n,$n,$n -nsteps 30 -out_period 10 -no_output -reference cpu-openmp \
+      -json "$out/$name.json" > "$out/$name.txt" 2>&1 || status=1
+    echo "$name: $(grep -c "$AWAVE_LINE_BITWISE" "$out/$name.txt") bitwise, $(grep -c "$AWAVE_LINE_NOT_BITWISE" "$out/$name.txt") not;" \
+         "$(grep -E "$AWAVE_LINE_VERDICT" "$out/$name.txt")" | tee -a "$out/summary.txt"
+  done
+done
+for r in $(seq "$rounds"); do
+  for n in 256 512; do
+    for b in "${builds[@]}"; do
+      for v in "$b" "$b-base"; do
+        timeout 120 "build/$v/src/awave" -shape $n,$n,$n -nsteps 60 -out_period 20 -no_output -no_check -quiet \
+          -json "$out/time-$v-$n-r$r.json" > "$out/time-$v-$n-r$r.txt" 2>&1 || status=1
+      done
+    done
+  done
+done
+python3 "$here/refactor_summary.py" "$out" | tee -a "$out/summary.txt" || status=1
+exit $status
