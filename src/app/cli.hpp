@@ -58,9 +58,4 @@ std::string output_path(const std::string& output_base, const std::string& impl_
 // Checks that output files can be created where asked, without creating anything.
 std::optional<std::string> check_output_locations(const Options& options, const std::vector<std::string>& impl_ids);
 
-// With options.restart_file set: takes the run's parameters from the file (io/restart.hpp),
-// refusing flags that contradict it, sets the start step and snapshot, and makes -nsteps count
-// the steps still to run (default: up to the file's end step). A one-line error when it cannot.
-std::optional<std::string> apply_restart(Options& options);
-
 }  // namespace awave

@@ -5,6 +5,7 @@
 #include "app/driver.hpp"
 #include "app/memory_estimate.hpp"
 #include "app/registry.hpp"
+#include "app/restart_options.hpp"
 #include "core/tuning.hpp"
 #include "io/integrity.hpp"
 #include "io/restart.hpp"
