@@ -292,7 +292,7 @@ void step_unrolled(const Grid& g, int threads) {
 // an aggregate passed by address (or by value: NVPTX passes those through memory) puts the
 // region's copy of it on the stack, and every thread then copies it there byte by byte (which
 // halved the rate: 4.3e10 SU/s against 9.1e10, H100 512^3).
-[[gnu::noinline]] void march_items_from(double* next, double* now, double* prev, const double* cs2_k,
+[[gnu::noinline]] void march_items_from(double* next, const double* now, const double* prev, const double* cs2_k,
                                         const double* damp_ij, double f, double dt, int nx, int ny, int nz, long si,
                                         long sj, int rows_shift, int k_tiles, int j_tiles, int segments, int t,
                                         int stride, int n, int seg) {
