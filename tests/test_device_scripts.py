@@ -30,7 +30,9 @@ def log(outcomes, summary=True):
     return "\n".join(lines) + "\n"
 
 
-GPU = ["Implementations/MatchesCpuReference.EveryPointOfNowAndPrev/cuda_8x8x1", "sweep.LongRun/cuda"]
+# Display names as ctest prints them: a parameterised test's parameter after "  # ".
+GPU = ["Implementations/MatchesCpuReference.EveryPointOfNowAndPrev/cuda_8x8x1  # GetParam() = cuda 8x8x1",
+       "sweep.LongRun/cuda"]
 
 
 class Verdict(unittest.TestCase):

@@ -12,7 +12,13 @@ otherwise read "100% tests passed".
 import re
 import sys
 
-RESULT = re.compile(r"Test +#\d+: (\S+) \.*\s*(\*\*\*)?(Passed|Failed|Skipped|Not Run|Timeout|Exception|\S+)")
+# "Test #49: NAME[  # GetParam() = ...] ....***Skipped" (a parameterised test's display name
+# carries its parameter after "  # ").
+RESULT = re.compile(r"Test +#\d+: ([^\n]+?) \.{2,}[ ]?(\*\*\*)?(Passed|Failed|Skipped|Not Run|Timeout|Exception|[^ \n]+)")
+
+
+def test_name(display):
+    return display.split("  # ")[0].strip()
 TOTAL = re.compile(r"(\d+)% tests passed, (\d+) tests? failed out of (\d+)")
 
 
@@ -20,7 +26,7 @@ def verdict(log_text, expected, must_run=()):
     """(ok, line)."""
     outcomes = {}
     for m in RESULT.finditer(log_text):
-        outcomes[m.group(1)] = m.group(3)
+        outcomes[test_name(m.group(1))] = m.group(3)
     total = TOTAL.search(log_text)
     problems = []
     if not total:
@@ -34,7 +40,7 @@ def verdict(log_text, expected, must_run=()):
         problems.append(f"{ran} tests ran of the {expected} the build holds")
     if failed:
         problems.append(f"{failed} failed")
-    must_skip = [n for n in skipped if n in set(must_run)]
+    must_skip = [n for n in skipped if n in {test_name(m) for m in must_run}]
     if must_skip:
         problems.append(f"{len(must_skip)} GPU tests skipped on a GPU machine (e.g. {must_skip[0]})")
     counts = f"{ran} tests, {ran - failed - len(skipped)} passed, {len(skipped)} skipped, {failed} failed"
@@ -52,7 +58,7 @@ def main(argv):
     must_run = []
     if len(argv) == 3:
         with open(argv[2]) as f:
-            must_run = [line.strip() for line in f if line.strip()]
+            must_run = [test_name(line) for line in f if line.strip()]
     ok, line = verdict(text, int(argv[1]), must_run)
     print(line)
     return 0 if ok else 1
