@@ -17,16 +17,19 @@ sys.path.insert(0, DEVICE)
 import ctest_verdict as cv  # noqa: E402
 
 
-def log(outcomes, summary=True):
-    """A ctest log with one line per (name, outcome), as ctest prints them."""
+def log(outcomes, summary=True, newer_ctest=False):
+    """A ctest log with one line per (name, outcome), as ctest prints them; the summary as CMake
+    3.25 prints it, or as newer ctest does where nothing failed (no ", 0 tests failed")."""
     lines = ["Test project /b"]
     for n, (name, outcome) in enumerate(outcomes, 1):
+        lines.append(f"        Start {n:3d}: {name}")
         mark = "   Passed" if outcome == "Passed" else "***" + outcome
         lines.append(f"{n:3d}/{len(outcomes)} Test #{n}: {name} .........{mark}    0.10 sec")
     failed = sum(o not in ("Passed", "Skipped") for _, o in outcomes)
     if summary:
         pct = round(100 * (len(outcomes) - failed) / max(len(outcomes), 1))
-        lines.append(f"\n{pct}% tests passed, {failed} tests failed out of {len(outcomes)}")
+        counts = "" if newer_ctest and not failed else f", {failed} tests failed"
+        lines.append(f"\n{pct}% tests passed{counts} out of {len(outcomes)}")
     return "\n".join(lines) + "\n"
 
 
@@ -37,9 +40,19 @@ GPU = ["Implementations/MatchesCpuReference.EveryPointOfNowAndPrev/cuda_8x8x1  #
 
 class Verdict(unittest.TestCase):
     def test_every_test_ran_and_passed(self):
-        ok, line = cv.verdict(log([(GPU[0], "Passed"), (GPU[1], "Passed"), ("ApproxEqual.X", "Passed")]), 3, GPU)
-        self.assertTrue(ok, line)
-        self.assertEqual(line, "ctest: ok: 3 tests, 3 passed, 0 skipped, 0 failed")
+        for newer in (False, True):
+            ok, line = cv.verdict(log([(GPU[0], "Passed"), (GPU[1], "Passed"), ("ApproxEqual.X", "Passed")],
+                                      newer_ctest=newer), 3, GPU)
+            self.assertTrue(ok, line)
+            self.assertEqual(line, "ctest: ok: 3 tests, 3 passed, 0 skipped, 0 failed")
+
+    def test_a_real_ctest_log(self):  # CMake 3.25's, with a parameterised test, a skip and a failure
+        with open(os.path.join(HERE, "bench_fixtures", "ctest-planted.log")) as f:
+            ok, line = cv.verdict(f.read(), 6, ["Planted.SkipsIsSkipped"])
+        self.assertFalse(ok)
+        self.assertIn("3 failed", line)
+        self.assertIn("1 GPU tests skipped", line)
+        self.assertIn("(6 tests, 1 passed, 2 skipped, 3 failed)", line)
 
     def test_a_gpu_whose_tests_all_skip_fails(self):
         ok, line = cv.verdict(log([(GPU[0], "Skipped"), (GPU[1], "Skipped"), ("ApproxEqual.X", "Passed")]), 3, GPU)
