@@ -6,6 +6,8 @@
 # (build/<preset>-base, its awave staged beside the build) in the same call, interleaved over
 # ROUNDS rounds, with a summary of medians (refactor_summary.py). Logs and JSON to OUT.
 #   bench/device/refactor-check.sh OUT tests|runs [ROUNDS]
+# For runs: SIZES (default "256 512"), TIME_BUILDS (default "cuda openmptarget"), TIME_STEPS
+# and TIME_PERIOD (default 60 and 20: chunks of 20 steps), CHECK=0 to time only.
 set -uo pipefail
 out=${1:?usage: refactor-check.sh OUT tests|runs [ROUNDS]}
 part=${2:?usage: refactor-check.sh OUT tests|runs [ROUNDS]}
@@ -24,8 +26,12 @@ if [ "$part" = tests ]; then
   done
   exit $status
 fi
+sizes=(${SIZES:-256 512})
+time_builds=(${TIME_BUILDS:-cuda openmptarget})
+steps=${TIME_STEPS:-60} period=${TIME_PERIOD:-20}
+[ "${CHECK:-1}" = 0 ] && builds=()
 for b in "${builds[@]}"; do  # the build's GPU implementations (its default) against cpu-openmp
-  for n in 256 512; do
+  for n in "${sizes[@]}"; do
     name=check-$b-$n
     timeout 200 "build/$b/src/awave" -shape $n,$n,$n -nsteps 30 -out_period 10 -no_output -reference cpu-openmp \
       -json "$out/$name.json" > "$out/$name.txt" 2>&1 || status=1
@@ -34,10 +40,10 @@ for b in "${builds[@]}"; do  # the build's GPU implementations (its default) aga
   done
 done
 for r in $(seq "$rounds"); do
-  for n in 256 512; do
-    for b in "${builds[@]}"; do
+  for n in "${sizes[@]}"; do
+    for b in "${time_builds[@]}"; do
       for v in "$b" "$b-base"; do
-        timeout 120 "build/$v/src/awave" -shape $n,$n,$n -nsteps 60 -out_period 20 -no_output -no_check -quiet \
+        timeout 120 "build/$v/src/awave" -shape $n,$n,$n -nsteps "$steps" -out_period "$period" -no_output -no_check -quiet \
           -json "$out/time-$v-$n-r$r.json" > "$out/time-$v-$n-r$r.txt" 2>&1 || status=1
       done
     done
