@@ -6,7 +6,8 @@
 # are here, the code divergence; then this machine's report in OUT/report/report.md, whose first
 # page answers with the cascade plots, the navigation chart and the table.
 #   bench/study.sh OUT
-# The builds are build/PRESET; HOST_BUILD names another folder for the host one (ctest does).
+# The builds are build/PRESET; HOST_BUILD names another folder for the host one, and ONLY_HOST=1
+# leaves the GPU builds out even where they exist (ctest does both: it tests one build).
 # Sizes: SIZES (GPU, default 256,512,1000), HOST_SIZES (CPU, default 512,1000; 64,96 without a
 # GPU; none skips either part). The variants run unchecked (†); every default run is checked
 # against the CPU reference.
@@ -24,16 +25,18 @@ export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
 status=0
 sweep() { echo "== sweep.py $*"; python3 bench/sweep.py "$@" || status=1; }
 
+gpu_builds=(); [ "${ONLY_HOST:-0}" = 1 ] || for p in cuda openmptarget; do [ -x "build/$p/src/awave" ] && gpu_builds+=("$p"); done
+has_build() { [[ " ${gpu_builds[*]} " == *" $1 "* ]]; }
+
 if [ $gpu = 1 ] && [ "$sizes" != none ]; then
-  for preset in cuda openmptarget; do
-    [ -x "build/$preset/src/awave" ] || continue
+  for preset in "${gpu_builds[@]}"; do
     sweep "$preset" "$out" --sizes "$sizes"
     sweep "$preset" "$out" --sizes "$sizes" --impls "kokkos-$preset-mdrange" --tune kokkos.tile=0x0x0 \
       --label default-tiles --no-check
   done
   # The naive order (i, j, k) on CUDA, where the backend needs k on the first axis; on OpenMPTarget
   # (i, j, k) is the needed order already.
-  if [ -x build/cuda/src/awave ]; then
+  if has_build cuda; then
     sweep cuda "$out" --sizes "${NAIVE_SIZES:-512}" --impls kokkos-cuda-mdrange --tune kokkos.axes=ijk,kokkos.tile=0x0x0 \
       --label naive-axes --no-check
   fi
@@ -45,13 +48,13 @@ if [ -x "$host_build/src/awave" ] && [ -n "$host_sizes" ]; then
   sweep host "$out" --sizes "$host_sizes" --impls cpu-openmp,kokkos-openmp,kokkos-openmp-mdrange --reference cpu-openmp \
     --exe "$host_build/src/awave"
 fi
-if [ -x build/openmptarget/src/awave ] && [ -n "$host_sizes" ]; then
+if has_build openmptarget && [ -n "$host_sizes" ]; then
   sweep openmptarget "$out" --sizes "$host_sizes" --impls omp,kokkos-openmptarget,kokkos-openmptarget-mdrange \
     --env OMP_TARGET_OFFLOAD=DISABLED --label offload-disabled --no-check
 fi
 python3 bench/count_loc.py "$out/loc.json" || status=1
 builds=()
-for preset in cuda openmptarget; do [ -f "build/$preset/compile_commands.json" ] && builds+=("$preset=build/$preset"); done
+for preset in "${gpu_builds[@]}"; do [ -f "build/$preset/compile_commands.json" ] && builds+=("$preset=build/$preset"); done
 [ -f "$host_build/compile_commands.json" ] && builds+=("host=$host_build")
 if [ ${#builds[@]} -gt 0 ]; then
   python3 bench/code_divergence.py "$out/divergence.json" "${builds[@]}" ||
