@@ -15,7 +15,8 @@ export OMP_PROC_BIND=spread
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv,noheader > "$out/gpu.txt"
 [ "$only" = timing ] && sanitize=() || sanitize=(cuda kokkos-cuda)
 if [ "$only" != timing ]; then
-  echo "ctest gpu: $(bench/device/ctest-counted.sh build/cuda gpu "$out/ctest-gpu.log" 300)" | tee "$out/summary.txt"
+  verdict=$(bench/device/ctest-counted.sh build/cuda gpu "$out/ctest-gpu.log" 300) || tests_failed=1
+  echo "ctest gpu: $verdict" | tee "$out/summary.txt"
 fi
 for impl in "${sanitize[@]}"; do
   for tool in memcheck racecheck synccheck initcheck; do
@@ -53,3 +54,4 @@ for (n, steps, impl), r in sorted(rows.items()):
     ratio = f"{three / one:.3f}" if one and three else "-"
     print(f"{n:5d}^3 {steps:3d} steps {impl:12s} single {one or 0:.3e} sweep {three or 0:.3e} x {ratio}")
 PY
+exit ${tests_failed:-0}  # the timings are data; a test run that did not count out fails the call
