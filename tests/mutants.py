@@ -50,6 +50,16 @@ MUTANTS = [
     ("three-kernel runs: their environment never reaches the tests", "tests/CMakeLists.txt",
      'set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${env_file}")', "",
      "^three_kernel_step\\.Implementations/MatchesCpuReference"),
+    ("cache sweep: a ghost plane of a computed level left stale", "src/core/cache_sweep.hpp",
+     "if (s < S) std::fill(level_row(s, p, j0 - S)", "if (false) std::fill(level_row(s, p, j0 - S)",
+     "^sweep\\.Implementations/"),
+    ("cache sweep: level 2 stored off the tile's last row", "src/core/cache_sweep.hpp",
+     "const bool on_tile = j >= j0 && j < j1 && p >= i0 && p < i1;",
+     "const bool on_tile = j >= j0 && j < j1 - 1 && p >= i0 && p < i1;", "^sweep\\.Implementations/"),
+    ("cache sweep: the sweep's run never sweeps (its environment lost)", "tests/CMakeLists.txt",
+     'LABELS "${_runs_label}"\n                     ENVIRONMENT "OMP_NUM_THREADS=2;OMP_PROC_BIND=false;AWAVE_STEPS_PER_SWEEP=3;',
+     'LABELS "${_runs_label}"\n                     ENVIRONMENT "OMP_NUM_THREADS=2;OMP_PROC_BIND=false;',
+     "^sweep\\.Implementations/"),
 ]
 TARGETS = ["awave", "test_model", "test_integrity", "test_host_impls"]
 

@@ -3,6 +3,7 @@
 #include "app/memory_estimate.hpp"
 #include "app/registry.hpp"
 #include "core/approx_equal.hpp"
+#include "core/cache_sweep.hpp"
 #include "core/step_plan.hpp"
 #include "core/time_ring.hpp"
 #include "core/tuning.hpp"
@@ -296,6 +297,32 @@ TEST(StepPlan, SweepsWhereTheyApply) {
   configure_tuning("steps_per_sweep=1", {"cuda"});
   EXPECT_EQ(steps(p, sweeps), 1);
   configure_tuning("", {});
+  // Each implementation's own threshold (the CPU's sweep from 128^3), recorded in the plan.
+  const Capabilities cpu{false, true, kCacheSweepMinPoints};
+  p.shape = {128, 128, 128};
+  EXPECT_EQ(steps(p, cpu), 3);
+  EXPECT_EQ(steps(p, sweeps), 1) << "the GPUs' threshold";
+  EXPECT_EQ(plan_steps(p, p, cpu).sweep_min_points, kCacheSweepMinPoints);
+  EXPECT_EQ(plan_steps(p, p, single).sweep_min_points, 0u) << "no sweep: nothing to record";
+  p.shape = {128, 128, 127};
+  EXPECT_EQ(steps(p, cpu), 1);
+}
+
+// The CPU sweep's tiles (core/cache_sweep.hpp) cover the grid once, and cut planes only where
+// there are fewer than about two tiles a thread.
+TEST(CacheSweep, TilesCoverTheGrid) {
+  for (const auto& [nx, ny, rows, planes, threads] :
+       std::vector<std::array<int, 5>>{{512, 512, 16, 0, 16}, {97, 61, 5, 7, 2}, {128, 20, 16, 0, 16}, {8, 8, 16, 0, 64}}) {
+    const CacheSweep t = CacheSweep::make(nx, ny, rows, planes, threads);
+    EXPECT_GE(t.tiles_j * t.rows, ny);
+    EXPECT_LT((t.tiles_j - 1) * t.rows, ny);
+    EXPECT_GE(t.tiles_i * t.planes, nx);
+    EXPECT_LT((t.tiles_i - 1) * t.planes, nx);
+    if (planes) EXPECT_EQ(t.planes, planes);
+  }
+  EXPECT_EQ(CacheSweep::make(512, 512, 16, 0, 16).tiles_i, 1) << "32 tiles of rows for 16 threads";
+  EXPECT_EQ(CacheSweep::make(128, 20, 16, 0, 16).tiles_i, 4) << "2 tiles of rows: planes cut (32 each at least)";
+  EXPECT_EQ(CacheSweep::make(8, 8, 16, 0, 64).rows, 8) << "no more rows than the grid";
 }
 
 // Fused steps up to fused_step_points interior points (and on slabs thinner than two sponge

@@ -234,7 +234,7 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
   result.description = entry.description;
   result.is_reference = entry.id == options.reference && options.check;
   log << fmt::format("[{}] {}: setting up\n", entry.id, entry.description) << std::flush;
-  std::unique_ptr<WaveImpl> impl = make_implementation(entry, problem);
+  std::unique_ptr<WaveImpl> impl = make_implementation(entry, problem, result.is_reference);
   result.plan = impl->plan();
   if (result.plan.steps_per_sweep > 1)
     log << fmt::format("[{}] {} steps a sweep (temporal blocking); a chunk's remainder as single steps\n", entry.id,
@@ -433,6 +433,7 @@ void write_json(const RunReport& report, const std::string& path) {
                          {"form", entry ? entry->form : ""},
                          {"steps_per_sweep", r.plan.steps_per_sweep},
                          {"fused_step", r.plan.fused_step},
+                         {"sweep_min_points", r.plan.sweep_min_points},
                          {"chunk_steps", r.chunk_steps},
                          {"chunk_seconds", r.chunk_seconds},
                          {"best_su_per_s", best},

@@ -30,21 +30,21 @@ MemoryNeed estimate_memory(const WaveParams& global, const WaveParams& params, c
   MemoryNeed need;
   for (const ImplEntry* entry : impls) {
     const ImplEntry& e = *entry;
+    // The temporal-blocking sweep writes its two last levels into two fields besides the pair it reads.
+    const std::size_t fields = std::size_t(plan_steps(global, params, e.can).fields());
     std::size_t host = staging;
     if (is_cpu_reference(e.id))
-      host += 3 * padded + 2 * interior;
+      host += fields * padded + 2 * interior;
     else if (e.on_device)
       host += padded;
     else
-      host += 3 * padded + coefficients;
+      host += fields * padded + coefficients;
     if (!e.on_device) host += host_conversion;
     if (check) host += padded;  // the reference's `now`, kept (and, for the reference, copied)
     if (host > need.host_bytes) {
       need.host_bytes = host;
       need.host_peak_by = e.id;
     }
-    // The temporal-blocking sweep writes its two last levels into two fields besides the pair it reads.
-    const std::size_t fields = std::size_t(plan_steps(global, params, e.can).fields());
     if (e.on_device) need.device_bytes = std::max(need.device_bytes, fields * padded + coefficients + device_staging);
   }
   return need;

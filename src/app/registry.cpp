@@ -26,13 +26,15 @@ const std::vector<ImplEntry>& implementations() {
                  [](const WaveProblem& problem, const StepPlan& plan) {
                    return std::make_unique<WaveCpu>(problem, plan, false);
                  },
-                 "reference"});
-    v.push_back({"cpu-openmp", "CPU reference on " + std::to_string(WaveCpu::max_threads()) + " OpenMP threads", false,
-                 false,
+                 "reference", Capabilities{}});
+    v.push_back({"cpu-openmp",
+                 "CPU reference on " + std::to_string(WaveCpu::max_threads()) +
+                     " OpenMP threads; three steps a sweep on large grids (tiles in cache)",
+                 false, false,
                  [](const WaveProblem& problem, const StepPlan& plan) {
                    return std::make_unique<WaveCpu>(problem, plan, true);
                  },
-                 "hand-written"});
+                 "hand-written", Capabilities{false, true, kCacheSweepMinPoints}});
 #if defined(AWAVE_HAVE_CUDA)
     add_cuda_implementations(v);
 #endif
@@ -45,8 +47,10 @@ const std::vector<ImplEntry>& implementations() {
   return impls;
 }
 
-std::unique_ptr<WaveImpl> make_implementation(const ImplEntry& entry, const WaveProblem& problem) {
-  return entry.make(problem, plan_steps(problem.global_params(), problem.params(), entry.can));
+std::unique_ptr<WaveImpl> make_implementation(const ImplEntry& entry, const WaveProblem& problem, bool as_reference) {
+  Capabilities can = entry.can;
+  if (as_reference) can.sweep = false;
+  return entry.make(problem, plan_steps(problem.global_params(), problem.params(), can));
 }
 
 const ImplEntry* find_implementation(const std::string& id) {

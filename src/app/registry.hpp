@@ -17,8 +17,10 @@ namespace awave {
 const std::vector<ImplEntry>& implementations();
 const ImplEntry* find_implementation(const std::string& id);
 // Plans how the implementation takes its steps on this process's part of the problem
-// (core/step_plan.hpp, plan_steps: the only place that decides) and makes it with that plan.
-std::unique_ptr<WaveImpl> make_implementation(const ImplEntry& entry, const WaveProblem& problem);
+// (core/step_plan.hpp, plan_steps: the only place that decides) and makes it with that plan. The
+// reference of a checked run takes single steps, as the spec writes them (cpu-openmp can sweep).
+std::unique_ptr<WaveImpl> make_implementation(const ImplEntry& entry, const WaveProblem& problem,
+                                              bool as_reference = false);
 
 // Why this build's accelerator cannot be used (no GPU, no driver), or nothing when it can
 // or the build has none. Checked before any device implementation or Kokkos starts, so a

@@ -23,16 +23,20 @@ inline std::size_t fused_step_max_points() {
   return std::size_t(tuning_integer("fused_step_points").value_or(128L * 128 * 128));
 }
 
-// The temporal-blocking sweep (core/sweep_march.hpp) from 200^3 points: there both hand CUDA and
-// Kokkos-CUDA gain on the H100 (Kokkos-CUDA 1.02 x at 200^3, 0.96 x at 192^3, where the sweep's
-// teams are a wave and a fraction of the GPU's; bench/results/h100-2026-11-25/temporal-23f8678).
+// The temporal-blocking sweep (core/sweep_march.hpp) from 200^3 points on the GPUs: there both
+// hand CUDA and Kokkos-CUDA gain on the H100 (Kokkos-CUDA 1.02 x at 200^3, 0.96 x at 192^3, where
+// the sweep's teams are a wave and a fraction of the GPU's; bench/results/h100-2026-11-25/temporal-23f8678).
 inline constexpr std::size_t kSweepMinPoints = std::size_t(200) * 200 * 200;
+// The CPU's sweep (core/cache_sweep.hpp) from 128^3 points, where three fields (48 MiB) outgrow
+// the last-level cache of the 16-core CPUs measured (bench/results/cpu-sweep).
+inline constexpr std::size_t kCacheSweepMinPoints = std::size_t(128) * 128 * 128;
 
 // What an implementation can do besides one fused kernel a step, declared once, in its registry
 // entry.
 struct Capabilities {
-  bool three_kernel_step = false;  // interior, x layers, y layers (and so a step split in two over MPI)
-  bool sweep = false;              // the temporal-blocking sweep
+  bool three_kernel_step = false;                  // interior, x layers, y layers (and so a step split in two over MPI)
+  bool sweep = false;                              // the temporal-blocking sweep
+  std::size_t sweep_min_points = kSweepMinPoints;  // the grids it sweeps by default: its platform's
 };
 
 // How an implementation takes its steps in one run, decided by plan_steps alone: the driver makes
@@ -47,28 +51,31 @@ struct StepPlan {
   int steps_per_sweep = 1;
   // Why single steps where the implementation could sweep this grid (over MPI), or empty.
   std::string single_steps_reason;
+  // The smallest grid (interior points) the implementation sweeps by default, or 0 (it cannot).
+  std::size_t sweep_min_points = 0;
   int fields() const { return steps_per_sweep > 1 ? 4 : 3; }  // the sweep's fourth field
 };
 
 // global: the whole grid; slab: the part this process steps (the whole grid without MPI).
 // Fused steps up to fused_step_max_points() and where a slab has fewer x-planes than two sponge
-// layers (the x-layer kernels assume both fit). The sweep where the grid has kSweepMinPoints
-// (tuning key steps_per_sweep forces 1 or 3), never on an MPI slab (its halo exchange is per step:
+// layers (the x-layer kernels assume both fit). The sweep where the grid has the implementation's
+// sweep_min_points (tuning key steps_per_sweep forces 1 or 3), never on an MPI slab (its halo exchange is per step:
 // a sweep would need 3 halo planes a side) nor where nz <= 2 (the start has values on z ghosts
 // there, which the sweep's computed levels lack).
 inline StepPlan plan_steps(const WaveParams& global, const WaveParams& slab, const Capabilities& can) {
   StepPlan plan;
-  plan.fused_step = !can.three_kernel_step || slab.interior_points() <= fused_step_max_points() ||
-                    slab.nx() < 2 * kBoundaryLayers;
+  plan.fused_step =
+      !can.three_kernel_step || slab.interior_points() <= fused_step_max_points() || slab.nx() < 2 * kBoundaryLayers;
   if (!can.sweep || slab.nz() < 3) return plan;
+  plan.sweep_min_points = can.sweep_min_points;
   const std::optional<std::string> set = tuning_word("steps_per_sweep");
-  const bool wanted = set ? *set == "3" : global.interior_points() >= kSweepMinPoints;
+  const bool wanted = set ? *set == "3" : global.interior_points() >= can.sweep_min_points;
   if (wanted && slab.nx() == global.nx())
     plan.steps_per_sweep = SweepTile::kSteps;
   else if (wanted)
     plan.single_steps_reason = "single steps over MPI: the halo exchange is per step (a sweep of " +
-                               std::to_string(SweepTile::kSteps) + " would need " +
-                               std::to_string(SweepTile::kSteps) + " halo planes a side)";
+                               std::to_string(SweepTile::kSteps) + " would need " + std::to_string(SweepTile::kSteps) +
+                               " halo planes a side)";
   return plan;
 }
 

@@ -3,6 +3,7 @@
 #include "core/wave_update.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #if defined(_OPENMP)
 #include <omp.h>
@@ -31,10 +32,49 @@ WaveCpu::WaveCpu(const WaveProblem& problem, const StepPlan& plan, bool threaded
         cs2_[p] = problem.cs2_k()[k];
         damp_[p] = problem.damp(i, j);
       }
-  for (auto& level : u_) level.resize(g.size());
+  for (int l = 0; l < 3; ++l) u_[l].resize(g.size());
   problem.fill_start_state(u_[1].data(), u_[0].data());
   u_[2] = u_[1];  // next's ghost points must hold the start state's
   ring_ = TimeRing<std::vector<double>*>(&u_[0], &u_[1], &u_[2], problem.params().start_step);
+  if (plan.steps_per_sweep > 1) {
+    if (!threaded_) throw std::logic_error("cpu: the serial reference takes single steps");
+    u_[3] = u_[1];  // the sweep's fourth field, its ghost points as now's
+    sweep_shape_ = CacheSweep::from_tuning(g.nx, g.ny, max_threads());
+    sweep_buffers_.resize(std::size_t(max_threads()));
+  }
+}
+
+void WaveCpu::sweep() {
+  const PaddedGeometry g = problem_.geometry();
+  SweepFields f{};
+  f.u2 = ring_.next()->data();
+  f.u3 = spare_->data();
+  f.now = ring_.now()->data();
+  f.prev = ring_.prev()->data();
+  f.cs2_k = problem_.cs2_k().data();
+  f.damp_ij = problem_.damp_ij().data();
+  f.f = problem_.f();
+  f.dt = problem_.params().dt;
+  f.nx = g.nx;
+  f.ny = g.ny;
+  f.nz = g.nz;
+  f.si = long(g.stride_i());
+  f.sj = long(g.stride_j());
+  const CacheSweep shape = sweep_shape_;
+  const std::size_t buffer = shape.buffer_doubles(g.nz);
+#pragma omp parallel
+  {
+#if defined(_OPENMP)
+    std::vector<double>& mine = sweep_buffers_[std::size_t(omp_get_thread_num())];
+#else
+    std::vector<double>& mine = sweep_buffers_[0];
+#endif
+    if (mine.size() != buffer) mine.assign(buffer, 0.0);  // first touched by its thread
+#pragma omp for schedule(static)
+    for (int t = 0; t < shape.tiles(); ++t)
+      cache_sweep_tile(f, shape, t % shape.tiles_j, t / shape.tiles_j, mine.data());
+  }
+  ring_.advance_by_sweep(spare_, CacheSweep::kSteps);
 }
 
 void WaveCpu::step() {
@@ -56,7 +96,9 @@ void WaveCpu::step() {
 }
 
 void WaveCpu::run(int nsteps) {
-  for (int n = 0; n < nsteps; ++n) step();
+  int n = 0;
+  for (const int s = plan_.steps_per_sweep; s > 1 && n + s <= nsteps; n += s) sweep();
+  for (; n < nsteps; ++n) step();
 }
 
 void WaveCpu::copy_u_to_host(double* h_now, double* h_prev) {

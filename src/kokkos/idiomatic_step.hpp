@@ -28,7 +28,8 @@ struct IdiomaticStep : StepFields<typename ExecSpace::memory_space> {
   using Fields = StepFields<typename ExecSpace::memory_space>;
   using Fields::damped_update, Fields::undamped_update, Fields::update, Fields::nx, Fields::ny, Fields::nz;
 
-  bool k_fast = Policy::k_first;  // policy axes (k, j, i) instead of (i, j, k)
+  bool k_fast = Policy::k_first;           // policy axes (k, j, i) instead of (i, j, k)
+  std::array<int, 3> tile = Policy::tile;  // in the policy's axis order
 
   KOKKOS_INLINE_FUNCTION void to_ijk(int a0, int a1, int a2, int& i, int& j, int& k) const {
     i = k_fast ? a2 : a0;
@@ -57,19 +58,23 @@ struct IdiomaticStep : StepFields<typename ExecSpace::memory_space> {
     update(i, j, k);
   }
 
+  static KokkosLaunch resolve_launch(std::size_t /*plane_bytes*/) { return KokkosLaunch::idiomatic<Policy>(); }
+
   // Queues the kernels of one step (or of its MPI part) on exec.
-  void launch(const ExecSpace& exec, StepRegion scope, bool fused, std::size_t /*plane_bytes*/ = 0) const {
+  void launch(const ExecSpace& exec, StepRegion scope, bool fused, const KokkosLaunch& settings) const {
     IdiomaticStep step = *this;
-    step.k_fast = idiomatic_k_first<Policy>();
+    step.k_fast = settings.k_first;
+    step.tile = settings.tile;
     const int nbl = kBoundaryLayers;
     if (fused) {
-      Kokkos::parallel_for("wave::all_points", step.template region<idiomatic_regions::AllPoints>(exec, {0, 0, 0}, {nx, ny, nz}), step);
+      Kokkos::parallel_for("wave::all_points",
+                           step.template region<idiomatic_regions::AllPoints>(exec, {0, 0, 0}, {nx, ny, nz}), step);
       return;
     }
     if (scope != StepRegion::edges)
-      Kokkos::parallel_for("wave::interior",
-                           step.template region<idiomatic_regions::Interior>(exec, {nbl, nbl, 0}, {nx - nbl, ny - nbl, nz}),
-                           step);
+      Kokkos::parallel_for(
+          "wave::interior",
+          step.template region<idiomatic_regions::Interior>(exec, {nbl, nbl, 0}, {nx - nbl, ny - nbl, nz}), step);
     if (scope != StepRegion::bulk)
       Kokkos::parallel_for("wave::x_layers",
                            step.template region<idiomatic_regions::XLayers>(exec, {0, 0, 0}, {2 * nbl, ny, nz}), step);
@@ -87,8 +92,7 @@ struct IdiomaticStep : StepFields<typename ExecSpace::memory_space> {
       std::swap(lo[0], lo[2]);
       std::swap(hi[0], hi[2]);
     }
-    const std::array<int, 3> t = idiomatic_tile<Policy>();
-    return {exec, {lo[0], lo[1], lo[2]}, {hi[0], hi[1], hi[2]}, {t[0], t[1], t[2]}};
+    return {exec, {lo[0], lo[1], lo[2]}, {hi[0], hi[1], hi[2]}, {tile[0], tile[1], tile[2]}};
   }
 };
 

@@ -1,10 +1,12 @@
-// Three steps in one sweep of the grid (core/sweep_march.hpp) the portable way: a TeamPolicy team
-// a tile, its planes in team scratch memory, team_barrier() the plane's barrier; team rank r is
-// column (r % kColumnsK, r / kColumnsK), so a warp is a row of columns on CUDA (team ranks are
-// threadIdx.y there). Taken by the tuned form on Kokkos::Cuda, where the study measured it; other
-// backends keep single steps (their teams are not the 640 threads a tile has).
+// Three steps in one sweep of the grid the portable way: a TeamPolicy team a tile, its planes in
+// team scratch memory. On Kokkos::Cuda (SweepStep) the GPU's sweep (core/sweep_march.hpp):
+// team_barrier() the plane's barrier; team rank r is column (r % kColumnsK, r / kColumnsK), so a
+// warp is a row of columns (team ranks are threadIdx.y there). On the host backends
+// (CacheSweepStep) the CPU's (core/cache_sweep.hpp): teams of one thread, each tile's level
+// buffer its team's level-1 scratch. OpenMPTarget keeps single steps.
 #pragma once
 
+#include "core/cache_sweep.hpp"
 #include "core/sweep_march.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -13,12 +15,14 @@
 
 namespace awave {
 
+template <class ExecSpace>
+inline constexpr bool kokkos_cache_sweeps = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
 #if defined(KOKKOS_ENABLE_CUDA)
 template <class ExecSpace>
-inline constexpr bool kokkos_sweeps = std::is_same_v<ExecSpace, Kokkos::Cuda>;
+inline constexpr bool kokkos_sweeps = std::is_same_v<ExecSpace, Kokkos::Cuda> || kokkos_cache_sweeps<ExecSpace>;
 #else
 template <class ExecSpace>
-inline constexpr bool kokkos_sweeps = false;
+inline constexpr bool kokkos_sweeps = kokkos_cache_sweeps<ExecSpace>;
 #endif
 
 template <class ExecSpace>
@@ -42,6 +46,26 @@ struct SweepStep {
         "wave::sweep",
         Policy(exec, league, SweepTile::kThreads).set_scratch_size(0, Kokkos::PerTeam(SweepTile::kScratchBytes)),
         *this);
+  }
+};
+
+template <class ExecSpace>
+struct CacheSweepStep {
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  SweepFields fields;
+  CacheSweep shape;
+
+  void operator()(const typename Policy::member_type& team) const {
+    const std::size_t bytes = shape.buffer_doubles(fields.nz) * sizeof(double);
+    double* buffer = static_cast<double*>(team.team_scratch(1).get_shmem(bytes));
+    const int t = team.league_rank();
+    cache_sweep_tile(fields, shape, t % shape.tiles_j, t / shape.tiles_j, buffer);
+  }
+
+  void launch(const ExecSpace& exec) const {
+    const std::size_t bytes = shape.buffer_doubles(fields.nz) * sizeof(double);
+    Kokkos::parallel_for("wave::cache_sweep",
+                         Policy(exec, shape.tiles(), 1).set_scratch_size(1, Kokkos::PerTeam(bytes)), *this);
   }
 };
 

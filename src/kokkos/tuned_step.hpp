@@ -139,8 +139,12 @@ struct TunedStep : StepFields<typename ExecSpace::memory_space> {
     for (int k = 0; k < nz; ++k) damped_update(i, j, k);
   }
 
+  static KokkosLaunch resolve_launch(std::size_t plane_bytes) {
+    return KokkosLaunch::tuned<IdiomaticPolicy<ExecSpace>, Iteration>(plane_bytes);
+  }
+
   // Queues the kernels of one step (or of its MPI part) on exec.
-  void launch(const ExecSpace& exec, StepRegion scope, bool fused, std::size_t plane_bytes) const {
+  void launch(const ExecSpace& exec, StepRegion scope, bool fused, const KokkosLaunch& settings) const {
     const int nbl = kBoundaryLayers;
     if constexpr (Iteration::k_columns) {
       if (fused) {
@@ -162,7 +166,7 @@ struct TunedStep : StepFields<typename ExecSpace::memory_space> {
             Kokkos::RangePolicy<ExecSpace, tuned_regions::YLayerColumns>(exec, 0, (nx - 2 * nbl) * 2 * nbl), *this);
     } else {
       if (fused) {  // launch-bound: the march gains nothing there
-        IdiomaticStep<ExecSpace>{static_cast<const Fields&>(*this)}.launch(exec, StepRegion::all, true);
+        IdiomaticStep<ExecSpace>{static_cast<const Fields&>(*this)}.launch(exec, StepRegion::all, true, settings);
         return;
       }
       using Int = Kokkos::IndexType<int>;
@@ -173,11 +177,11 @@ struct TunedStep : StepFields<typename ExecSpace::memory_space> {
         return;
       }
       TunedStep marched = *this;
-      marched.segment = march_segment_for<Iteration>(plane_bytes);
+      marched.segment = settings.segment;
       marched.march_begin = scope == StepRegion::all ? 0 : nbl;
       marched.march_end = scope == StepRegion::all ? nx : nx - nbl;
       const int segments = (marched.march_end - marched.march_begin + marched.segment - 1) / marched.segment;
-      marched.tiles = MarchTiles::make(ny, nz, segments, tuned_march_rows(Iteration::march_rows));
+      marched.tiles = MarchTiles::make(ny, nz, segments, settings.march_rows);
       const long items = marched.tiles.items();
       if (items > std::numeric_limits<int>::max())
         throw std::runtime_error("Kokkos: grid too large for 32-bit work indices (raise AWAVE_KOKKOS_SEGMENT)");

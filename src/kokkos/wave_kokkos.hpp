@@ -51,7 +51,10 @@ class WaveKokkos final : public WaveImpl,
 
  public:
   WaveKokkos(const WaveProblem& problem, const StepPlan& plan, std::string id)
-      : WaveImpl(problem, plan), id_(std::move(id)), ring_(initial_ring(problem, exec_)) {
+      : WaveImpl(problem, plan),
+        id_(std::move(id)),
+        ring_(initial_ring(problem, exec_)),
+        launch_settings_(Step::resolve_launch(plane_bytes(problem.geometry()))) {
     const PaddedGeometry g = problem.geometry();
     Kokkos::View<double*, MemSpace> cs2_k("wave::cs2_k", g.nz);
     Kokkos::View<double**, Kokkos::LayoutRight, MemSpace> damp_ij("wave::damp_ij", g.nx, g.ny);
@@ -70,14 +73,17 @@ class WaveKokkos final : public WaveImpl,
       if (!one_layout(spare_, ring_.now(), ring_.prev()) || damp_ij.stride(0) != std::size_t(g.ny))
         throw std::logic_error("Kokkos: the sweep's fields differ in layout");
       Kokkos::deep_copy(exec_, spare_, ring_.now());
+      if constexpr (kokkos_cache_sweeps<ExecSpace>)
+        cache_shape_ = CacheSweep::from_tuning(g.nx, g.ny, ExecSpace().concurrency());
     }
     exec_.fence();
   }
 
-  // The tuned form on the backends where the sweep was measured (sweep_step.hpp); the registry's
-  // Capabilities read it.
+  // The tuned form on the backends that have a sweep (sweep_step.hpp); the registry's Capabilities
+  // read it.
   static constexpr bool kSweeps = Step::may_sweep && kokkos_sweeps<ExecSpace>;
-  static constexpr Capabilities kCan{true, kSweeps};
+  static constexpr Capabilities kCan{true, kSweeps,
+                                     kokkos_cache_sweeps<ExecSpace> ? kCacheSweepMinPoints : kSweepMinPoints};
 
   std::string id() const override { return id_; }
   long time_step() const override { return ring_.time(); }
@@ -135,7 +141,9 @@ class WaveKokkos final : public WaveImpl,
 #endif
     return std::nullopt;
   }
-  void advance_queued_step() override { ring_.rotate(); }  // (called only where cuda_stream() names one)
+  void advance_queued_step() override {
+    ring_.rotate();
+  }  // (called only where cuda_stream() names one)
 
   std::shared_ptr<double> pinned_buffer(std::size_t n) override {
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -195,7 +203,7 @@ class WaveKokkos final : public WaveImpl,
     const StepFields<MemSpace> fields{ring_.next(), ring_.now(), ring_.prev(), cs2_k_, damp_ij_,
                                       problem_.f(), p.dt,        p.nx(),       p.ny(), p.nz()};
     const Step step{fields};
-    step.launch(exec_, scope, plan_.fused_step, plane_bytes(problem_.geometry()));
+    step.launch(exec_, scope, plan_.fused_step, launch_settings_);
   }
 
   // Three steps in one sweep: u(t+2) into `next`, u(t+3) into the spare field; they become prev
@@ -217,7 +225,10 @@ class WaveKokkos final : public WaveImpl,
     f.nz = p.nz();
     f.si = long(now.stride(0));
     f.sj = long(now.stride(1));
-    SweepStep<ExecSpace>{f}.launch(exec_);
+    if constexpr (kokkos_cache_sweeps<ExecSpace>)
+      CacheSweepStep<ExecSpace>{f, cache_shape_}.launch(exec_);
+    else
+      SweepStep<ExecSpace>{f}.launch(exec_);
     ring_.advance_by_sweep(spare_, SweepTile::kSteps);
   }
 
@@ -242,7 +253,9 @@ class WaveKokkos final : public WaveImpl,
   std::string id_;
   ExecSpace exec_;  // declared before ring_, which is built with it
   TimeRing<Field> ring_;
-  Field spare_;  // the sweep's free field besides `next` (empty without the sweep)
+  KokkosLaunch launch_settings_;
+  CacheSweep cache_shape_;  // the host backends' sweep tiles
+  Field spare_;             // the sweep's free field besides `next` (empty without the sweep)
   Kokkos::View<const double*, MemSpace> cs2_k_;
   Kokkos::View<const double**, Kokkos::LayoutRight, MemSpace> damp_ij_;
 };
