@@ -27,6 +27,7 @@ TEST(CommandLine, Defaults) {
   EXPECT_EQ(r.options.output_base, "test");
   EXPECT_TRUE(r.options.write_output);
   EXPECT_TRUE(r.options.check);
+  EXPECT_FALSE(r.options.digest);
 }
 
 TEST(CommandLine, OriginalSingleDashInterface) {
@@ -43,8 +44,9 @@ TEST(CommandLine, OriginalSingleDashInterface) {
 
 TEST(CommandLine, DoubleDashAndExtras) {
   const ParsedCommandLine r = parse({"--nsteps", "3", "-impl", "kokkos-serial,cpu", "-json", "r.json", "-no_output",
-                                     "-no_check", "--kokkos-threads=2"});
+                                     "-no_check", "-digest", "--kokkos-threads=2"});
   ASSERT_FALSE(r.error) << *r.error;
+  EXPECT_TRUE(r.options.digest);
   EXPECT_EQ(r.options.params.nsteps, 3);
   EXPECT_EQ(r.options.impls, (std::vector<std::string>{"kokkos-serial", "cpu"}));
   EXPECT_EQ(r.options.json_path, "r.json");

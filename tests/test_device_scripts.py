@@ -111,6 +111,58 @@ class RefactorSummary(unittest.TestCase):
         self.assertIn("lowest ratio: 1.100", text.getvalue())
 
 
+class SweepStudySummary(unittest.TestCase):
+    """bench/device/sweep_study_summary.py on planted results: medians, the limit and the ratio;
+    every run's bits held (checked runs bitwise, unchecked ones by a reference run's digest)."""
+
+    def run_summary(self, digest="0a0b0c0d", bitwise=True):
+        import sweep_study_summary as sss
+        import io
+        from contextlib import redirect_stdout
+
+        def run(impls, plan):
+            return {"params": {"shape": [512, 512, 512], "nsteps": 12},
+                    "tuning": {"steps_per_sweep": {"value": str(plan)}, "cache_sweep.rows": {"value": "16"}},
+                    "implementations": impls}
+        ref = {"id": "cpu-openmp", "is_reference": True, "steps_per_sweep": 1, "best_su_per_s": 2e9,
+               "digest": "0a0b0c0d"}
+        with tempfile.TemporaryDirectory() as d:
+            files = {"triad": {"triad_bandwidth_gb_s": 96.0}}  # limit 4e9 SU/s
+            for r, (single, sweep) in enumerate(((2.0e9, 4.0e9), (2.2e9, 4.4e9), (2.4e9, 4.8e9)), 1):
+                files[f"single-512-r{r}"] = run([ref, {"id": "kokkos-openmp", "checked": True, "bitwise": True,
+                                                      "steps_per_sweep": 1, "best_su_per_s": single}], 1)
+                files[f"sweep-512-r{r}"] = run([ref, {"id": "kokkos-openmp", "checked": True, "bitwise": bitwise,
+                                                     "steps_per_sweep": 3, "best_su_per_s": sweep}], 3)
+            files["cpusweep-512-r1"] = run([{"id": "cpu-openmp", "checked": False, "steps_per_sweep": 3,
+                                             "best_su_per_s": 4e9, "digest": digest}], 3)
+            for name, content in files.items():
+                with open(os.path.join(d, name + ".json"), "w") as f:
+                    json.dump(content, f)
+            text = io.StringIO()
+            with redirect_stdout(text):
+                rc = sss.main(d)
+        return rc, text.getvalue()
+
+    def test_medians_limit_and_ratio(self):
+        rc, text = self.run_summary()
+        self.assertEqual(rc, 0, text)
+        self.assertIn("single-step limit 4.000e+09", text)
+        self.assertRegex(text, r"512\^3 kokkos-openmp +single +3 +2\.200e\+09 +2\.000e\+09-2\.400e\+09 +0\.55 +-")
+        self.assertRegex(text, r"512\^3 kokkos-openmp +sweep cache_sweep.rows=16 +3 +4\.400e\+09 .* 1\.10 +2\.000")
+        self.assertRegex(text, r"512\^3 cpu-openmp +single +6 +2\.000e\+09")  # the reference's rows: one plan
+        self.assertIn("every one the reference's", text)
+
+    def test_a_digest_that_differs_fails(self):
+        rc, text = self.run_summary(digest="ffffffff")
+        self.assertEqual(rc, 1, text)
+        self.assertIn("cpusweep-512-r1: cpu-openmp digest ffffffff is no reference run's (0a0b0c0d)", text)
+
+    def test_a_checked_run_not_bitwise_fails(self):
+        rc, text = self.run_summary(bitwise=False)
+        self.assertEqual(rc, 1, text)
+        self.assertIn("sweep-512-r1: kokkos-openmp not bitwise", text)
+
+
 def awave_lines():
     with open(os.path.join(DEVICE, "awave-lines.sh")) as f:
         return dict(re.findall(r"^(AWAVE_LINE_\w+)='([^']*)'", f.read(), re.M))

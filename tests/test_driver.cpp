@@ -30,7 +30,9 @@ constexpr double kUlpFault = -1234.5;
 class PlantedFault final : public WaveImpl {
  public:
   PlantedFault(const WaveProblem& problem, std::size_t point, double value)
-      : WaveImpl(problem, StepPlan{}), inner_(make_implementation(host_kokkos_impl(), problem)), point_(point),
+      : WaveImpl(problem, StepPlan{}),
+        inner_(make_implementation(host_kokkos_impl(), problem)),
+        point_(point),
         value_(value) {}
   std::string id() const override { return "planted-fault"; }
   void run(int n) override { inner_->run(n); }
@@ -58,7 +60,8 @@ Options small_options(std::array<int, 3> shape) {
 }
 
 RunReport run_with_fault(const Options& o, std::size_t point, double value) {
-  const ImplEntry faulty{"planted-fault", "planted fault", false, true, [point, value](const WaveProblem& p, const StepPlan&) {
+  const ImplEntry faulty{"planted-fault", "planted fault", false, true,
+                         [point, value](const WaveProblem& p, const StepPlan&) {
                            return std::make_unique<PlantedFault>(p, point, value);
                          }};
   std::ostringstream log;
@@ -79,6 +82,28 @@ TEST(Checker, PassesAnUndamagedImplementation) {
   std::ostringstream summary;
   print_summary(r, summary);
   EXPECT_NE(summary.str().find("bitwise identical to the reference"), std::string::npos) << summary.str();
+}
+
+// -digest: an unchecked run is held to a checked one through the digests of their final u; one
+// planted ulp changes it.
+TEST(Checker, DigestsHoldUncheckedRunsToCheckedOnes) {
+  Options o = small_options({12, 10, 6});
+  o.digest = true;
+  std::ostringstream log;
+  const RunReport checked = run_comparison(o, {find_implementation("cpu"), &host_kokkos_impl()}, log);
+  ASSERT_TRUE(checked.results[0].digest && checked.results[1].digest);
+  EXPECT_EQ(*checked.results[0].digest, *checked.results[1].digest);
+  o.check = false;
+  const RunReport unchecked = run_comparison(o, {&host_kokkos_impl()}, log);
+  ASSERT_TRUE(unchecked.results[0].digest);
+  EXPECT_EQ(*unchecked.results[0].digest, *checked.results[0].digest);
+  o.check = true;
+  const RunReport faulty = run_with_fault(o, PaddedGeometry{12, 10, 6}.index(12, 10, 6), kUlpFault);
+  ASSERT_TRUE(faulty.results[1].digest);
+  EXPECT_NE(*faulty.results[1].digest, *faulty.results[0].digest);
+  std::ostringstream summary;
+  print_summary(checked, summary);
+  EXPECT_NE(summary.str().find("digest of the final u: "), std::string::npos) << summary.str();
 }
 
 TEST(Checker, CallsOutALastBitDifferenceThatStillPasses) {

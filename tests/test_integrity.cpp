@@ -4,12 +4,14 @@
 // newest intact snapshot, saying so in one line, or refuses in one line: never exit 0 with a
 // different field.
 #include "awave_process.hpp"
+#include "core/wave_problem.hpp"
 #include "damage.hpp"
 #include "io/integrity.hpp"
 #include "io/vtkhdf.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <regex>
@@ -312,4 +314,24 @@ TEST_F(Integrity, AFileWrittenBeforeChecksumsRestartsWithOneLine) {
   const Outcome l = run("-restart lost.vtkhdf -impl cpu -nsteps 2 next2");
   EXPECT_EQ(l.status, 1) << l.err;
   EXPECT_NE(l.err.find("/awave_integrity is missing"), std::string::npos) << l.err;
+}
+
+// awave -digest (io/integrity.hpp, field_digest): any one value's bits, the first and the last
+// interior point included, change the digest; ghost points do not count.
+TEST(FieldDigest, EveryInteriorBitCounts) {
+  awave::WaveParams p;
+  p.shape = {9, 8, 5};
+  const awave::WaveProblem problem(p);
+  const awave::PaddedGeometry g = problem.geometry();
+  std::vector<double> u(g.size()), prev(g.size());
+  problem.fill_start_state(u.data(), prev.data());
+  const std::uint32_t digest = awave::field_digest(u.data(), g);
+  for (const std::size_t at : {g.index(1, 1, 1), g.index(g.nx, g.ny, g.nz), g.index(5, 4, 3)}) {
+    std::vector<double> damaged = u;
+    damaged[at] = std::nextafter(damaged[at], 1e300);
+    EXPECT_NE(awave::field_digest(damaged.data(), g), digest) << "point " << at;
+  }
+  std::vector<double> ghost = u;
+  ghost[g.index(0, 0, 0)] += 1.0;
+  EXPECT_EQ(awave::field_digest(ghost.data(), g), digest) << "a ghost point is not the field";
 }

@@ -43,7 +43,6 @@ std::vector<std::string> split_commas(const std::string& text) {
   return parts;
 }
 
-
 std::string tuning_key_names() {
   std::string names;
   for (const TuningKey& k : tuning_keys()) names += (names.empty() ? "" : ", ") + std::string(k.name);
@@ -54,7 +53,8 @@ std::string tuning_key_names() {
 
 std::string usage() {
   return "usage: awave [-shape nx,ny,nz] [-dx float] [-dt float] [-nsteps int] [-out_period int]\n"
-         "             [-impl id,id,...] [-reference cpu|cpu-openmp] [-json FILE] [-no_output] [-no_check] [-quiet]\n"
+         "             [-impl id,id,...] [-reference cpu|cpu-openmp] [-json FILE] [-no_output] [-no_check] [-digest] "
+         "[-quiet]\n"
          "             [-snapshot_precision double|single] [-snapshot_fields u,u_prev|u] [-checkpoint_period int]\n"
          "             [-restart FILE [-restart_strict]] [-verify FILE] [-halo mpi|nccl] [-halo_timeout s]\n"
          "             [-tune key=value,...|help] [-list] [-h] [output_base]\n"
@@ -80,6 +80,8 @@ std::string usage() {
          "                    the end (default: every snapshot); -snapshot_precision single -snapshot_fields u\n"
          "                    -checkpoint_period 100 writes a quarter of the bytes per snapshot\n"
          "  -no_check         skip the CPU reference and the point-by-point check (benchmarks)\n"
+         "  -digest           print and record (-json) a CRC-32 digest of each final u, to hold an\n"
+         "                    unchecked run to a checked one of the same steps (one process only)\n"
          "  -quiet            no progress lines on stderr (steps, %, SU/s so far, time left)\n"
          "  -restart FILE     continue the run saved in FILE (an awave .vtkhdf, complete or from an\n"
          "                    interrupted run's .partial) from its newest snapshot whose checksums verify\n"
@@ -94,7 +96,9 @@ std::string usage() {
          "                    an error (default 120)\n"
          "  -tune k=v,...     tuning values, e.g. -tune kokkos.tile=0x0x0,omp.threads=256 (unset keys keep\n"
          "                    the compiled choices; each key also reads its AWAVE_ variable); -tune help\n"
-         "                    lists the keys, their values and defaults. Keys: " + tuning_key_names() + "\n"
+         "                    lists the keys, their values and defaults. Keys: " +
+         tuning_key_names() +
+         "\n"
          "  -list             list the implementations in this build and exit\n"
          "  -h, --help        this help\n"
          "  output_base       files are <stem>.<impl>.vtkhdf (default: test)\n"
@@ -128,6 +132,10 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
     }
     if (flag == "-no_check") {
       o.check = false;
+      continue;
+    }
+    if (flag == "-digest") {
+      o.digest = true;
       continue;
     }
     if (flag == "-quiet") {
@@ -189,17 +197,23 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
         if (value.empty()) return error("-restart needs a file name");
         o.restart_file = value;
       } else if (flag == "-halo") {
-        if (value == "mpi") o.halo.path = HaloPath::mpi;
-        else if (value == "nccl") o.halo.path = HaloPath::nccl;
-        else return error(fmt::format("-halo is mpi or nccl, got '{}'", value));
+        if (value == "mpi")
+          o.halo.path = HaloPath::mpi;
+        else if (value == "nccl")
+          o.halo.path = HaloPath::nccl;
+        else
+          return error(fmt::format("-halo is mpi or nccl, got '{}'", value));
       } else if (flag == "-halo_timeout") {
         const auto x = parse_real(value);
         if (!x || !(*x > 0) || *x > 1e6) return error(fmt::format("-halo_timeout needs seconds > 0, got '{}'", value));
         o.halo.timeout_seconds = *x;
       } else if (flag == "-tune") {
-        if (value == "help") o.tune_help = true;
-        else if (value.empty()) return error("-tune needs key=value,... (or help)");
-        else o.tune += (o.tune.empty() ? "" : ",") + value;
+        if (value == "help")
+          o.tune_help = true;
+        else if (value.empty())
+          return error("-tune needs key=value,... (or help)");
+        else
+          o.tune += (o.tune.empty() ? "" : ",") + value;
       } else if (flag == "-verify") {
         if (value.empty()) return error("-verify needs a file name");
         o.verify_file = value;

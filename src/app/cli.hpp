@@ -21,6 +21,7 @@ struct Options {
   bool write_output = true;          // -no_output: skip VTKHDF files (benchmarks)
   OutputLayout output;               // -snapshot_precision, -snapshot_fields, -checkpoint_period
   bool check = true;                 // -no_check: skip the CPU reference and the comparison
+  bool digest = false;               // -digest: each implementation's final u digested (io/integrity.hpp)
   bool progress = true;              // -quiet: no progress lines on stderr
   HaloSettings halo;                 // -halo, -halo_timeout: over MPI, how the planes travel
   std::string tune;                  // -tune key=value,...: tuning values (core/tuning.hpp)

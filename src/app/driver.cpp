@@ -7,6 +7,7 @@
 #include "core/step_plan.hpp"
 #include "core/tuning.hpp"
 #include "git_commit.hpp"
+#include "io/integrity.hpp"
 #include "io/snapshot_writer.hpp"
 #include "parallel/step_loop.hpp"
 
@@ -255,6 +256,8 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
         << std::flush;
   slowest_process_times(steps, result);
   if (options.check) check(*impl, problem, reference_now, result);
+  if (options.digest && !ProcessGroup::world().distributed())
+    result.digest = field_digest(impl->now_on_host().data(), problem.geometry());
   report_non_finite(impl->first_non_finite(), written_non_finite, problem, result);
   return result;
 }
@@ -349,6 +352,7 @@ void print_summary(const RunReport& report, std::ostream& out) {
       out << check_line(r) << "\n";
     else
       out << "  check: not checked (-no_check)\n";
+    if (r.digest) out << fmt::format("  digest of the final u: {:08x}\n", *r.digest);
     if (!r.non_finite.empty()) out << fmt::format("  non-finite value: {}: FAIL\n", r.non_finite);
     if (r.distributed.processes > 1)
       out << fmt::format("  over {} MPI processes (slowest each): steps {:.3f} s, halo copies {:.3f} s, MPI {:.3f} s\n",
@@ -442,6 +446,7 @@ void write_json(const RunReport& report, const std::string& path) {
                          {"effective_bandwidth_gb_s", best * bytes_per_site_update(r.plan.steps_per_sweep) / 1e9},
                          {"is_reference", r.is_reference},
                          {"checked", r.checked}};
+    if (r.digest) ji["digest"] = fmt::format("{:08x}", *r.digest);
     if (r.checked) {
       ji["differences"] = r.differences;
       ji["bitwise"] = r.bitwise();

@@ -32,6 +32,7 @@ struct ImplResult {
   std::size_t bitwise_differences = 0;  // points whose bits differ from the reference's
   double max_relative_difference = 0;   // over the points that differ (core/approx_equal.hpp)
   std::size_t points_compared = 0;
+  std::optional<std::uint32_t> digest;  // -digest: the final u's (io/integrity.hpp, field_digest)
   bool bitwise() const { return checked && bitwise_differences == 0; }
   std::string output_file;     // empty when no output was written
   std::string non_finite;      // the first NaN/Inf seen in u on the host (output, check), if any

@@ -31,6 +31,9 @@ inline constexpr std::size_t kSweepMinPoints = std::size_t(200) * 200 * 200;
 // the last-level cache of the 16-core CPUs measured (bench/results/cpu-sweep).
 inline constexpr std::size_t kCacheSweepMinPoints = std::size_t(128) * 128 * 128;
 
+// A sweep that runs only where asked for (steps_per_sweep=3).
+inline constexpr std::size_t kNeverByDefault = ~std::size_t(0);
+
 // What an implementation can do besides one fused kernel a step, declared once, in its registry
 // entry.
 struct Capabilities {

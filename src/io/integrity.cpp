@@ -46,6 +46,12 @@ template std::vector<std::uint32_t> plane_checksums<double>(const double*, const
 template std::vector<std::uint32_t> plane_checksums<float>(const float*, const PaddedGeometry&, int, int);
 template std::vector<std::uint32_t> plane_checksums<float>(const double*, const PaddedGeometry&, int, int);
 
+std::uint32_t field_digest(const double* padded, const PaddedGeometry& g) {
+  const std::vector<std::uint32_t> sums = plane_checksums<double>(padded, g, 1, g.nx);
+  return std::uint32_t(crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(sums.data()),
+                             uInt(sums.size() * sizeof(std::uint32_t))));
+}
+
 std::uint32_t snapshot_record(int64_t time, int64_t slot_u, int64_t slot_u_prev, const WaveParams& p,
                               int boundary_layers) {
   // Fixed-size fields in a fixed order; the values as the file stores them.

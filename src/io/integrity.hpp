@@ -29,6 +29,11 @@ std::uint32_t plane_checksum(const Field* padded, const PaddedGeometry& g, int p
 template <class Stored, class Field>
 std::vector<std::uint32_t> plane_checksums(const Field* padded, const PaddedGeometry& g, int pi0, int n);
 
+// The digest of a field's interior: the CRC-32 of its interior planes' checksums (plane_checksum,
+// doubles), in plane order. Equal digests: the same bits (up to CRC collisions), so an unchecked
+// run can be held to a checked one of the same steps (awave -digest).
+std::uint32_t field_digest(const double* padded, const PaddedGeometry& g);
+
 // The CRC-32 of what locates snapshot or checkpoint n: its time counter, its slots in u and
 // u_prev (-1 where u_prev is not stored), and the run's parameters as stored in /wave_params (shape, dx, dt, end step,
 // out_period, layers).

@@ -3,10 +3,11 @@
 // team_barrier() the plane's barrier; team rank r is column (r % kColumnsK, r / kColumnsK), so a
 // warp is a row of columns (team ranks are threadIdx.y there). On the host backends
 // (CacheSweepStep) the CPU's (core/cache_sweep.hpp): teams of one thread, each tile's level
-// buffer its team's level-1 scratch. OpenMPTarget keeps single steps.
+// buffer its team's level-1 scratch. OpenMPTarget takes the GPU's form too, where asked for.
 #pragma once
 
 #include "core/cache_sweep.hpp"
+#include "core/step_plan.hpp"
 #include "core/sweep_march.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -17,22 +18,48 @@ namespace awave {
 
 template <class ExecSpace>
 inline constexpr bool kokkos_cache_sweeps = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+template <class ExecSpace>
+inline constexpr bool kokkos_team_sweeps = false;  // the GPU's sweep (SweepStep)
 #if defined(KOKKOS_ENABLE_CUDA)
+template <>
+inline constexpr bool kokkos_team_sweeps<Kokkos::Cuda> = true;
+#endif
+#if defined(KOKKOS_ENABLE_OPENMPTARGET)
+template <>
+inline constexpr bool kokkos_team_sweeps<Kokkos::Experimental::OpenMPTarget> = true;
+#endif
 template <class ExecSpace>
-inline constexpr bool kokkos_sweeps = std::is_same_v<ExecSpace, Kokkos::Cuda> || kokkos_cache_sweeps<ExecSpace>;
-#else
+inline constexpr bool kokkos_sweeps = kokkos_cache_sweeps<ExecSpace> || kokkos_team_sweeps<ExecSpace>;
+// The grids each sweeps by default: measured on CUDA and the CPUs; OpenMPTarget's where asked for.
 template <class ExecSpace>
-inline constexpr bool kokkos_sweeps = kokkos_cache_sweeps<ExecSpace>;
+inline constexpr std::size_t kokkos_sweep_min_points =
+    kokkos_cache_sweeps<ExecSpace> ? kCacheSweepMinPoints : kSweepMinPoints;
+#if defined(KOKKOS_ENABLE_OPENMPTARGET)
+template <>
+inline constexpr std::size_t kokkos_sweep_min_points<Kokkos::Experimental::OpenMPTarget> = kNeverByDefault;
 #endif
 
 template <class ExecSpace>
 struct SweepStep {
+  // Kokkos 3.4's OpenMPTarget TeamPolicy cannot be made with an instance ("no matching constructor
+  // for initialization of TeamPolicyInternal<...>": its constructors take the instance by non-const
+  // reference, TeamPolicy passes a const one): there, the default instance (its only one).
   // Two teams an SM, as hand CUDA's blocks (48 registers).
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<SweepTile::kThreads, 2>>;
   SweepFields fields;
 
+  static Policy policy(const ExecSpace& exec, int league) {
+#if defined(KOKKOS_ENABLE_OPENMPTARGET)
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Experimental::OpenMPTarget>)
+      return Policy(league, SweepTile::kThreads);
+    else
+#endif
+      return Policy(exec, league, SweepTile::kThreads);
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const typename Policy::member_type& team) const {
     const int teams_k = SweepTile::teams_k(fields.nz), teams_j = SweepTile::teams_j(fields.ny);
+    if (team.team_size() != SweepTile::kThreads) Kokkos::abort("wave::sweep: a team without a thread a column");
     const int t = team.league_rank(), r = team.team_rank();
     // (a temporary: get_shmem takes a reference, which device code cannot bind to a static member)
     double* scratch = static_cast<double*>(team.team_scratch(0).get_shmem(std::size_t(SweepTile::kScratchBytes)));
@@ -42,10 +69,8 @@ struct SweepStep {
 
   void launch(const ExecSpace& exec) const {
     const int league = SweepTile::teams_k(fields.nz) * SweepTile::teams_j(fields.ny) * SweepTile::teams_i(fields.nx);
-    Kokkos::parallel_for(
-        "wave::sweep",
-        Policy(exec, league, SweepTile::kThreads).set_scratch_size(0, Kokkos::PerTeam(SweepTile::kScratchBytes)),
-        *this);
+    Kokkos::parallel_for("wave::sweep",
+                         policy(exec, league).set_scratch_size(0, Kokkos::PerTeam(SweepTile::kScratchBytes)), *this);
   }
 };
 

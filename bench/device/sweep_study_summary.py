@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""The sweep studies' table (bench/device/cpu-sweep.sh, offload-sweep.sh) from the awave -json
+files of one results folder: for each size, implementation and plan (single steps or the sweep,
+with any other tuning key set), the median over rounds of each run's best chunk, its range, its
+fraction of the single-step limit where the folder has the triad (triad.json: 24 B a site), and
+the sweep's median over the single steps' median. Only the timing rounds (files ending -rN.json)
+are timed; every file's bits are held: a checked run must be bitwise, an unchecked one must carry
+the digest (awave -digest) of a reference run of the same size and steps. Exits 1 where a run's
+bits are not the reference's, or where there is no timing run.
+    sweep_study_summary.py OUT_DIR"""
+import glob
+import json
+import os
+import re
+import statistics
+import sys
+
+
+def plan_label(impl, tuning):
+    sweeps = impl["steps_per_sweep"] > 1
+    extra = ",".join(f"{k}={v['value']}" for k, v in sorted(tuning.items())
+                     if k != "steps_per_sweep" and (sweeps or not k.startswith("cache_sweep.")))
+    return ("sweep" if sweeps else "single") + (f" {extra}" if extra else "")
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def main(out):
+    runs = {os.path.basename(p)[:-5]: load(p) for p in sorted(glob.glob(os.path.join(out, "*.json")))
+            if os.path.basename(p) != "triad.json"}
+    reference = {}  # (size, steps) -> digests of reference runs
+    for run in runs.values():
+        key = (tuple(run["params"]["shape"]), run["params"]["nsteps"])
+        for impl in run["implementations"]:
+            if impl.get("is_reference") and impl.get("digest"):
+                reference.setdefault(key, set()).add(impl["digest"])
+    bad, rates = [], {}
+    for name, run in runs.items():
+        shape, steps = tuple(run["params"]["shape"]), run["params"]["nsteps"]
+        for impl in run["implementations"]:
+            if impl.get("is_reference"):
+                pass
+            elif impl.get("checked"):
+                if not impl.get("bitwise"):
+                    bad.append(f"{name}: {impl['id']} not bitwise")
+            elif impl.get("digest") not in reference.get((shape, steps), set()):
+                bad.append(f"{name}: {impl['id']} digest {impl.get('digest')} is no reference run's "
+                           f"({', '.join(sorted(reference.get((shape, steps), set()))) or 'none'})")
+            if re.search(r"-r\d+$", name):
+                size = "x".join(map(str, shape)) if len(set(shape)) > 1 else f"{shape[0]}^3"
+                key = (shape[0] * shape[1] * shape[2], size, impl["id"], plan_label(impl, run.get("tuning", {})))
+                rates.setdefault(key, []).append(impl["best_su_per_s"])
+    limit = None
+    if os.path.exists(os.path.join(out, "triad.json")):
+        triad = load(os.path.join(out, "triad.json"))["triad_bandwidth_gb_s"] * 1e9
+        limit = triad / 24.0
+        print(f"triad {triad / 1e9:.1f} GB/s: single-step limit {limit:.3e} SU/s (24 B a site)")
+    print(f"{'size':>8} {'implementation':20} {'plan':28} {'runs':>4} {'median SU/s':>11} {'range':>21} "
+          f"{'of limit':>8} {'x single':>8}")
+    medians = {k: statistics.median(v) for k, v in rates.items()}
+    for key in sorted(rates):
+        points, size, impl, plan = key
+        r = rates[key]
+        single = medians.get((points, size, impl, "single"))
+        of_limit = f"{medians[key] / limit:8.2f}" if limit else f"{'-':>8}"
+        ratio = f"{medians[key] / single:8.3f}" if single and plan != "single" else f"{'-':>8}"
+        print(f"{size:>8} {impl:20} {plan:28} {len(r):>4} {medians[key]:11.3e} {min(r):10.3e}-{max(r):.3e} "
+              f"{of_limit} {ratio}")
+    print(f"bits: {len(runs)} runs, " + ("every one the reference's (checked, or by its digest)" if not bad
+                                        else f"{len(bad)} NOT the reference's:"))
+    for line in bad:
+        print("  " + line)
+    return 1 if bad or not rates else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
