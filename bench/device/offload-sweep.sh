@@ -19,7 +19,7 @@ mkdir -p "$out"
 export OMP_PROC_BIND=close OMP_PLACES=cores OMP_TARGET_OFFLOAD=MANDATORY
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv,noheader > "$out/gpu.txt"
 if [ "$tests" = tests ]; then
-  verdict=$(bench/device/ctest-counted.sh build/openmptarget gpu "$out/ctest-gpu.log" 400) || tests_failed=1
+  verdict=$(bench/device/ctest-counted.sh build/openmptarget gpu "$out/ctest-gpu.log" 240) || tests_failed=1
   echo "ctest gpu: $verdict" | tee "$out/summary.txt"
 fi
 run() {  # NAME SECONDS ARGS...
