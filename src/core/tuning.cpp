@@ -35,7 +35,7 @@ const std::vector<KeySpec>& specs() {
         "time steps a sweep of the grid: 3 is the temporal-blocking sweep (core/sweep_march.hpp, "
         "core/cache_sweep.hpp), where it applies"},
        Kind::word, 0, 0, false, {"1", "3"}},
-      {{"cache_sweep.rows", "AWAVE_CACHE_SWEEP_ROWS", "an integer from 1 to 4096", "16", "all",
+      {{"cache_sweep.rows", "AWAVE_CACHE_SWEEP_ROWS", "an integer from 1 to 4096", "32", "all",
         "rows j of a tile of the CPU's sweep (core/cache_sweep.hpp)"},
        Kind::integer, 1, 4096},
       {{"cache_sweep.planes", "AWAVE_CACHE_SWEEP_PLANES", "an integer >= 0", "0 (automatic: about two tiles a thread)",

@@ -3,7 +3,7 @@
 // team_barrier() the plane's barrier; team rank r is column (r % kColumnsK, r / kColumnsK), so a
 // warp is a row of columns (team ranks are threadIdx.y there). On the host backends
 // (CacheSweepStep) the CPU's (core/cache_sweep.hpp): teams of one thread, each tile's level
-// buffer its team's level-1 scratch. OpenMPTarget takes the GPU's form too, where asked for.
+// buffer its team's level-1 scratch. OpenMPTarget keeps single steps (below).
 #pragma once
 
 #include "core/cache_sweep.hpp"
@@ -24,20 +24,15 @@ inline constexpr bool kokkos_team_sweeps = false;  // the GPU's sweep (SweepStep
 template <>
 inline constexpr bool kokkos_team_sweeps<Kokkos::Cuda> = true;
 #endif
-#if defined(KOKKOS_ENABLE_OPENMPTARGET)
-template <>
-inline constexpr bool kokkos_team_sweeps<Kokkos::Experimental::OpenMPTarget> = true;
-#endif
+// Not on OpenMPTarget: under Kokkos 3.4.01 the same TeamPolicy sweep was bitwise and 1.18 x its
+// single steps at 512^3 on the H100, but hit an illegal memory access at 1000^3 and on every test
+// grid of fewer than 260 teams (bench/results/h100-2026-11-25/offload-sweep-b7d26f3).
 template <class ExecSpace>
 inline constexpr bool kokkos_sweeps = kokkos_cache_sweeps<ExecSpace> || kokkos_team_sweeps<ExecSpace>;
-// The grids each sweeps by default: measured on CUDA and the CPUs; OpenMPTarget's where asked for.
+// The grids each sweeps by default (core/step_plan.hpp).
 template <class ExecSpace>
 inline constexpr std::size_t kokkos_sweep_min_points =
     kokkos_cache_sweeps<ExecSpace> ? kCacheSweepMinPoints : kSweepMinPoints;
-#if defined(KOKKOS_ENABLE_OPENMPTARGET)
-template <>
-inline constexpr std::size_t kokkos_sweep_min_points<Kokkos::Experimental::OpenMPTarget> = kNeverByDefault;
-#endif
 
 template <class ExecSpace>
 struct SweepStep {

@@ -88,7 +88,8 @@ class WaveOmp final : public WaveImpl, public SplitStep, public DeviceFields, pu
     const int lowered = 0;
     d_incomplete_ = static_cast<int*>(to_device_bytes(&lowered, sizeof lowered, "the step flag"));
     ring_ = TimeRing<double*>(d_u_[0], d_u_[1], d_u_[2], problem.params().start_step);
-    if (plan.steps_per_sweep > 1) d_spare_ = to_device(h_now.data(), g.size(), "u (the sweep's fourth field)");
+    if (plan.steps_per_sweep > 1)
+      d_u_[3] = d_spare_ = to_device(h_now.data(), g.size(), "u (the sweep's fourth field)");
   }
 
   ~WaveOmp() override {
@@ -97,7 +98,6 @@ class WaveOmp final : public WaveImpl, public SplitStep, public DeviceFields, pu
     omp_target_free(d_damp_ij_, device_);
     omp_target_free(d_incomplete_, device_);
     omp_target_free(d_single_, device_);
-    omp_target_free(d_spare_, device_);
   }
 
   std::string id() const override { return "omp"; }
@@ -312,12 +312,12 @@ class WaveOmp final : public WaveImpl, public SplitStep, public DeviceFields, pu
 
   int device_, host_;
   const OmpLaunch launch_ = OmpLaunch::from_tuning();
-  double* d_u_[3] = {nullptr, nullptr, nullptr};
+  double* d_u_[4] = {nullptr, nullptr, nullptr, nullptr};  // the allocations (the fourth: the sweep's)
   double* d_cs2_k_ = nullptr;
   double* d_damp_ij_ = nullptr;
   int* d_incomplete_ = nullptr;  // raised by a step region that was given fewer threads than it needs
   float* d_single_ = nullptr;    // single-precision snapshots' staging, made when first needed
-  double* d_spare_ = nullptr;    // the sweep's fourth field
+  double* d_spare_ = nullptr;    // the sweep's free field besides `next` (one of d_u_, as the ring turns)
   TimeRing<double*> ring_;
 };
 
