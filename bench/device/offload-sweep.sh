@@ -6,7 +6,7 @@
 # -digest (held to the checked run's digest by sweep_study_summary.py).
 # Decision rule, stated before the runs: a sweep becomes its implementation's default where the
 # median of its rounds is >= 1.15 x the median of its single steps at 512^3 and 1000^3.
-#   bench/device/offload-sweep.sh OUT_DIR [SIZES] [ROUNDS] [STEPS] [tests|notests]
+#   [IMPLS=omp,...] bench/device/offload-sweep.sh OUT_DIR [SIZES] [ROUNDS] [STEPS] [tests|notests]
 set -uo pipefail
 out=${1:?usage: offload-sweep.sh OUT_DIR [SIZES] [ROUNDS] [STEPS] [tests|notests]}
 sizes=${2:-"512 1000"}
@@ -14,7 +14,7 @@ rounds=${3:-5}
 steps=${4:-30}
 tests=${5:-tests}
 exe=$PWD/build/openmptarget/src/awave
-impls=omp,kokkos-openmptarget
+impls=${IMPLS:-omp,kokkos-openmptarget}
 mkdir -p "$out"
 export OMP_PROC_BIND=close OMP_PLACES=cores OMP_TARGET_OFFLOAD=MANDATORY
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv,noheader > "$out/gpu.txt"
