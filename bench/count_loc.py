@@ -41,6 +41,48 @@ PARTS = {
 }
 
 
+# The sweep's code (issue 44, item 6): the shared sweeps and each model's own part of it, a
+# declaration found by its first line and counted to its closing brace.
+SWEEP = {
+    "GPU sweep, shared (hand CUDA, Kokkos-CUDA, hand omp)": [("src/core/sweep_march.hpp", None)],
+    "CPU sweep, shared (cpu-openmp, Kokkos host backends)": [("src/core/cache_sweep.hpp", None)],
+    "cuda": [("src/cuda/wave_cuda.cu", r"__global__ void .*sweep_kernel"),
+             ("src/cuda/wave_cuda.cu", r"void enqueue_sweep\(\)")],
+    "kokkos-cuda": [("src/kokkos/sweep_step.hpp", r"struct SweepStep \{"),
+                    ("src/kokkos/wave_kokkos.hpp", r"void sweep\(\) \{")],
+    "kokkos host": [("src/kokkos/sweep_step.hpp", r"struct CacheSweepStep \{"),
+                    ("src/kokkos/wave_kokkos.hpp", r"void sweep\(\) \{")],
+    "omp": [("src/omp/wave_omp.cpp", r"void sweep\(\) \{")],
+    "cpu-openmp": [("src/cpu/wave_cpu.cpp", r"void WaveCpu::sweep\(\) \{")],
+}
+
+
+def declaration(text, start):
+    """The declaration whose first line matches `start`, to the brace that closes its first one."""
+    lines = text.splitlines()
+    first = next(i for i, line in enumerate(lines) if re.search(start, line))
+    depth, opened = 0, False
+    for i in range(first, len(lines)):
+        code = re.sub(r"//.*", "", lines[i])
+        depth += code.count("{") - code.count("}")
+        opened = opened or "{" in code
+        if opened and depth <= 0:
+            return "\n".join(lines[first:i + 1])
+    raise ValueError(f"no end for {start!r}")
+
+
+def sweep_lines():
+    out = {}
+    for name, regions in SWEEP.items():
+        total = 0
+        for path, start in regions:
+            with open(os.path.join(TOP, path)) as f:
+                text = f.read()
+            total += code_lines(text if start is None else declaration(text, start))
+        out[name] = {"regions": [f"{p}" + (f" ({s})" if s else "") for p, s in regions], "lines": total}
+    return out
+
+
 def code_lines(text):
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
     lines = [re.sub(r"//.*", "", line).strip() for line in text.splitlines()]
@@ -63,6 +105,7 @@ def main(argv):
     for name, files in PARTS.items():
         result["parts"][name] = {"files": files,
                                  "lines": sum(code_lines(open(os.path.join(TOP, f)).read()) for f in files)}
+    result["sweep"] = sweep_lines()
     src = os.path.join(TOP, "src")  # lines (all) per layer folder of src/, for the layout's balance
     for folder in sorted(os.listdir(src)):
         if os.path.isdir(os.path.join(src, folder)):

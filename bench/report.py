@@ -37,12 +37,13 @@ from report_sections import sweeps  # noqa: E402
 from report_sections.bitwise import bitwise_section  # noqa: E402
 from report_sections.common import KOKKOS_VARIANTS, load, load_all, mark_older_commits  # noqa: E402
 from report_sections.inputs import (DEFAULT_ALIGN, DEFAULT_BITWISE, DEFAULT_CHECKSUM_COST, DEFAULT_COPY_BEFORE,  # noqa: E402
-                                    DEFAULT_EFFORT, DEFAULT_OUTPUT_LAYOUTS, DEFAULT_TEMPORAL, DEFAULT_TEMPORAL_PRODUCT,
+                                    DEFAULT_EFFORT, DEFAULT_EVERY_MODEL, DEFAULT_OUTPUT_LAYOUTS, DEFAULT_SWEEP_LOC,
+                                    DEFAULT_TEMPORAL, DEFAULT_TEMPORAL_PRODUCT,
                                     DEFAULT_FP_COST, DEFAULT_IO, DEFAULT_KERNEL_SHAPES, DEFAULT_MPI,
                                     DEFAULT_OMP_BEFORE_AFTER, DEFAULT_OMP_SHAPES, DEFAULT_RESULTS, DEFAULT_STUDY, HERE)
 from report_sections.kernel_shapes import omp_shapes_section  # noqa: E402
 from report_sections.output import align_section, checksum_section, io_section, layouts_section  # noqa: E402
-from report_sections.temporal import temporal_first_page, temporal_section  # noqa: E402
+from report_sections.temporal import every_model_section, temporal_first_page, temporal_section  # noqa: E402
 from report_sections.platforms import host_section, kokkos_versions_section, platforms_section, targets_section  # noqa: E402
 from report_sections.provenance import provenance_section  # noqa: E402
 from report_sections.scaling import mpi_section  # noqa: E402
@@ -164,6 +165,7 @@ def generate(dirs, out_dir, io_dirs=None, align_dirs=None, mpi_dirs=None, bitwis
     checksum_section(w, DEFAULT_CHECKSUM_COST)
     layouts_section(w, DEFAULT_OUTPUT_LAYOUTS, DEFAULT_COPY_BEFORE)
     temporal_section(w, DEFAULT_TEMPORAL, DEFAULT_TEMPORAL_PRODUCT)
+    every_model_section(w, DEFAULT_EVERY_MODEL, DEFAULT_SWEEP_LOC)
     appendix.append("# Appendix A. The GPU kernels' shapes (section 16)\n")
     omp_shapes_section(appendix.append, DEFAULT_OMP_SHAPES, DEFAULT_OMP_BEFORE_AFTER, DEFAULT_KERNEL_SHAPES)
     tail = []

@@ -225,5 +225,31 @@ class Pennycook(unittest.TestCase):
         self.assertEqual(common.pennycook([]), 0.0)
 
 
+
+class SweepLines(unittest.TestCase):
+    """bench/count_loc.py counts a declaration to the brace that closes it, comments left out."""
+
+    def test_a_declaration_to_its_closing_brace(self):
+        import count_loc
+        text = ("int before() { return 0; }\n"
+                "void sweep() {  // why\n"
+                "  if (a) {\n"
+                "    b();  // } in a comment\n"
+                "  }\n"
+                "}\n"
+                "int after() { return 1; }\n")
+        got = count_loc.declaration(text, r"void sweep\(\) \{")
+        self.assertTrue(got.startswith("void sweep()") and got.endswith("  }\n}"), got)
+        self.assertEqual(count_loc.code_lines(got), 5)
+        with self.assertRaises(StopIteration):
+            count_loc.declaration(text, r"void missing")
+
+    def test_every_sweep_region_is_found(self):
+        import count_loc
+        lines = count_loc.sweep_lines()
+        self.assertEqual(set(lines), set(count_loc.SWEEP))
+        for name, got in lines.items():
+            self.assertGreater(got["lines"], 5, name)
+
 if __name__ == "__main__":
     unittest.main()

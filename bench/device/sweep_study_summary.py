@@ -28,10 +28,13 @@ def load(path):
         return json.load(f)
 
 
-def main(out):
+def collect(out):
+    """The folder's timing rates {(points, size, implementation, plan): [best chunk of each run]}, the
+    single-step limit (None without triad.json), the lines naming runs whose bits are not the
+    reference's, and the number of runs."""
     runs = {os.path.basename(p)[:-5]: load(p) for p in sorted(glob.glob(os.path.join(out, "*.json")))
             if os.path.basename(p) != "triad.json"}
-    reference = {}  # (size, steps) -> digests of reference runs
+    reference = {}  # (shape, steps) -> digests of reference runs
     for run in runs.values():
         key = (tuple(run["params"]["shape"]), run["params"]["nsteps"])
         for impl in run["implementations"]:
@@ -55,9 +58,14 @@ def main(out):
                 rates.setdefault(key, []).append(impl["best_su_per_s"])
     limit = None
     if os.path.exists(os.path.join(out, "triad.json")):
-        triad = load(os.path.join(out, "triad.json"))["triad_bandwidth_gb_s"] * 1e9
-        limit = triad / 24.0
-        print(f"triad {triad / 1e9:.1f} GB/s: single-step limit {limit:.3e} SU/s (24 B a site)")
+        limit = load(os.path.join(out, "triad.json"))["triad_bandwidth_gb_s"] * 1e9 / 24.0
+    return rates, limit, bad, len(runs)
+
+
+def main(out):
+    rates, limit, bad, runs = collect(out)
+    if limit:
+        print(f"triad {limit * 24 / 1e9:.1f} GB/s: single-step limit {limit:.3e} SU/s (24 B a site)")
     print(f"{'size':>8} {'implementation':20} {'plan':28} {'runs':>4} {'median SU/s':>11} {'range':>21} "
           f"{'of limit':>8} {'x single':>8}")
     medians = {k: statistics.median(v) for k, v in rates.items()}
@@ -69,8 +77,8 @@ def main(out):
         ratio = f"{medians[key] / single:8.3f}" if single and plan != "single" else f"{'-':>8}"
         print(f"{size:>8} {impl:20} {plan:28} {len(r):>4} {medians[key]:11.3e} {min(r):10.3e}-{max(r):.3e} "
               f"{of_limit} {ratio}")
-    print(f"bits: {len(runs)} runs, " + ("every one the reference's (checked, or by its digest)" if not bad
-                                        else f"{len(bad)} NOT the reference's:"))
+    print(f"bits: {runs} runs, " + ("every one the reference's (checked, or by its digest)" if not bad
+                                   else f"{len(bad)} NOT the reference's:"))
     for line in bad:
         print("  " + line)
     return 1 if bad or not rates else 0

@@ -55,6 +55,12 @@ DEFAULT_TEMPORAL = sorted(glob.glob(os.path.join(HERE, "results", "*", "tblock-*
 DEFAULT_TEMPORAL_PRODUCT = [os.path.join(HERE, "results", "h100-2026-11-25", d)
                             for d in ("temporal-46ea31a", "temporal-dc054f9", "temporal-8f8395e",
                                       "temporal-23f8678")]
+# The sweep in every model (issue 44: bench/device/offload-sweep.sh and cpu-sweep.sh), oldest first.
+DEFAULT_EVERY_MODEL = [os.path.join(HERE, "results", "h100-2026-11-25", d)
+                       for d in ("offload-sweep-b7d26f3", "offload-sweep-efcf452", "cpu-sweep-b7d26f3",
+                                 "cpu-sweep-efcf452/128-256", "cpu-sweep-efcf452/512")]
+# The sweep's lines per model (bench/count_loc.py, its sweep entry).
+DEFAULT_SWEEP_LOC = os.path.join(HERE, "results", "build-machine-2026-11-25", "sweep-loc", "loc.json")
 DEFAULT_COPY_BEFORE = os.path.join(HERE, "results", "h100-2026-11-25", "output-pinned-019aaa2", "io-m5e07-cuda-512.json")
 DEFAULT_NCCL = [os.path.join(HERE, "results", d, "summary.txt") for d in
                 ("h200x2-2026-11-24/nccl-checks-eb38183/nccl-checks", "h200x2-2026-11-24/nccl-order-9b9bd49/nccl-checks",

@@ -27,12 +27,9 @@ inline std::size_t fused_step_max_points() {
 // hand CUDA and Kokkos-CUDA gain on the H100 (Kokkos-CUDA 1.02 x at 200^3, 0.96 x at 192^3, where
 // the sweep's teams are a wave and a fraction of the GPU's; bench/results/h100-2026-11-25/temporal-23f8678).
 inline constexpr std::size_t kSweepMinPoints = std::size_t(200) * 200 * 200;
-// The CPU's sweep (core/cache_sweep.hpp) from 128^3 points, where three fields (48 MiB) outgrow
-// the last-level cache of the 16-core CPUs measured (bench/results/cpu-sweep).
+// The CPU's sweep (core/cache_sweep.hpp) from 128^3 points: 1.6-3.1 x the single steps there,
+// 1.5-2.1 x at 256^3 and 512^3 (16-core Xeon, bench/results/h100-2026-11-25/cpu-sweep-efcf452).
 inline constexpr std::size_t kCacheSweepMinPoints = std::size_t(128) * 128 * 128;
-
-// A sweep that runs only where asked for (steps_per_sweep=3).
-inline constexpr std::size_t kNeverByDefault = ~std::size_t(0);
 
 // What an implementation can do besides one fused kernel a step, declared once, in its registry
 // entry.
