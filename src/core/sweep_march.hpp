@@ -2,8 +2,8 @@
 // implementations that take it (hand CUDA: a thread block; Kokkos: a TeamPolicy team with scratch
 // memory). A single step reads `now` and `prev` and writes `next`, 24 B a point; a sweep of three
 // reads u(t-1) and u(t) and writes u(t+2) and u(t+3), 32 B for three. The study that chose this
-// form and tile (report section 19; bench/studies/cuda-temporal-blocking/cuda_temporal_blocking.cu, shape reg3p-26x14-table) ran
-// it at 1.52 x and 1.60 x hand CUDA's single steps at 512^3 and 1000^3 on the H100.
+// form and tile (report section 19; bench/studies/cuda-temporal-blocking/cuda_temporal_blocking.cu, shape
+// reg3p-26x14-table) ran it at 1.52 x and 1.60 x hand CUDA's single steps at 512^3 and 1000^3 on the H100.
 //
 // A team owns a (k, j) tile of kTileK x kTileJ points and marches i over kSegment planes. Its
 // threads are the tile's columns with a halo of S = 3 (kColumnsK x kColumnsJ = 32 x 20): level
@@ -18,6 +18,7 @@
 #pragma once
 
 #include "core/wave_params.hpp"  // kBoundaryLayers
+#include "core/wave_problem.hpp"
 #include "core/wave_update.hpp"
 
 #include <cstddef>
@@ -50,6 +51,14 @@ struct SweepFields {
   int nx, ny, nz;  // interior points
   long si, sj;     // padded strides of i and j
 };
+
+// A sweep of `problem`'s grid (its slab) from `now` and `prev` into u2 and u3, with the
+// coefficients where the implementation keeps them and its levels' padded strides.
+inline SweepFields sweep_fields(const WaveProblem& problem, double* u2, double* u3, const double* now,
+                                const double* prev, const double* cs2_k, const double* damp_ij, long si, long sj) {
+  const WaveParams& p = problem.params();
+  return {u2, u3, now, prev, cs2_k, damp_ij, problem.f(), p.dt, p.nx(), p.ny(), p.nz(), si, sj};
+}
 
 // One thread's part of a team's sweep: the team's tile (tile_k, tile_j) and segment, the thread's
 // column (kk, jj) in [0, kColumnsK) x [0, kColumnsJ), the team's scratch (kScratchBytes) and its

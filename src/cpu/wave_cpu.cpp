@@ -46,20 +46,9 @@ WaveCpu::WaveCpu(const WaveProblem& problem, const StepPlan& plan, bool threaded
 
 void WaveCpu::sweep() {
   const PaddedGeometry g = problem_.geometry();
-  SweepFields f{};
-  f.u2 = ring_.next()->data();
-  f.u3 = spare_->data();
-  f.now = ring_.now()->data();
-  f.prev = ring_.prev()->data();
-  f.cs2_k = problem_.cs2_k().data();
-  f.damp_ij = problem_.damp_ij().data();
-  f.f = problem_.f();
-  f.dt = problem_.params().dt;
-  f.nx = g.nx;
-  f.ny = g.ny;
-  f.nz = g.nz;
-  f.si = long(g.stride_i());
-  f.sj = long(g.stride_j());
+  const SweepFields f =
+      sweep_fields(problem_, ring_.next()->data(), spare_->data(), ring_.now()->data(), ring_.prev()->data(),
+                   problem_.cs2_k().data(), problem_.damp_ij().data(), long(g.stride_i()), long(g.stride_j()));
   const CacheSweep shape = sweep_shape_;
   const std::size_t buffer = shape.buffer_doubles(g.nz);
 #pragma omp parallel

@@ -170,8 +170,8 @@ class WaveCuda final : public WaveImpl,
     prefer_l1(fused_step_kernel);
     std::vector<double> h_now(g.size()), h_prev(g.size());
     problem.fill_start_state(h_now.data(), h_prev.data());
-    const int levels = plan.fields();             // the sweep's fourth field: the spare
-    for (int l = 0; l < levels; ++l) {            // prev, now, next (next's and the spare's ghost points as now's)
+    const int levels = plan.fields();   // the sweep's fourth field: the spare
+    for (int l = 0; l < levels; ++l) {  // prev, now, next (next's and the spare's ghost points as now's)
       d_u_[l] = device_alloc<double>(g.size());
       const double* h = l == 0 ? h_prev.data() : h_now.data();
       AWAVE_CUDA_CHECK(cudaMemcpyAsync(d_u_[l], h, g.size() * sizeof(double), cudaMemcpyHostToDevice, stream_));
@@ -308,9 +308,8 @@ class WaveCuda final : public WaveImpl,
   // and now, and the old prev and now the free pair.
   void enqueue_sweep() {
     const PaddedGeometry g = problem_.geometry();
-    const SweepFields f{
-        ring_.next(),         spare_, ring_.now(), ring_.prev(), d_cs2_k_,           d_damp_ij_,        problem_.f(),
-        problem_.params().dt, g.nx,   g.ny,        g.nz,         long(g.stride_i()), long(g.stride_j())};
+    const SweepFields f = sweep_fields(problem_, ring_.next(), spare_, ring_.now(), ring_.prev(), d_cs2_k_, d_damp_ij_,
+                                       long(g.stride_i()), long(g.stride_j()));
     const dim3 grid(SweepTile::teams_k(g.nz), SweepTile::teams_j(g.ny), SweepTile::teams_i(g.nx));
     sweep_kernel<<<grid, dim3(SweepTile::kColumnsK, SweepTile::kColumnsJ), SweepTile::kScratchBytes, stream_>>>(f);
     AWAVE_CUDA_CHECK(cudaGetLastError());

@@ -208,22 +208,9 @@ class WaveKokkos final : public WaveImpl,
   // Three steps in one sweep: u(t+2) into `next`, u(t+3) into the spare field; they become prev
   // and now, and the old prev and now the free pair.
   void sweep() {
-    const WaveParams& p = problem_.params();
     const Field& now = ring_.now();
-    SweepFields f{};
-    f.u2 = ring_.next().data();
-    f.u3 = spare_.data();
-    f.now = now.data();
-    f.prev = ring_.prev().data();
-    f.cs2_k = cs2_k_.data();
-    f.damp_ij = damp_ij_.data();
-    f.f = problem_.f();
-    f.dt = p.dt;
-    f.nx = p.nx();
-    f.ny = p.ny();
-    f.nz = p.nz();
-    f.si = long(now.stride(0));
-    f.sj = long(now.stride(1));
+    const SweepFields f = sweep_fields(problem_, ring_.next().data(), spare_.data(), now.data(), ring_.prev().data(),
+                                       cs2_k_.data(), damp_ij_.data(), long(now.stride(0)), long(now.stride(1)));
     if constexpr (kokkos_cache_sweeps<ExecSpace>)
       CacheSweepStep<ExecSpace>{f, cache_shape_}.launch(exec_);
     else

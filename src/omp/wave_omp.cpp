@@ -265,20 +265,8 @@ class WaveOmp final : public WaveImpl, public SplitStep, public DeviceFields, pu
   // than the tile's columns raises the step flag (refuse_incomplete_steps), as the step region does.
   void sweep() {
     const PaddedGeometry g = problem_.geometry();
-    SweepFields f{};
-    f.u2 = ring_.next();
-    f.u3 = d_spare_;
-    f.now = ring_.now();
-    f.prev = ring_.prev();
-    f.cs2_k = d_cs2_k_;
-    f.damp_ij = d_damp_ij_;
-    f.f = problem_.f();
-    f.dt = problem_.params().dt;
-    f.nx = g.nx;
-    f.ny = g.ny;
-    f.nz = g.nz;
-    f.si = long(g.stride_i());
-    f.sj = long(g.stride_j());
+    const SweepFields f = sweep_fields(problem_, ring_.next(), d_spare_, ring_.now(), ring_.prev(), d_cs2_k_,
+                                       d_damp_ij_, long(g.stride_i()), long(g.stride_j()));
     using T = SweepTile;
     const int teams_k = T::teams_k(f.nz), teams_j = T::teams_j(f.ny);
     const int league = teams_k * teams_j * T::teams_i(f.nx);
