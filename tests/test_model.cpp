@@ -16,10 +16,8 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <numeric>
-#include <random>
 
 using namespace awave;
 
@@ -313,8 +311,8 @@ TEST(StepPlan, SweepsWhereTheyApply) {
 // The CPU sweep's tiles (core/cache_sweep.hpp) cover the grid once, and cut planes only where
 // there are fewer than about two tiles a thread.
 TEST(CacheSweep, TilesCoverTheGrid) {
-  for (const auto& [nx, ny, rows, planes, threads] : std::vector<std::array<int, 5>>{
-           {512, 512, 16, 0, 16}, {97, 61, 5, 7, 2}, {128, 20, 16, 0, 16}, {8, 8, 16, 0, 64}}) {
+  for (const auto& [nx, ny, rows, planes, threads] :
+       std::vector<std::array<int, 5>>{{512, 512, 16, 0, 16}, {97, 61, 5, 7, 2}, {128, 20, 16, 0, 16}, {8, 8, 16, 0, 64}}) {
     const CacheSweep t = CacheSweep::make(nx, ny, rows, planes, threads);
     EXPECT_GE(t.tiles_j * t.rows, ny);
     EXPECT_LT((t.tiles_j - 1) * t.rows, ny);
@@ -413,23 +411,4 @@ TEST(MemoryEstimate, CountsFieldsPerImplementationAndRefusesWhatDoesNotFit) {
   EXPECT_EQ(estimate_memory(wider, p, {&sweeping}, false, false).device_bytes, 3 * padded + coefficients)
       << "over MPI: single steps";
   configure_tuning("", {});
-}
-
-// The damped form's coefficients formed once (a CPU sweep row's, core/cache_sweep.hpp) give
-// next_value's bits, and next_value's damped form is the spec's expression (docs/model.md,
-// "Update") term by term.
-TEST(UpdateFormula, DampedCoefficientsFormedOnceGiveTheSameBits) {
-  std::mt19937_64 rng(7);
-  std::uniform_real_distribution<double> u(-1.0, 1.0), positive(1e-6, 50.0);
-  for (int n = 0; n < 10000; ++n) {
-    const Stencil7 s{u(rng), u(rng), u(rng), u(rng), u(rng), u(rng), u(rng)};
-    const double prev = u(rng), cs2 = positive(rng) * 1e6, damp = positive(rng), f = 4e-8, dt = 0.002;
-    const double value = f * cs2 * (s.xm + s.xp + s.ym + s.yp + s.zm + s.zp - 6.0 * s.centre);
-    const double inv = 1.0 / (1.0 + damp * dt), num = 1.0 - damp * dt;
-    const double spec = 2.0 * inv * s.centre - num * inv * prev + value * inv;
-    const double once = damped_next(s, prev, cs2, damped_coefficients(damp, dt), f);
-    ASSERT_EQ(std::memcmp(&spec, &once, sizeof spec), 0) << n;
-    const double any = next_value(s, prev, cs2, damp, f, dt);
-    ASSERT_EQ(std::memcmp(&spec, &any, sizeof spec), 0) << n;
-  }
 }

@@ -72,21 +72,18 @@ struct CacheSweep {
 
 namespace cache_sweep_detail {
 
-// One row of k: out[k] (and out2[k] where given) for k in [1, nz], padded row pointers; the
-// damped form's coefficients formed once for the row (its damp is one value), so the loop
-// vectorises (with a division a point gcc kept it scalar).
+// One row of k: out[k] (and out2[k] where given) for k in [1, nz], padded row pointers.
 template <bool kDamped>
 AWAVE_CPU_CLONES inline void row(double* __restrict__ out, double* __restrict__ out2, const double* __restrict__ c,
                                  const double* __restrict__ xm, const double* __restrict__ xp,
                                  const double* __restrict__ ym, const double* __restrict__ yp,
-                                 const double* __restrict__ prev, const double* __restrict__ cs2,
-                                 const DampedCoefficients& d, double f, int nz) {
-  const DampedCoefficients damped = d;  // (a local copy: the stores cannot alias it)
+                                 const double* __restrict__ prev, const double* __restrict__ cs2, double damp, double f,
+                                 double dt, int nz) {
   if (out2) {
     AWAVE_SIMD
     for (int k = 1; k <= nz; ++k) {
       const Stencil7 st{c[k], xm[k], xp[k], ym[k], yp[k], c[k - 1], c[k + 1]};
-      const double v = kDamped ? damped_next(st, prev[k], cs2[k], damped, f) : undamped_next(st, prev[k], cs2[k], f);
+      const double v = kDamped ? next_value(st, prev[k], cs2[k], damp, f, dt) : undamped_next(st, prev[k], cs2[k], f);
       out[k] = v;
       out2[k] = v;
     }
@@ -94,7 +91,7 @@ AWAVE_CPU_CLONES inline void row(double* __restrict__ out, double* __restrict__ 
     AWAVE_SIMD
     for (int k = 1; k <= nz; ++k) {
       const Stencil7 st{c[k], xm[k], xp[k], ym[k], yp[k], c[k - 1], c[k + 1]};
-      out[k] = kDamped ? damped_next(st, prev[k], cs2[k], damped, f) : undamped_next(st, prev[k], cs2[k], f);
+      out[k] = kDamped ? next_value(st, prev[k], cs2[k], damp, f, dt) : undamped_next(st, prev[k], cs2[k], f);
     }
   }
 }
@@ -140,11 +137,10 @@ inline void cache_sweep_tile(const SweepFields& a, const CacheSweep& shape, int 
         const bool damped = x_layer || j < kBoundaryLayers || j >= a.ny - kBoundaryLayers;
         const double *c = source_row(s - 1, p, j), *xm = source_row(s - 1, p - 1, j), *xp = source_row(s - 1, p + 1, j),
                      *ym = source_row(s - 1, p, j - 1), *yp = source_row(s - 1, p, j + 1);
-        if (damped && damp != 0.0)  // (next_value's test, made once for the row)
-          cache_sweep_detail::row<true>(out, out2, c, xm, xp, ym, yp, prev, cs2, damped_coefficients(damp, a.dt), a.f,
-                                        a.nz);
+        if (damped)
+          cache_sweep_detail::row<true>(out, out2, c, xm, xp, ym, yp, prev, cs2, damp, a.f, a.dt, a.nz);
         else
-          cache_sweep_detail::row<false>(out, out2, c, xm, xp, ym, yp, prev, cs2, {}, a.f, a.nz);
+          cache_sweep_detail::row<false>(out, out2, c, xm, xp, ym, yp, prev, cs2, damp, a.f, a.dt, a.nz);
       }
     }
   }

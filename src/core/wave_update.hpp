@@ -34,29 +34,14 @@ AWAVE_HOST_DEVICE inline double undamped_next(const Stencil7& s, double prev, do
   return 2.0 * s.centre - prev + stencil_value(s, cs2, f);
 }
 
-// The damped form's coefficients for one damp value: inv = 1 / (1 + damp dt), 2 inv and
-// (1 - damp dt) inv. A loop over points of one damp value may form them once (the CPU sweep's rows:
-// core/cache_sweep.hpp); the operations, and so the bits, are next_value's.
-struct DampedCoefficients {
-  double inv, two_inv, num_inv;
-};
-AWAVE_HOST_DEVICE inline DampedCoefficients damped_coefficients(double damp, double dt) {
-  const double inv = 1.0 / (1.0 + damp * dt);
-  const double num = 1.0 - damp * dt;
-  return {inv, 2.0 * inv, num * inv};
-}
-
-// Next value where damp != 0: 2 inv centre - num inv prev + inv * (the stencil's value).
-AWAVE_HOST_DEVICE inline double damped_next(const Stencil7& s, double prev, double cs2, const DampedCoefficients& c,
-                                            double f) {
-  return c.two_inv * s.centre - c.num_inv * prev + stencil_value(s, cs2, f) * c.inv;
-}
-
 // Next value for any point, as the reference computes it: the damped form where damp != 0.
 AWAVE_HOST_DEVICE inline double next_value(const Stencil7& s, double prev, double cs2, double damp, double f,
                                            double dt) {
-  if (damp == 0.0) return undamped_next(s, prev, cs2, f);
-  return damped_next(s, prev, cs2, damped_coefficients(damp, dt), f);
+  const double value = stencil_value(s, cs2, f);
+  if (damp == 0.0) return 2.0 * s.centre - prev + value;
+  const double inv = 1.0 / (1.0 + damp * dt);
+  const double num = 1.0 - damp * dt;
+  return 2.0 * inv * s.centre - num * inv * prev + value * inv;
 }
 
 }  // namespace awave
