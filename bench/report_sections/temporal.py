@@ -250,9 +250,13 @@ def every_model_section(w, dirs, loc_json=None):
       "the first call's two rounds): the target of 1.0 is missed by 5-11%, and 1000^3 was not measured (its "
       "processes' set-up did not fit the device calls). What limits it, modelled: a sweep of 32-row tiles moves "
       "about 11.5 B a site update (u(t) read on 38 rows for 32, u(t-1) on 36, two levels written), so 4e9 SU/s is "
-      "46 GB/s, half the triad: not DRAM but the cores' issue rate, about ten cycles a site update at some 3 GHz "
-      "with AVX2 (1.125 updates computed a point for the halo rows; the damped rows' divisions). Tried: rows of "
-      "16, 32 and 64 (32-64 best), the AVX2 clone (+14% on the build machine's 2 cores).\n")
+      "46 GB/s, half the triad: not DRAM. Nor the instructions: the row loop's AVX2 clone takes four site "
+      "updates in 19 instructions (`results/build-machine-2026-11-25/cpu-sweep-census-09e6ab3`), some 1-2 cycles "
+      "a site update in the core, where the runs took about ten (16 cores at some 3 GHz, 1.125 updates computed a "
+      "point with the halo rows): the tiles' traffic through L2 and L3 (a 1 MB level buffer a thread beside the "
+      "planes it streams) is the likely bound; counters were not taken. Tried: rows of 16, 32 and 64 (32-64 "
+      "best); the AVX2 clone (+14% on the build machine's 2 cores); the damped rows (3%, scalar with a division "
+      "a point) vectorised: a tie on the build machine, not kept (`cpu-sweep-damped-rows-3a57115`).\n")
     w("What each model needed beyond its single step, and the lines of its sweep (non-blank, non-comment; "
       "`bench/count_loc.py`, its `sweep` entry):\n")
     lines = {}
