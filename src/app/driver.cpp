@@ -303,6 +303,8 @@ RunReport run_comparison(const Options& options, const std::vector<const ImplEnt
   if (group.distributed())
     log << fmt::format("awave: {} MPI processes, slabs of {} to {} x-planes\n", group.size(),
                        smallest_slab_nx(p.nx(), group.size()), largest_slab_nx(p.nx(), group.size()));
+  if (group.distributed() && options.digest)
+    log << "awave: -digest is for one process (each process holds a slab of u): no digest over MPI\n";
   if (options.start)
     log << fmt::format("awave: restarting from {} at step {} (its {} slot {}); running to step {}\n",
                        options.start->file, p.start_step, options.start->kind, options.start->slot, p.end_step());
