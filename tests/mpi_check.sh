@@ -50,6 +50,11 @@ done
 done
 unset AWAVE_FUSED_STEP_POINTS
 
+# -digest is for one process: over MPI it says so in one line and records nothing.
+mpi 2 "$exe" -shape 10,12,7 -nsteps 2 -impl cpu -no_output -digest > digest.txt 2>&1 || fail "-digest over MPI: $(tail -1 digest.txt)"
+grep -q "^awave: -digest is for one process" digest.txt && ! grep -q "digest of the final u" digest.txt ||
+  fail "-digest over MPI: no line saying it records nothing, or a digest printed"
+
 # Restart with another P: written by 3 processes, continued by 2 and by 1, the same file.
 mpi 3 "$exe" -shape 10,12,7 -nsteps 5 -out_period 3 -impl cpu,kokkos-serial part > part.txt 2>&1 || fail "restart source"
 for id in cpu kokkos-serial; do
