@@ -24,9 +24,10 @@ inline constexpr bool kokkos_team_sweeps = false;  // the GPU's sweep (SweepStep
 template <>
 inline constexpr bool kokkos_team_sweeps<Kokkos::Cuda> = true;
 #endif
-// Not on OpenMPTarget: under Kokkos 3.4.01 the same TeamPolicy sweep was bitwise and 1.18 x its
-// single steps at 512^3 on the H100, but hit an illegal memory access at 1000^3 and on every test
-// grid of fewer than 260 teams (bench/results/h100-2026-11-25/offload-sweep-b7d26f3).
+// Not on OpenMPTarget: under Kokkos 3.4.01 the same TeamPolicy sweep (made without an instance:
+// that backend's TeamPolicy(instance, ...) does not compile) was bitwise and 1.18 x its single
+// steps at 512^3 on the H100, but hit an illegal memory access at 1000^3 and on every test grid of
+// fewer than 260 teams (bench/results/h100-2026-11-25/offload-sweep-b7d26f3).
 template <class ExecSpace>
 inline constexpr bool kokkos_sweeps = kokkos_cache_sweeps<ExecSpace> || kokkos_team_sweeps<ExecSpace>;
 // The grids each sweeps by default (core/step_plan.hpp).
@@ -36,25 +37,12 @@ inline constexpr std::size_t kokkos_sweep_min_points =
 
 template <class ExecSpace>
 struct SweepStep {
-  // Kokkos 3.4's OpenMPTarget TeamPolicy cannot be made with an instance ("no matching constructor
-  // for initialization of TeamPolicyInternal<...>": its constructors take the instance by non-const
-  // reference, TeamPolicy passes a const one): there, the default instance (its only one).
   // Two teams an SM, as hand CUDA's blocks (48 registers).
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<SweepTile::kThreads, 2>>;
   SweepFields fields;
 
-  static Policy policy(const ExecSpace& exec, int league) {
-#if defined(KOKKOS_ENABLE_OPENMPTARGET)
-    if constexpr (std::is_same_v<ExecSpace, Kokkos::Experimental::OpenMPTarget>)
-      return Policy(league, SweepTile::kThreads);
-    else
-#endif
-      return Policy(exec, league, SweepTile::kThreads);
-  }
-
   KOKKOS_INLINE_FUNCTION void operator()(const typename Policy::member_type& team) const {
     const int teams_k = SweepTile::teams_k(fields.nz), teams_j = SweepTile::teams_j(fields.ny);
-    if (team.team_size() != SweepTile::kThreads) Kokkos::abort("wave::sweep: a team without a thread a column");
     const int t = team.league_rank(), r = team.team_rank();
     // (a temporary: get_shmem takes a reference, which device code cannot bind to a static member)
     double* scratch = static_cast<double*>(team.team_scratch(0).get_shmem(std::size_t(SweepTile::kScratchBytes)));
@@ -64,8 +52,10 @@ struct SweepStep {
 
   void launch(const ExecSpace& exec) const {
     const int league = SweepTile::teams_k(fields.nz) * SweepTile::teams_j(fields.ny) * SweepTile::teams_i(fields.nx);
-    Kokkos::parallel_for("wave::sweep",
-                         policy(exec, league).set_scratch_size(0, Kokkos::PerTeam(SweepTile::kScratchBytes)), *this);
+    Kokkos::parallel_for(
+        "wave::sweep",
+        Policy(exec, league, SweepTile::kThreads).set_scratch_size(0, Kokkos::PerTeam(SweepTile::kScratchBytes)),
+        *this);
   }
 };
 

@@ -37,8 +37,8 @@ namespace {
 struct OmpLaunch {
   int segment = 16;   // planes a work item marches, as the offload probes preferred (results/h100-tuning-2026-11-22)
   int tile_rows = 4;  // rows j per (k, j) tile of work items (core/march_tiles.hpp)
-  int threads =
-      128;  // per team: H200 512^3 1.034e11 SU/s against 9.64e10 at 256 (results/h200-2026-11-23/kernel-shapes)
+  // per team: H200 512^3 1.034e11 SU/s against 9.64e10 at 256 (results/h200-2026-11-23/kernel-shapes)
+  int threads = 128;
   // How the step region hands out work items: each thread its own (teams, the default), or
   // through a worksharing `distribute parallel for` (worksharing). Both standard OpenMP.
   bool worksharing = false;
