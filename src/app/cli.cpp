@@ -53,8 +53,8 @@ std::string tuning_key_names() {
 
 std::string usage() {
   return "usage: awave [-shape nx,ny,nz] [-dx float] [-dt float] [-nsteps int] [-out_period int]\n"
-         "             [-impl id,id,...] [-reference cpu|cpu-openmp] [-json FILE] [-no_output] [-no_check] [-digest] "
-         "[-quiet]\n"
+         "             [-impl id,id,...] [-reference cpu|cpu-openmp] [-json FILE] [-no_output] [-no_check]\n"
+         "             [-digest] [-quiet]\n"
          "             [-snapshot_precision double|single] [-snapshot_fields u,u_prev|u] [-checkpoint_period int]\n"
          "             [-restart FILE [-restart_strict]] [-verify FILE] [-halo mpi|nccl] [-halo_timeout s]\n"
          "             [-tune key=value,...|help] [-list] [-h] [output_base]\n"
