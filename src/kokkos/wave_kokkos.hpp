@@ -140,9 +140,10 @@ class WaveKokkos final : public WaveImpl,
 #endif
     return std::nullopt;
   }
+  // (called only where cuda_stream() names one)
   void advance_queued_step() override {
     ring_.rotate();
-  }  // (called only where cuda_stream() names one)
+  }
 
   std::shared_ptr<double> pinned_buffer(std::size_t n) override {
 #if defined(KOKKOS_ENABLE_CUDA)
