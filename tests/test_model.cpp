@@ -4,6 +4,7 @@
 #include "app/registry.hpp"
 #include "core/approx_equal.hpp"
 #include "core/cache_sweep.hpp"
+#include "core/host_field.hpp"
 #include "core/step_plan.hpp"
 #include "core/time_ring.hpp"
 #include "core/tuning.hpp"
@@ -92,6 +93,22 @@ TEST(InitialCondition, PulseAtPaddedCentre) {
   for (auto [di, dj, dk] : {std::array{-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}})
     EXPECT_EQ(u[g.index(hx + di, hy + dj, hz + dk)], -50.0 / 6.0);
   EXPECT_EQ(std::count_if(u.begin(), u.end(), [](double x) { return x != 0.0; }), 7);
+}
+
+// HostField skips only the zero fill: explicit values and copies are kept, and the parallel fill
+// and copy reach every element (odd sizes, fewer elements than threads).
+TEST(HostField, FillsAndCopiesEveryElement) {
+  for (const std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(100003)}) {
+    HostField a(n);
+    fill_in_parallel(a.data(), n, 2.5);
+    EXPECT_EQ(std::count(a.begin(), a.end(), 2.5), std::ptrdiff_t(n));
+    a[n / 2] = -1.0;
+    HostField b(n, 9.0);
+    copy_in_parallel(a.data(), n, b.data());
+    EXPECT_EQ(b, a);
+    const HostField c = a;
+    EXPECT_EQ(c, a);
+  }
 }
 
 TEST(InitialCondition, ThinGridSetsZGhostsLikeTheReference) {

@@ -4,6 +4,7 @@
 #include "app/registry.hpp"
 #include "build_info.hpp"
 #include "core/approx_equal.hpp"
+#include "core/host_field.hpp"
 #include "core/step_plan.hpp"
 #include "core/tuning.hpp"
 #include "git_commit.hpp"
@@ -205,10 +206,10 @@ void slowest_process_times(const StepLoop& steps, ImplResult& result) {
 
 // The final `now` (copied back once: now_on_host) against the reference's, every point (or, for
 // the reference, kept).
-void check(const std::vector<double>& now, const WaveProblem& problem, std::vector<double>* reference_now,
-           ImplResult& result) {
+void check(const HostField& now, const WaveProblem& problem, HostField* reference_now, ImplResult& result) {
   if (result.is_reference) {
-    *reference_now = now;
+    reference_now->resize(now.size());
+    copy_in_parallel(now.data(), now.size(), reference_now->data());
     return;
   }
   // Each process compares the planes it owns (and the grid's ghost planes at the x faces, on the
@@ -229,8 +230,8 @@ void check(const std::vector<double>& now, const WaveProblem& problem, std::vect
 }  // namespace
 
 // One implementation: set up, the timed chunks with their output, the check.
-ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Options& options,
-                   std::vector<double>* reference_now, std::ostream& log) {
+ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Options& options, HostField* reference_now,
+                   std::ostream& log) {
   ImplResult result;
   result.id = entry.id;
   result.description = entry.description;
@@ -258,7 +259,7 @@ ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Opt
   slowest_process_times(steps, result);
   const bool digest = options.digest && !ProcessGroup::world().distributed();
   if (options.check || digest) {
-    const std::vector<double>& now = impl->now_on_host();
+    const HostField& now = impl->now_on_host();
     if (options.check) check(now, problem, reference_now, result);
     if (digest) result.digest = field_digest(now.data(), problem.geometry());
   }
@@ -312,7 +313,7 @@ RunReport run_comparison(const Options& options, const std::vector<const ImplEnt
   if (options.start)
     log << fmt::format("awave: restarting from {} at step {} (its {} slot {}); running to step {}\n",
                        options.start->file, p.start_step, options.start->kind, options.start->slot, p.end_step());
-  std::vector<double> reference_now;
+  HostField reference_now;
   for (const ImplEntry* entry : impls) {
     if (!entry) throw std::invalid_argument("run_comparison: an implementation is missing from this build");
     const ImplResult& r = report.results.emplace_back(run_one(*entry, problem, options, &reference_now, log));

@@ -66,7 +66,7 @@ WaveImpl::HostBuffer WaveImpl::host_buffer(std::size_t n) {
   return {std::shared_ptr<double>(new double[n], std::default_delete<double[]>()), false};
 }
 
-const std::vector<double>& WaveImpl::now_on_host() {
+const HostField& WaveImpl::now_on_host() {
   copy_back();
   return h_now_;
 }

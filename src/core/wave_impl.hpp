@@ -3,6 +3,7 @@
 // with (the registry that lists this build's entries is app/registry.hpp).
 #pragma once
 
+#include "host_field.hpp"
 #include "optional_capabilities.hpp"
 #include "step_plan.hpp"
 #include "wave_problem.hpp"
@@ -71,7 +72,7 @@ class WaveImpl {
   HostBuffer host_buffer(std::size_t n);
 
   // The padded `now` field on the host (copied back on each call), for the check.
-  const std::vector<double>& now_on_host();
+  const HostField& now_on_host();
   // The first NaN or Inf seen by now_on_host (output snapshots are scanned by their writer).
   const std::optional<NonFinite>& first_non_finite() const { return non_finite_; }
 
@@ -82,7 +83,7 @@ class WaveImpl {
 
  private:
   void copy_back();
-  std::vector<double> h_now_, h_prev_;  // host staging, allocated on first use
+  HostField h_now_, h_prev_;  // host staging, allocated on first use
   std::optional<NonFinite> non_finite_;
 };
 

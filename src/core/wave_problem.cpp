@@ -1,5 +1,7 @@
 #include "wave_problem.hpp"
 
+#include "host_field.hpp"
+
 #include <algorithm>
 #include <array>
 #include <iterator>
@@ -69,7 +71,7 @@ WaveProblem::WaveProblem(const WaveParams& params, std::optional<StartSnapshot> 
 
 void WaveProblem::fill_initial_u(double* padded) const {
   const PaddedGeometry g = geometry();
-  std::fill(padded, padded + g.size(), 0.0);
+  fill_in_parallel(padded, g.size(), 0.0);
   const int gnx = global_params_.nx();
   const int hx = (gnx + 2) / 2, hy = (g.ny + 2) / 2, hz = (g.nz + 2) / 2;  // global padded centre
   auto set = [&](int gi, int pj, int pk, double value) {  // global padded plane gi, if this slab has it

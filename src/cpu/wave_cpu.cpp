@@ -25,6 +25,7 @@ WaveCpu::WaveCpu(const WaveProblem& problem, const StepPlan& plan, bool threaded
   const std::size_t n = problem.params().interior_points();
   cs2_.resize(n);
   damp_.resize(n);
+#pragma omp parallel for schedule(static) if (threaded_)
   for (int i = 0; i < g.nx; ++i)
     for (int j = 0; j < g.ny; ++j)
       for (int k = 0; k < g.nz; ++k) {
@@ -34,11 +35,12 @@ WaveCpu::WaveCpu(const WaveProblem& problem, const StepPlan& plan, bool threaded
       }
   for (int l = 0; l < 3; ++l) u_[l].resize(g.size());
   problem.fill_start_state(u_[1].data(), u_[0].data());
-  u_[2] = u_[1];  // next's ghost points must hold the start state's
-  ring_ = TimeRing<std::vector<double>*>(&u_[0], &u_[1], &u_[2], problem.params().start_step);
+  copy_in_parallel(u_[1].data(), g.size(), u_[2].data());  // next's ghost points must hold the start state's
+  ring_ = TimeRing<HostField*>(&u_[0], &u_[1], &u_[2], problem.params().start_step);
   if (plan.steps_per_sweep > 1) {
     if (!threaded_) throw std::logic_error("cpu: the serial reference takes single steps");
-    u_[3] = u_[1];  // the sweep's fourth field, its ghost points as now's
+    u_[3].resize(g.size());  // the sweep's fourth field, its ghost points as now's
+    copy_in_parallel(u_[1].data(), g.size(), u_[3].data());
     sweep_shape_ = CacheSweep::from_tuning(g.nx, g.ny, max_threads());
     sweep_buffers_.resize(std::size_t(max_threads()));
   }

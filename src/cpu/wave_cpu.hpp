@@ -32,10 +32,10 @@ class WaveCpu final : public WaveImpl {
   void step();
   void sweep();
   bool threaded_;
-  std::vector<double> cs2_, damp_;  // unpadded, (i*ny + j)*nz + k
-  std::vector<double> u_[4];        // padded fields (the fourth: the sweep's)
-  TimeRing<std::vector<double>*> ring_;
-  std::vector<double>* spare_ = &u_[3];
+  HostField cs2_, damp_;  // unpadded, (i*ny + j)*nz + k
+  HostField u_[4];        // padded fields (the fourth: the sweep's)
+  TimeRing<HostField*> ring_;
+  HostField* spare_ = &u_[3];
   CacheSweep sweep_shape_;
   std::vector<std::vector<double>> sweep_buffers_;  // one a thread, made by that thread
 };

@@ -24,16 +24,24 @@ inline constexpr bool kokkos_team_sweeps = false;  // the GPU's sweep (SweepStep
 template <>
 inline constexpr bool kokkos_team_sweeps<Kokkos::Cuda> = true;
 #endif
-// Not on OpenMPTarget: under Kokkos 3.4.01 the same TeamPolicy sweep (made without an instance:
-// that backend's TeamPolicy(instance, ...) does not compile) was bitwise and 1.18 x its single
+// On OpenMPTarget only from Kokkos 4: under Kokkos 3.4.01 that backend's TeamPolicy(instance, ...)
+// does not compile, and the same sweep made without an instance was bitwise and 1.18 x its single
 // steps at 512^3 on the H100, but hit an illegal memory access at 1000^3 and on every test grid of
 // fewer than 260 teams (bench/results/h100-2026-11-25/offload-sweep-b7d26f3).
+#if defined(KOKKOS_ENABLE_OPENMPTARGET) && KOKKOS_VERSION >= 40000
+template <>
+inline constexpr bool kokkos_team_sweeps<Kokkos::Experimental::OpenMPTarget> = true;
+#endif
 template <class ExecSpace>
 inline constexpr bool kokkos_sweeps = kokkos_cache_sweeps<ExecSpace> || kokkos_team_sweeps<ExecSpace>;
 // The grids each sweeps by default (core/step_plan.hpp).
 template <class ExecSpace>
 inline constexpr std::size_t kokkos_sweep_min_points =
     kokkos_cache_sweeps<ExecSpace> ? kCacheSweepMinPoints : kSweepMinPoints;
+#if defined(KOKKOS_ENABLE_OPENMPTARGET)
+template <>
+inline constexpr std::size_t kokkos_sweep_min_points<Kokkos::Experimental::OpenMPTarget> = kSweepOnlyWhenAsked;
+#endif
 
 template <class ExecSpace>
 struct SweepStep {
@@ -43,6 +51,11 @@ struct SweepStep {
 
   KOKKOS_INLINE_FUNCTION void operator()(const typename Policy::member_type& team) const {
     const int teams_k = SweepTile::teams_k(fields.nz), teams_j = SweepTile::teams_j(fields.ny);
+#if defined(KOKKOS_ENABLE_OPENMPTARGET)
+    // OpenMPTarget may give a team fewer threads than asked; a column without its thread would
+    // be left unswept (CUDA's teams have the size asked or fail to launch).
+    if (team.team_size() != SweepTile::kThreads) Kokkos::abort("wave::sweep: a team without a thread a column");
+#endif
     const int t = team.league_rank(), r = team.team_rank();
     // (a temporary: get_shmem takes a reference, which device code cannot bind to a static member)
     double* scratch = static_cast<double*>(team.team_scratch(0).get_shmem(std::size_t(SweepTile::kScratchBytes)));

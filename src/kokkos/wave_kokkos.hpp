@@ -225,10 +225,15 @@ class WaveKokkos final : public WaveImpl,
   static TimeRing<Field> initial_ring(const WaveProblem& problem, const ExecSpace& exec) {
     const PaddedGeometry g = problem.geometry();
     const int px = g.nx + 2, py = g.ny + 2, pz = g.nz + 2;
-    Field u0("wave::u_0", px, py, pz), u1("wave::u_1", px, py, pz), u2("wave::u_2", px, py, pz);
+    // Every View here is written whole below: no initialising fill (at 1000^3 each is 8 GB).
+    const auto unfilled = [](const char* label) {
+      return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label));
+    };
+    Field u0(unfilled("wave::u_0"), px, py, pz), u1(unfilled("wave::u_1"), px, py, pz),
+        u2(unfilled("wave::u_2"), px, py, pz);
     if (!one_layout(u0, u1, u2)) throw std::logic_error("Kokkos: the three time levels differ in layout");
     using HostField = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
-    HostField h_now("wave::h_now", px, py, pz), h_prev("wave::h_prev", px, py, pz);
+    HostField h_now(unfilled("wave::h_now"), px, py, pz), h_prev(unfilled("wave::h_prev"), px, py, pz);
     problem.fill_start_state(h_now.data(), h_prev.data());
     Kokkos::deep_copy(exec, u0, h_prev);
     Kokkos::deep_copy(exec, u1, h_now);

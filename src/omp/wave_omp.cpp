@@ -79,7 +79,7 @@ class WaveOmp final : public WaveImpl, public SplitStep, public DeviceFields, pu
   WaveOmp(const WaveProblem& problem, const StepPlan& plan)
       : WaveImpl(problem, plan), device_(omp_get_default_device()), host_(omp_get_initial_device()) {
     const PaddedGeometry g = problem.geometry();
-    std::vector<double> h_now(g.size()), h_prev(g.size());
+    HostField h_now(g.size()), h_prev(g.size());
     problem.fill_start_state(h_now.data(), h_prev.data());
     for (int l = 0; l < 3; ++l)  // prev, now, next (next's ghost points as now's)
       d_u_[l] = to_device(l == 0 ? h_prev.data() : h_now.data(), g.size(), "u");
