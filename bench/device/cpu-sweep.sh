@@ -4,19 +4,23 @@
 # implementations' default from the smallest size where its median beats the single steps'
 # median by more than both spreads; the target is >= 1.0 of the single-step limit (24 B a site
 # at the triad measured here, first) at 512^3 and 1000^3, median of five runs.
-# Each round runs, in separate processes and interleaved: cpu-openmp's single steps (as the
-# reference) with kokkos-openmp checked against it, single steps and sweeps; cpu-openmp's sweep
-# unchecked with -digest, held to the checked runs' digest of the same steps. Threads bound
-# (OMP_PROC_BIND=close, OMP_PLACES=cores: the README's advice) unless BIND says otherwise.
-#   bench/device/cpu-sweep.sh OUT_DIR [SIZES] [ROUNDS] [STEPS] [ROWS]
-# ROWS: tile rows to try (cache_sweep.rows), each in its own sweep run of both implementations.
+# At each size: one checked run (cpu-openmp's and kokkos-openmp's sweeps against the threaded
+# reference's single steps), then ROUNDS rounds in separate processes, single steps then sweeps,
+# each process timing both implementations one after the other with -digest (held to the checked
+# run's digest by sweep_study_summary.py). Threads bound (OMP_PROC_BIND=close, OMP_PLACES=cores:
+# the README's advice) unless BIND and PLACES say otherwise.
+#   [DEADLINE=seconds] bench/device/cpu-sweep.sh OUT_DIR [SIZES] [ROUNDS] [STEPS] [ROWS]
+# ROWS: tile rows to try (cache_sweep.rows), each in its own sweep process. DEADLINE: no round
+# starts after that many seconds of the script; the table counts the rounds that ran.
 set -uo pipefail
 out=${1:?usage: cpu-sweep.sh OUT_DIR [SIZES] [ROUNDS] [STEPS] [ROWS]}
 sizes=${2:-"512"}
 rounds=${3:-5}
 steps=${4:-12}
-rows_list=${5:-16}
+rows_list=${5:-32}
+deadline=${DEADLINE:-0}
 exe=$PWD/build/host/src/awave
+impls=cpu-openmp,kokkos-openmp
 mkdir -p "$out"
 export OMP_PROC_BIND=${BIND:-close} OMP_PLACES=${PLACES:-cores}
 {
@@ -29,18 +33,20 @@ run() {  # NAME ARGS...: one awave process, its JSON and text kept
   local name=$1
   shift
   timeout 300 "$exe" "$@" -no_output -quiet -digest -json "$out/$name.json" > "$out/$name.txt" 2>&1
-  echo "$name: exit $? $(grep -E '^(PASS|FAIL)' "$out/$name.txt")" >> "$out/summary.txt"
+  echo "$name: exit $? $(grep -E '^(PASS|FAIL|UNCHECKED)' "$out/$name.txt")" >> "$out/summary.txt"
 }
 for n in $sizes; do
-  shape=$n,$n,$n
+  common=(-shape "$n,$n,$n" -nsteps "$steps" -out_period $((steps / 2)))
+  run "checked-$n" "${common[@]}" -reference cpu-openmp -impl "$impls" -tune steps_per_sweep=3
   for r in $(seq 1 "$rounds"); do
-    run "single-$n-r$r" -shape $shape -nsteps "$steps" -out_period $((steps / 2)) -reference cpu-openmp \
-      -impl kokkos-openmp -tune steps_per_sweep=1
+    if [ "$deadline" -gt 0 ] && [ "$SECONDS" -ge "$deadline" ]; then
+      echo "deadline: $n^3 stopped before round $r" | tee -a "$out/summary.txt"
+      break
+    fi
+    run "single-$n-r$r" "${common[@]}" -no_check -impl "$impls" -tune steps_per_sweep=1
     for rows in $rows_list; do
-      run "sweep-$n-rows$rows-r$r" -shape $shape -nsteps "$steps" -out_period $((steps / 2)) -reference cpu-openmp \
-        -impl kokkos-openmp -tune "steps_per_sweep=3,cache_sweep.rows=$rows"
-      run "cpusweep-$n-rows$rows-r$r" -shape $shape -nsteps "$steps" -out_period $((steps / 2)) -no_check \
-        -impl cpu-openmp -tune "steps_per_sweep=3,cache_sweep.rows=$rows"
+      run "sweep-$n-rows$rows-r$r" "${common[@]}" -no_check -impl "$impls" \
+        -tune "steps_per_sweep=3,cache_sweep.rows=$rows"
     done
   done
 done
