@@ -281,6 +281,10 @@ class WaveOmp final : public WaveImpl, public SplitStep, public DeviceFields, pu
       const int t = omp_get_team_num();
 #pragma omp parallel num_threads(T::kThreads)
       {
+        // A local copy, as the step region's: read through the shared `f`, clang 19 reloaded its
+        // members from global memory after each store and barrier (512^3, H100: 1.14e11 SU/s
+        // against 1.29e11; bench/results/h100-2026-11-25/omp-sweep-copy-*).
+        const SweepFields a = f;
         const int r = omp_get_thread_num();
         if (omp_get_num_threads() != T::kThreads) {
           if (r == 0) {
@@ -288,7 +292,7 @@ class WaveOmp final : public WaveImpl, public SplitStep, public DeviceFields, pu
             incomplete[0] = 1;
           }
         } else {
-          sweep_march(f, t % teams_k, (t / teams_k) % teams_j, t / (teams_k * teams_j), r % T::kColumnsK,
+          sweep_march(a, t % teams_k, (t / teams_k) % teams_j, t / (teams_k * teams_j), r % T::kColumnsK,
                       r / T::kColumnsK, scratch, [] {
 #pragma omp barrier
                       });
