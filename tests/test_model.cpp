@@ -328,8 +328,8 @@ TEST(StepPlan, SweepsWhereTheyApply) {
 // The CPU sweep's tiles (core/cache_sweep.hpp) cover the grid once, and cut planes only where
 // there are fewer than about two tiles a thread.
 TEST(CacheSweep, TilesCoverTheGrid) {
-  for (const auto& [nx, ny, rows, planes, threads] :
-       std::vector<std::array<int, 5>>{{512, 512, 16, 0, 16}, {97, 61, 5, 7, 2}, {128, 20, 16, 0, 16}, {8, 8, 16, 0, 64}}) {
+  for (const auto& [nx, ny, rows, planes, threads] : std::vector<std::array<int, 5>>{
+           {512, 512, 16, 0, 16}, {97, 61, 5, 7, 2}, {128, 20, 16, 0, 16}, {8, 8, 16, 0, 64}}) {
     const CacheSweep t = CacheSweep::make(nx, ny, rows, planes, threads);
     EXPECT_GE(t.tiles_j * t.rows, ny);
     EXPECT_LT((t.tiles_j - 1) * t.rows, ny);
@@ -340,6 +340,25 @@ TEST(CacheSweep, TilesCoverTheGrid) {
   EXPECT_EQ(CacheSweep::make(512, 512, 16, 0, 16).tiles_i, 1) << "32 tiles of rows for 16 threads";
   EXPECT_EQ(CacheSweep::make(128, 20, 16, 0, 16).tiles_i, 4) << "2 tiles of rows: planes cut (32 each at least)";
   EXPECT_EQ(CacheSweep::make(8, 8, 16, 0, 64).rows, 8) << "no more rows than the grid";
+}
+
+// The default rows keep a tile's working set (10 planes of rows + 6 rows of nz + 2) in the L2:
+// the two shapes measured with 2 MB, a smaller cache, and a tuning key over the default.
+TEST(CacheSweep, DefaultRowsFitTheL2) {
+  const std::size_t mb2 = std::size_t(2) << 20;
+  EXPECT_EQ(CacheSweep::default_rows(512, mb2), 32);
+  EXPECT_EQ(CacheSweep::default_rows(1000, mb2), 16);
+  EXPECT_EQ(CacheSweep::default_rows(512, mb2 / 2), 16);
+  EXPECT_EQ(CacheSweep::default_rows(100000, mb2), 8) << "never fewer than 8";
+  for (const int nz : {3, 64, 512, 1000, 4000}) {
+    const int rows = CacheSweep::default_rows(nz, mb2);
+    if (rows > 8) EXPECT_LE(10u * (rows + 6) * (nz + 2) * sizeof(double), mb2) << nz;
+    if (rows < 32) EXPECT_GT(10u * (rows + 8 + 6) * (nz + 2) * sizeof(double), mb2) << nz;
+  }
+  configure_tuning("cache_sweep.rows=24", {});
+  EXPECT_EQ(CacheSweep::from_tuning(64, 64, 1000, 4).rows, 24);
+  configure_tuning("", {});
+  EXPECT_EQ(CacheSweep::from_tuning(64, 64, 64, 4).rows, CacheSweep::default_rows(64, CacheSweep::l2_bytes()));
 }
 
 // Fused steps up to fused_step_points interior points (and on slabs thinner than two sponge

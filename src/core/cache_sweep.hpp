@@ -3,7 +3,7 @@
 // column a thread and passes neighbours through scratch behind a barrier; a CPU thread is one
 // core with a large cache, so here a thread owns a tile of rows j x planes i, marches i, and keeps
 // the tile's computed levels 1 and 2 for the last three planes in a buffer of its own (about
-// 1 MB at 32 rows of 512 points: it stays in L2). Each row of k is one vectorised loop
+// 1 MB at 32 rows of 512 points: with the rows it reads, it stays in L2). Each row of k is one vectorised loop
 // (`omp simd`; IEEE operations lane by lane, no contraction: the reference's bits).
 //
 // Level s (u(t+s)) is computed on rows [j0 - (S - s), j1 + (S - s)) and planes
@@ -15,6 +15,8 @@
 #include "core/tuning.hpp"
 #include "core/wave_params.hpp"
 #include "core/wave_update.hpp"
+
+#include <unistd.h>  // sysconf
 
 #include <algorithm>
 #include <cstddef>
@@ -56,14 +58,34 @@ struct CacheSweep {
     t.tiles_i = (nx + t.planes - 1) / t.planes;
     return t;
   }
+  // Rows a tile owns by default: the most (a multiple of 8, at most 32) whose working set fits in
+  // one core's L2: the buffer's 6 planes of rows + 2S rows and the 4 the row loop reads (now at
+  // p - 1, p, p + 1, and prev). With 2 MB: 32 at nz = 512 (0.95-1.00 of the limit against 0.93-0.95
+  // for 16, results/h100-2026-11-25/cpu-sweep-b7d26f3), 16 at nz = 1000 (faster than 32 in 3 of 4
+  // paired rounds, the fourth a tie: results/h100-2026-11-25/cpu-sweep-0232966/1000-rows).
+  static int default_rows(int nz, std::size_t l2_bytes) {
+    for (int rows = 32; rows > 8; rows -= 8)
+      if (std::size_t(10) * std::size_t(rows + 2 * kSteps) * std::size_t(nz + 2) * sizeof(double) <= l2_bytes)
+        return rows;
+    return 8;
+  }
+  // This CPU's L2 a core, where the C library reports it; else 2 MiB (the Xeons measured).
+  static std::size_t l2_bytes() {
+#if defined(_SC_LEVEL2_CACHE_SIZE)
+    const long reported = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    if (reported > 0) return std::size_t(reported);
+#endif
+    return std::size_t(2) << 20;
+  }
   // The shape for this run: tuning keys cache_sweep.rows and cache_sweep.planes (read once, when
-  // the implementation is made), else 32 rows (0.95-1.00 of the limit at 512^3 against 0.93-0.95
-  // for 16, results/h100-2026-11-25/cpu-sweep-b7d26f3) and the planes make() chooses.
-  static CacheSweep from_tuning(int nx, int ny, int threads) {
-    return make(nx, ny, int(tuning_integer("cache_sweep.rows").value_or(32)),
+  // the implementation is made), else default_rows and the planes make() chooses.
+  static CacheSweep from_tuning(int nx, int ny, int nz, int threads) {
+    return make(nx, ny, int(tuning_integer("cache_sweep.rows").value_or(default_rows(nz, l2_bytes()))),
                 int(tuning_integer("cache_sweep.planes").value_or(0)), threads);
   }
-  int tiles() const { return tiles_j * tiles_i; }
+  int tiles() const {
+    return tiles_j * tiles_i;
+  }
   // Doubles of one thread's buffer: levels 1 .. S-1, kRing planes each, rows + 2S rows of nz + 2.
   std::size_t buffer_doubles(int nz) const {
     return std::size_t(kSteps - 1) * kRing * std::size_t(rows + 2 * kSteps) * std::size_t(nz + 2);

@@ -41,7 +41,7 @@ WaveCpu::WaveCpu(const WaveProblem& problem, const StepPlan& plan, bool threaded
     if (!threaded_) throw std::logic_error("cpu: the serial reference takes single steps");
     u_[3].resize(g.size());  // the sweep's fourth field, its ghost points as now's
     copy_in_parallel(u_[1].data(), g.size(), u_[3].data());
-    sweep_shape_ = CacheSweep::from_tuning(g.nx, g.ny, max_threads());
+    sweep_shape_ = CacheSweep::from_tuning(g.nx, g.ny, g.nz, max_threads());
     sweep_buffers_.resize(std::size_t(max_threads()));
   }
 }

@@ -74,7 +74,7 @@ class WaveKokkos final : public WaveImpl,
         throw std::logic_error("Kokkos: the sweep's fields differ in layout");
       Kokkos::deep_copy(exec_, spare_, ring_.now());
       if constexpr (kokkos_cache_sweeps<ExecSpace>)
-        cache_shape_ = CacheSweep::from_tuning(g.nx, g.ny, ExecSpace().concurrency());
+        cache_shape_ = CacheSweep::from_tuning(g.nx, g.ny, g.nz, ExecSpace().concurrency());
     }
     exec_.fence();
   }
