@@ -11,7 +11,6 @@
 #include "wave_update.hpp"
 
 #include <cstddef>
-#include <limits>
 #include <optional>
 #include <string>
 
@@ -31,8 +30,6 @@ inline constexpr std::size_t kSweepMinPoints = std::size_t(200) * 200 * 200;
 // The CPU's sweep (core/cache_sweep.hpp) from 128^3 points: 1.6-3.1 x the single steps there,
 // 1.5-2.1 x at 256^3 and 512^3 (16-core Xeon, bench/results/h100-2026-11-25/cpu-sweep-efcf452).
 inline constexpr std::size_t kCacheSweepMinPoints = std::size_t(128) * 128 * 128;
-// A sweep built but taken only where asked (-tune steps_per_sweep=3): not yet measured to win.
-inline constexpr std::size_t kSweepOnlyWhenAsked = std::numeric_limits<std::size_t>::max();
 
 // What an implementation can do besides one fused kernel a step, declared once, in its registry
 // entry.

@@ -47,10 +47,7 @@ void add_kokkos_forms(std::vector<ImplEntry>& impls, const std::string& id) {
                      return std::make_unique<Idiomatic_>(problem, plan, id + "-mdrange");
                    },
                    "kokkos-idiomatic", Idiomatic_::kCan});
-  if (Tuned::kCan.sweep)
-    tuned += Tuned::kCan.sweep_min_points == kSweepOnlyWhenAsked
-                 ? "; three steps a sweep where asked (TeamPolicy, scratch memory)"
-                 : "; three steps a sweep on large grids (TeamPolicy, scratch memory)";
+  if (Tuned::kCan.sweep) tuned += "; three steps a sweep on large grids (TeamPolicy, scratch memory)";
   impls.push_back(
       {id, tuned, on_device, true,
        [id](const WaveProblem& problem, const StepPlan& plan) { return std::make_unique<Tuned>(problem, plan, id); },
