@@ -58,7 +58,12 @@ DEFAULT_TEMPORAL_PRODUCT = [os.path.join(HERE, "results", "h100-2026-11-25", d)
 # The sweep in every model (issue 44: bench/device/offload-sweep.sh and cpu-sweep.sh), oldest first.
 DEFAULT_EVERY_MODEL = [os.path.join(HERE, "results", "h100-2026-11-25", d)
                        for d in ("offload-sweep-b7d26f3", "offload-sweep-efcf452", "cpu-sweep-b7d26f3",
-                                 "cpu-sweep-efcf452/128-256", "cpu-sweep-efcf452/512")]
+                                 "cpu-sweep-efcf452/128-256", "cpu-sweep-efcf452/512", "offload-sweep-c93b2d0-k46",
+                                 "omp-sweep-copy-0232966/before-c93b2d0/omp-k34",
+                                 "omp-sweep-copy-0232966/before-c93b2d0/omp-k46",
+                                 "omp-sweep-copy-0232966/before-c93b2d0/omp-1000", "omp-sweep-copy-0232966/after-0232966",
+                                 "cpu-sweep-c93b2d0/512", "cpu-sweep-c93b2d0/1000", "cpu-sweep-0232966/1000",
+                                 "cpu-sweep-0232966/1000-rows")]
 # The sweep's lines per model (bench/count_loc.py, its sweep entry).
 DEFAULT_SWEEP_LOC = os.path.join(HERE, "results", "build-machine-2026-11-25", "sweep-loc", "loc.json")
 DEFAULT_COPY_BEFORE = os.path.join(HERE, "results", "h100-2026-11-25", "output-pinned-019aaa2", "io-m5e07-cuda-512.json")

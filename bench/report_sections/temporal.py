@@ -200,9 +200,9 @@ MODEL_NEEDS = [
      "`#pragma omp allocate(...) allocator(omp_pteam_mem_alloc)` (clang 19: GPU shared memory), `#pragma omp "
      "barrier`, and a check that the team got its 640 threads (OpenMP may give fewer); no register bound: "
      "`ompx_attribute(__attribute__((launch_bounds(640, 2))))` becomes a minimum team count in clang 19"),
-    ("Kokkos OpenMPTarget", "the same `TeamPolicy` as Kokkos-CUDA, made without an instance (Kokkos 3.4.01's "
-     "OpenMPTarget `TeamPolicy(instance, ...)` does not compile: its constructors take the instance by non-const "
-     "reference); bitwise and faster at 512^3, an illegal memory access at 1000^3 and on small grids: off"),
+    ("Kokkos OpenMPTarget", "the same `TeamPolicy` as Kokkos-CUDA from Kokkos 4, plus a check that each team got "
+     "its 640 threads; under 3.4.01 `TeamPolicy(instance, ...)` does not compile (its constructors take the "
+     "instance by non-const reference) and the instance-less form crashed at 1000^3 and on small grids: off there"),
     ("cpu-openmp", "per-thread level buffers, tiles of rows x planes (core/cache_sweep.hpp), `omp simd` rows and an "
      "AVX2 clone (`target_clones`)"),
     ("Kokkos host backends", "the same tile code in a `TeamPolicy` of one-thread teams, each tile's buffer its "
@@ -238,25 +238,41 @@ def every_model_section(w, dirs, loc_json=None):
         if bad:
             w(f"| `{os.path.relpath(d, HERE)}` | | {len(bad)} runs NOT the reference's bits | | | | | | |")
     w("")
-    w("**Decisions.** Hand OpenMP offload sweeps from 512^3 (1.33 x its single steps at 512^3 over five rounds "
-      "each, ranges apart; 1.33-1.37 x at 1000^3 from two sweep runs and one single-step run, fewer than the rule "
-      "asks: each 1000^3 process spends about a minute setting up): 1.29e11 SU/s at 512^3, 1.07 x the single-step "
-      "limit and 0.47 of the three-step limit (hand CUDA's sweep: 0.57). Kokkos' OpenMPTarget backend could express the "
-      "sweep (bitwise and 1.18 x at 512^3) but its runs crashed at 1000^3 and on every test grid of fewer than 260 "
-      "teams (an illegal memory access under Kokkos 3.4.01; 4.6.01 not tried): it keeps single steps, and since "
-      "Kokkos 5.1 has no OpenMPTarget backend, a Kokkos code has no sweep on OpenMP offload at all there. The "
-      "CPU's sweep is the host implementations' default from 128^3: cpu-openmp 1.6-2.0 x its single steps, "
-      "Kokkos-OpenMP 1.5-3.1 x. It reaches 0.89-0.95 of the single-step limit at 512^3 (rows of 32; 0.95-1.00 in "
-      "the first call's two rounds): the target of 1.0 is missed by 5-11%, and 1000^3 was not measured (its "
-      "processes' set-up did not fit the device calls). What limits it, modelled: a sweep of 32-row tiles moves "
-      "about 11.5 B a site update (u(t) read on 38 rows for 32, u(t-1) on 36, two levels written), so 4e9 SU/s is "
-      "46 GB/s, half the triad: not DRAM. Nor the instructions: the row loop's AVX2 clone takes four site "
-      "updates in 19 instructions (`results/build-machine-2026-11-25/cpu-sweep-census-09e6ab3`), some 1-2 cycles "
-      "a site update in the core, where the runs took about ten (16 cores at some 3 GHz, 1.125 updates computed a "
-      "point with the halo rows): the tiles' traffic through L2 and L3 (a 1 MB level buffer a thread beside the "
-      "planes it streams) is the likely bound; counters were not taken. Tried: rows of 16, 32 and 64 (32-64 "
-      "best); the AVX2 clone (+14% on the build machine's 2 cores); the damped rows (3%, scalar with a division "
-      "a point) vectorised: a tie on the build machine, not kept (`cpu-sweep-damped-rows-3a57115`).\n")
+    w("**Decisions.** Hand OpenMP offload sweeps from 512^3: at 0232966 1.32 x its single steps at 512^3 and "
+      "1.30 x at 1000^3 (five rounds each, ranges apart; 1.35e11 and 1.39e11 SU/s, 1.12 and 1.15 x the H100's "
+      "single-step limit, 0.50 and 0.51 of its three-step limit; hand CUDA's sweep: 0.57). Between efcf452 and "
+      "c93b2d0 it had lost 12% (1.12-1.16 x, below the rule at 1000^3): building its fields with `sweep_fields()` "
+      "made the struct `const`, and clang 19 then read the `firstprivate` through the mapped copy, reloading its "
+      "members from global memory after every store and barrier (25 global loads in the kernel's PTX against 11). "
+      "A local copy inside the `parallel` region, as the step region has, restored it "
+      "(`omp-sweep-copy-0232966`: 1.14e11 before, 1.35e11 after at 512^3).\n")
+    w("Kokkos' OpenMPTarget backend sweeps only from Kokkos 4. Under 3.4.01 its `TeamPolicy(instance, ...)` does "
+      "not compile, and the same sweep made without an instance crashed at 1000^3 and on every test grid of fewer "
+      "than 260 teams (an illegal memory access). Under 4.6.01, whose OpenMPTarget `TeamPolicy` takes the "
+      "instance, the unchanged `SweepStep` passes the openmptarget GPU suite with the sweep forced on every test "
+      "grid (178 of 178, `offload-sweep-c93b2d0-k46/ctest-gpu.log`) and runs 1.30 x its single steps at 512^3 (five "
+      "rounds) and 1000^3 (two): in builds against Kokkos 4 it sweeps from 512^3; the project's bootstrapped 3.4.01 "
+      "keeps single steps. In that call it was 0.94 of hand omp's sweep (before the fix above); its kernel's PTX "
+      "shows the same reloads of the functor's members (27 global loads), the lever hand omp's fix found, left "
+      "to issue 45. Kokkos 5.1 removed the OpenMPTarget backend: from 5.1 a Kokkos code has no OpenMP-offload "
+      "path at all, sweep or single step.\n")
+    w("The CPU's sweep is the host implementations' default from 128^3: cpu-openmp 1.5-2.3 x its single steps, "
+      "Kokkos-OpenMP 1.2-3.1 x. The target (>= 1.0 of the single-step limit, median of five) is reached on the "
+      "H100 machine's Xeon: at 512^3 with 32-row tiles (cpu-openmp 1.05, Kokkos-OpenMP 1.04, "
+      "`cpu-sweep-c93b2d0/512`), at 1000^3 with 16-row tiles (1.05 and 1.03, `cpu-sweep-0232966/1000-rows`), where "
+      "32 rows gave 0.98 and 0.94 in the same call (0.93 and 0.91, 0.78 and 0.75 in two others). At nz = 1000 a "
+      "32-row tile's level buffer (1.8 MB) and the rows it reads (1.2 MB) overflow the 2 MB L2: the default rows "
+      "now come from that model (`CacheSweep::default_rows`: the most rows, at most 32, whose 10 planes of rows "
+      "+ 6 fit a core's L2; 32 at nz = 512, 16 at nz = 1000), and 16 beat 32 in 3 of 4 paired rounds there, the "
+      "fourth a tie. Each fraction uses its own call's triad, which varied from 104 to 169 GB/s on the same CPU "
+      "model between calls (a shared host); within a call runs spread up to 1.5 x at 512^3. Where the sweep stands "
+      "against its own limit, modelled: 16-row tiles move about 12.3 B a site update (u(t) read on 22 rows for 16, "
+      "u(t-1) on 20, two levels written), so 6.8e9 SU/s is 84 GB/s, about half of that call's triad; the row loop's "
+      "AVX2 clone takes four updates in 19 instructions (`results/build-machine-2026-11-25/cpu-sweep-census-09e6ab3`), "
+      "and the tiles' traffic through L2 and L3 is the likely bound (no counters on these VMs). Tried: rows of 16, "
+      "32 and 64 (32-64 best at 512^3, 16 at 1000^3); the AVX2 clone (+14% on the build machine's 2 cores); the "
+      "damped rows vectorised: a tie, not kept (`cpu-sweep-damped-rows-3a57115`). Not measured: the H200 machine "
+      "and its CPU (four requests for an H200 this session were each served by an H100).\n")
     w("What each model needed beyond its single step, and the lines of its sweep (non-blank, non-comment; "
       "`bench/count_loc.py`, its `sweep` entry):\n")
     lines = {}
