@@ -283,7 +283,7 @@ class WaveOmp final : public WaveImpl, public SplitStep, public DeviceFields, pu
       {
         // A local copy, as the step region's: read through the shared `f`, clang 19 reloaded its
         // members from global memory after each store and barrier (512^3, H100: 1.14e11 SU/s
-        // against 1.29e11; bench/results/h100-2026-11-25/omp-sweep-copy-*).
+        // against 1.29e11; bench/results/h100-2026-11-25/omp-sweep-copy-0232966).
         const SweepFields a = f;
         const int r = omp_get_thread_num();
         if (omp_get_num_threads() != T::kThreads) {
