@@ -1,7 +1,9 @@
 """The report's first page: performance portability as the field computes it.
 
-Applications x platforms architectural efficiency (best-chunk SU/s x 24 B/site over the best
-triad measured on that hardware in the same study), Pennycook's PP per application, the
+Applications x platforms architectural efficiency (each run's best-chunk SU/s x 24 B/site over the
+best triad measured on that hardware in the same study; a cell is the median over its runs, with a
+95% bootstrap interval where it has two or more), Pennycook's PP per application with its
+interval, a ranking that names a winner only where the intervals do not overlap, the
 cascade plot (Sewall, Pennycook et al., P3HPC 2020), the navigation chart (PP against code
 convergence, 1 - code divergence: Harrell et al., P3HPC 2018), lines of code, and the
 recommendation, every number of which is in the table. Read from study directories
@@ -11,6 +13,9 @@ recommendation, every number of which is in the table. Read from study directori
 import glob
 import json
 import os
+import random
+import re
+import statistics
 
 BYTES_PER_SITE = 24  # read now and prev once, write next once
 
@@ -48,9 +53,10 @@ def gpu_short(name):
 
 
 def load_study(dirs):
-    """Runs keyed by (hardware, build, label, shape) -> (result, directory), newest date winning;
-    triads keyed by hardware -> (GB/s, where)."""
-    runs, triads, cpus = {}, {}, {}
+    """Runs keyed by (hardware, build, label, shape) -> [(result, directory), ...]: the rounds of
+    that run (bench/sweep.py --rounds: NAME_SHAPE.json, NAME_SHAPE.r2.json, ...) from one
+    directory, the one whose newest round is newest; triads keyed by hardware -> (GB/s, where)."""
+    groups, triads, cpus = {}, {}, {}
     for d in dirs:
         for path in sorted(glob.glob(os.path.join(d, "*_*x*x*.json"))):
             with open(path) as f:
@@ -69,9 +75,7 @@ def load_study(dirs):
             if not hardware:
                 continue
             shape = "x".join(str(n) for n in r["params"]["shape"])
-            key = (hardware, build_name, label, shape)
-            if key not in runs or r.get("date", "") >= runs[key][0].get("date", ""):
-                runs[key] = (r, d)
+            groups.setdefault((hardware, build_name, label, shape), {}).setdefault(d, []).append((r, d))
         for path in sorted(glob.glob(os.path.join(d, "devbench-*.json"))):
             with open(path) as f:
                 b = json.load(f)
@@ -84,6 +88,8 @@ def load_study(dirs):
                 hardware = gpu_short((b.get("gpu") or {}).get("name"))
             if hardware and bw > triads.get(hardware, (0, ""))[0]:
                 triads[hardware] = (bw, os.path.relpath(path, os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    runs = {key: max(by_dir.values(), key=lambda rounds: max(r.get("date", "") for r, _ in rounds))
+            for key, by_dir in groups.items()}
     return runs, triads, cpus
 
 
@@ -99,33 +105,77 @@ def platform_name(platform):
     return hardware if build == "host" else f"{hardware} {TOOLCHAINS[build]}"
 
 
-def efficiency(runs, triads, platform, app, shape):
-    """(efficiency or 0 or None, note): None where not measured; 0 where unsupported or refused."""
+def efficiency_samples(runs, triads, platform, app, shape):
+    """([efficiency of each run], note): [] where not measured, [0.0] where unsupported, refused or
+    wrong. A run after the first (its rounds run unchecked) holds the reference's bits by its
+    digest (awave -digest) equal to the checked round's reference digest; one that differs fails."""
     hardware, build = platform
     spec = APPLICATIONS[app].get(build)
     if spec is None:
-        return 0.0, "does not run here"
+        return [0.0], "does not run here"
     impl, label = spec
     source_build = CPU_BUILD.get(label, build) if build == "host" else build
-    entry = runs.get((hardware, source_build, label, shape))
-    if entry is None:
-        return None, "not measured"
-    r, _ = entry
-    if r.get("status") == "refused":
-        return 0.0, "refused"
-    if r.get("status") != "ok":
-        return None, r.get("status", "failed")
-    res = next((i for i in r["implementations"] if i["id"] == impl), None)
-    if res is None:
-        return None, "not run"
-    if res.get("checked") and res.get("differences", 0) != 0:
-        return 0.0, "FAILS the check"
+    rounds = runs.get((hardware, source_build, label, shape))
+    if not rounds:
+        return [], "not measured"
+    reference_digests = {i.get("digest") for r, _ in rounds for i in r.get("implementations", [])
+                         if i.get("is_reference") and i.get("digest")}
+    samples, notes = [], set()
+    for r, _ in rounds:
+        if r.get("status") == "refused":
+            return [0.0], "refused"
+        if r.get("status") != "ok":
+            return [], r.get("status", "failed")
+        res = next((i for i in r["implementations"] if i["id"] == impl), None)
+        if res is None:
+            return [], "not run"
+        if res.get("checked") and res.get("differences", 0) != 0:
+            return [0.0], "FAILS the check"
+        # The threaded CPU code is the check's reference in the CPU sweeps (bitwise the serial one's: tested).
+        checked = res.get("checked") or res.get("is_reference")
+        if not checked and res.get("digest") and reference_digests:
+            if res["digest"] not in reference_digests:
+                return [0.0], "FAILS the check"
+            checked = True
+        if not checked:
+            notes.add("unchecked")
+        samples.append(res["best_su_per_s"])
     triad = triads.get(hardware)
     if not triad:
-        return None, "no triad"
-    # The threaded CPU code is the check's reference in the CPU sweeps (bitwise the serial one's: tested).
-    checked = res.get("checked") or res.get("is_reference")
-    return res["best_su_per_s"] * BYTES_PER_SITE / 1e9 / triad[0], "" if checked else "unchecked"
+        return [], "no triad"
+    return [su * BYTES_PER_SITE / 1e9 / triad[0] for su in samples], ", ".join(sorted(notes))
+
+
+def efficiency(runs, triads, platform, app, shape):
+    """(the median efficiency over the cell's runs, or 0, or None; note): None where not measured; 0
+    where unsupported, refused or wrong."""
+    samples, note = efficiency_samples(runs, triads, platform, app, shape)
+    return (statistics.median(samples) if samples else None), note
+
+
+BOOTSTRAP = 2000  # resamples; seeded, so a report regenerates byte for byte
+
+
+def median_interval(samples, seed=0):
+    """The 95% bootstrap interval of the median (percentiles of the resampled medians), or None for
+    fewer than two runs."""
+    if len(samples) < 2:
+        return None
+    rng = random.Random(seed)
+    meds = sorted(statistics.median(rng.choices(samples, k=len(samples))) for _ in range(BOOTSTRAP))
+    return meds[int(0.025 * BOOTSTRAP)], meds[int(0.975 * BOOTSTRAP) - 1]
+
+
+def pp_interval(cells, seed=0):
+    """The 95% bootstrap interval of PP over cells (one list of run efficiencies a platform), each
+    cell resampled on its own; (0, 0) where a cell is 0, None where a cell has fewer than two runs."""
+    if any(c == [0.0] for c in cells):
+        return 0.0, 0.0
+    if not cells or any(len(c) < 2 for c in cells):
+        return None
+    rng = random.Random(seed)
+    pps = sorted(pennycook([statistics.median(rng.choices(c, k=len(c))) for c in cells]) for _ in range(BOOTSTRAP))
+    return pps[int(0.025 * BOOTSTRAP)], pps[int(0.975 * BOOTSTRAP) - 1]
 
 
 def pennycook(effs):
@@ -154,6 +204,18 @@ def table(runs, triads, shapes):
             values = [e for e, _ in row.values()]
             pp[app][s] = None if any(v is None for v in values) else pennycook(values)
     return plats, effs, pp
+
+
+def table_intervals(runs, triads, plats, shapes):
+    """{app: {shape: PP interval or None}} and {app: {shape: {platform: cell interval or None}}}."""
+    pp_ci, cell_ci = {}, {}
+    for app in APPLICATIONS:
+        pp_ci[app], cell_ci[app] = {}, {}
+        for s in shapes:
+            cells = {p: efficiency_samples(runs, triads, p, app, s)[0] for p in plats}
+            cell_ci[app][s] = {p: median_interval(c) for p, c in cells.items()}
+            pp_ci[app][s] = None if any(not c for c in cells.values()) else pp_interval(list(cells.values()))
+    return pp_ci, cell_ci
 
 
 def cascade_plot(plt, plats, effs, pp, shape, out_dir, name):
@@ -209,30 +271,41 @@ def navigation_chart(plt, pp, shapes, convergence, out_dir, name):
     return name
 
 
-def fmt_eff(e, note):
+def fmt_eff(e, note, interval=None):
     if e is None:
         return note or "—"
     if note and e == 0:
         return f"0 ({note})"
-    return f"{e:.2f}" + (" †" if note == "unchecked" else "")
+    return f"{e:.2f}" + (f" [{interval[0]:.2f}, {interval[1]:.2f}]" if interval else "") + \
+        (" †" if note == "unchecked" else "")
+
+
+def fmt_pp(value, interval):
+    if value is None:
+        return "—"
+    return f"{value:.2f}" + (f" [{interval[0]:.2f}, {interval[1]:.2f}]" if interval and value else "")
 
 
 def first_page(w, plt, study_dirs, loc, divergence, out_dir, shapes=("512x512x512", "1000x1000x1000")):
-    """Writes the first page. Returns the runs it used, for the provenance section."""
+    """Writes the first page. Returns the runs it used, for the provenance section and the evidence:
+    {(hardware, build, label, shape): (result, directory)} of each run's first (checked) round."""
     runs, triads, cpus = load_study(study_dirs)
     present = sorted({k[3] for k in runs})
     shapes = [s for s in shapes if s in present] or sorted(present, key=points)[-2:]
     plats, effs, pp = table(runs, triads, shapes)
+    pp_ci, cell_ci = table_intervals(runs, triads, plats, shapes)
     lines = application_lines(loc)
     conv = {app: 1 - r["kernels"]["divergence"] for app, r in (divergence or {}).get("applications", {}).items()}
     conv_program = {app: 1 - r["program"]["divergence"] for app, r in (divergence or {}).get("applications", {}).items()}
     w("## Which programming model? The answer on one page\n")
     if not plats:
         w("No study results: run `bench/study.sh OUT` on a machine with a build (README).\n")
-        return runs
+        return {k: v[0] for k, v in runs.items()}
     w(f"Platforms: {', '.join(platform_name(p) for p in plats)}"
       + "".join(f"; {h} = {n}" for h, n in sorted(cpus.items())) + ". "
-      "Efficiency: best-chunk SU/s x 24 B/site over the best triad measured on that hardware in the same study "
+      "Efficiency: each run's best-chunk SU/s x 24 B/site over the best triad measured on that hardware in the same "
+      "study; a cell is the median over its runs (separate processes), in brackets its 95% bootstrap interval where it "
+      "has two runs or more "
       "(" + ", ".join(f"{h} {bw:.0f} GB/s" for h, (bw, _) in sorted(triads.items())) + "); both GPU toolchains "
       "are measured against the GPU's CUDA triad. PP: the harmonic mean over every platform, 0 where an "
       "application does not run on one (Pennycook).\n")
@@ -247,8 +320,8 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, shapes=("512x512x51
     w(head)
     w("|---" * (len(plats) + 4) + "|")
     for app in APPLICATIONS:
-        cells = [" / ".join(fmt_eff(*effs[app][s][p]) for s in shapes) for p in plats]
-        pps = " / ".join("—" if pp[app][s] is None else f"{pp[app][s]:.2f}" for s in shapes)
+        cells = [" / ".join(fmt_eff(*effs[app][s][p], cell_ci[app][s][p]) for s in shapes) for p in plats]
+        pps = " / ".join(fmt_pp(pp[app][s], pp_ci[app][s]) for s in shapes)
         conv_cell = (f"{conv[app]:.2f} (program {conv_program[app]:.2f})" if app in conv else "—")
         w(f"| {app} | " + " | ".join(cells) + f" | {pps} | {lines.get(app, '—')} | {conv_cell} |")
     w("")
@@ -257,14 +330,16 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, shapes=("512x512x51
       "Convergence: 1 - code divergence over the platforms' builds, for the kernels (the application's folder "
       "and the core) and the whole program (`bench/code_divergence.py`, preprocessed compile commands; it does "
       "not see `if constexpr`).\n")
-    recommendation(w, plats, effs, pp, shapes, lines, conv)
+    runs_a_cell = sorted({len(rounds) for rounds in runs.values()})
+    w(f"Runs a cell: {', '.join(map(str, runs_a_cell))}.\n")
+    recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci)
     offload = [platform_name(p) for p in plats if p[1] == "openmptarget"]
     w("**Kokkos versions.** Kokkos removed its OpenMPTarget backend in 5.1 (kokkos issue 8696, PR 8717: "
       "maintenance \"not justified by its current usage or performance\"). Every Kokkos OpenMP offload figure "
       "here (Kokkos 3.4.01, and 4.6.01 in the evidence) holds for Kokkos 5.0 and older only; on Kokkos 5.1 and "
       f"later the offload platforms ({', '.join(offload) or 'none measured here'}) have no Kokkos code, and "
       f"Kokkos' PP over these {len(plats)} platforms is then 0.\n")
-    return runs
+    return {k: v[0] for k, v in runs.items()}
 
 
 FIRST_PAGE = ("## Which programming model? The answer on one page", "| application |", "| PP | lines | convergence |",
@@ -290,21 +365,36 @@ def main(argv):
     return 1 if missing else 0
 
 
-def ranking(pp, shape):
-    """The applications from the highest PP at `shape` down, and those tied with the first: PPs
-    equal at the two decimals the page prints (one run per cell cannot separate them further)."""
+def ranking(pp, shape, pp_ci=None):
+    """(the applications from the highest PP at `shape` down, those the data cannot separate from
+    the first, whether intervals decided): a winner is named only where its PP interval lies above
+    every other's; where the first has no interval (a cell of one run) none is. An application
+    whose PP is unknown (a platform not measured) competes with none."""
     ranked = sorted(APPLICATIONS, key=lambda a: -(pp[a][shape] or 0))
-    top = f"{pp[ranked[0]][shape] or 0:.2f}"
-    return ranked, [a for a in ranked if f"{pp[a][shape] or 0:.2f}" == top]
+    top = (pp_ci or {}).get(ranked[0], {}).get(shape)
+    if top is None:
+        return ranked, [a for a in ranked if pp[a][shape] is not None], False
+
+    def apart(a):
+        ci = pp_ci[a][shape]
+        return pp[a][shape] is None or (ci is not None and ci[1] < top[0])
+    return ranked, [a for a in ranked if a == ranked[0] or not apart(a)], True
 
 
-def recommendation(w, plats, effs, pp, shapes, lines, conv):
+def recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci=None):
+    """A winner only where one application's PP interval is above every other's at every size shown;
+    else the applications the data cannot separate at some size, as a tie."""
     s = shapes[-1]
-    ranked, tied = ranking(pp, s)
+    per_size = [ranking(pp, x, pp_ci) for x in shapes]
+    ranked, _, _ = per_size[-1]
+    decided = all(d for _, _, d in per_size)
+    tied = [a for a in ranked if any(a in t for _, t, _ in per_size)]
+    if len({r[0] for r, _, _ in per_size}) > 1:  # a different first at another size
+        tied = [a for a in ranked if any(a == r[0] or a in t for r, t, _ in per_size)]
     best = ranked[0]
 
     def pps(app):
-        return " and ".join("—" if pp[app][x] is None else f"{pp[app][x]:.2f}" for x in shapes)
+        return " and ".join(fmt_pp(pp[app][x], (pp_ci or {}).get(app, {}).get(x)) for x in shapes)
     gpu_cuda = [p for p in plats if p[1] == "cuda"]
 
     def eff_range(app, ps):
@@ -313,14 +403,17 @@ def recommendation(w, plats, effs, pp, shapes, lines, conv):
             return "—"
         return f"{min(vals):.2f}" if f"{min(vals):.2f}" == f"{max(vals):.2f}" else f"{min(vals):.2f}-{max(vals):.2f}"
     where = 'this platform' if len(plats) == 1 else f'these {len(plats)} platforms'
-    if len(tied) > 1:
-        text = (f"**Recommendation.** Over {where}, {' and '.join(tied)} tie for the highest PP at {s} "
-                f"({'; '.join(f'{a} {pps(a)}' for a in tied)} at {' and '.join(shapes)}: equal at the two decimals "
-                "this page prints). ")
+    at = " and ".join(shapes)
+    if not decided:
+        text = (f"**Recommendation.** Over {where} no winner is named: the cells are single runs, so PP has "
+                f"no interval to tell a difference from noise ({'; '.join(f'{a} {pps(a)}' for a in tied)} at {at}). ")
+    elif len(tied) > 1:
+        text = (f"**Recommendation.** Over {where}, {' and '.join(tied)} tie for the highest PP: at {at} their 95% "
+                f"intervals overlap or the first changes ({'; '.join(f'{a} {pps(a)}' for a in tied)}). ")
     else:
-        text = f"**Recommendation.** Over {where}, {best} has the highest PP ({pps(best)} at {' and '.join(shapes)})"
+        text = f"**Recommendation.** Over {where}, {best} has the highest PP ({pps(best)} at {at}), its interval above every other's"
         if best in lines:
-            text += f" in {lines[best]} lines"
+            text += f", in {lines[best]} lines"
         if best in conv:
             text += f", convergence {conv[best]:.2f}"
         text += ". "
@@ -335,7 +428,7 @@ def recommendation(w, plats, effs, pp, shapes, lines, conv):
     text += (f"The hand-written family (three codes, {lines.get('hand-written', '—')} lines) has PP {pps('hand-written')}; "
              f"hand OpenMP offload alone, one source, has PP {pps('hand OpenMP offload')}: it has no CUDA-toolchain "
              "build and does not run its target regions on the CPU. ")
-    if len(tied) > 1:
+    if not decided or len(tied) > 1:
         text += "These numbers do not choose between them: decide on lines, convergence and the platforms you need."
     elif best.startswith("Kokkos"):
         text += ("Choose Kokkos for one source over GPUs and CPUs; start from the idiomatic form and tune only where "

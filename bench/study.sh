@@ -10,7 +10,9 @@
 # leaves the GPU builds out even where they exist (ctest does both: it tests one build).
 # Sizes: SIZES (GPU, default 256,512,1000), HOST_SIZES (CPU, default 512,1000; 64,96 without a
 # GPU; none skips either part). The variants run unchecked (†); every default run is checked
-# against the CPU reference.
+# against the CPU reference. ROUNDS (default 5): the first page's runs are repeated in separate
+# processes, round by round, so each cell is a median with an interval (rounds after the first are
+# held to the first's reference by their digest); the variants run once.
 set -uo pipefail
 out=${1:?usage: bench/study.sh OUT}
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -22,6 +24,7 @@ host_sizes=${HOST_SIZES:-$([ $gpu = 1 ] && echo 512,1000 || echo 64,96)}
 export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
 { [ $gpu = 1 ] && nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv,noheader
   lscpu | grep -E '^(Model name|CPU\(s\)|Thread|Core|Socket)'; } > "$out/machine.txt"
+rounds=${ROUNDS:-5}
 status=0
 sweep() { echo "== sweep.py $*"; python3 bench/sweep.py "$@" || status=1; }
 
@@ -30,7 +33,7 @@ has_build() { [[ " ${gpu_builds[*]} " == *" $1 "* ]]; }
 
 if [ $gpu = 1 ] && [ "$sizes" != none ]; then
   for preset in "${gpu_builds[@]}"; do
-    sweep "$preset" "$out" --sizes "$sizes"
+    sweep "$preset" "$out" --sizes "$sizes" --rounds "$rounds"
     sweep "$preset" "$out" --sizes "$sizes" --impls "kokkos-$preset-mdrange" --tune kokkos.tile=0x0x0 \
       --label default-tiles --no-check
   done
@@ -45,7 +48,8 @@ fi
 [ "$host_sizes" = none ] && host_sizes=
 host_build=${HOST_BUILD:-build/host}
 if [ -x "$host_build/src/awave" ] && [ -n "$host_sizes" ]; then
-  sweep host "$out" --sizes "$host_sizes" --impls cpu-openmp,kokkos-openmp,kokkos-openmp-mdrange --reference cpu-openmp \
+  sweep host "$out" --sizes "$host_sizes" --rounds "$rounds" --impls cpu-openmp,kokkos-openmp,kokkos-openmp-mdrange \
+    --reference cpu-openmp \
     --exe "$host_build/src/awave"
 fi
 if has_build openmptarget && [ -n "$host_sizes" ]; then

@@ -3,7 +3,7 @@
 
     python3 bench/sweep.py PRESET OUT_DIR [--sizes 32,64,...] [--name NAME] [--exe PATH] [--no-check]
                            [--impls ID,...] [--reference cpu|cpu-openmp] [--tune KEY=VALUE,...]
-                           [--env VAR=VALUE] [--label LABEL]
+                           [--env VAR=VALUE] [--label LABEL] [--rounds N]
 
 PRESET is cuda, openmptarget or host; the executable is build/NAME/src/awave, NAME being the
 build directory's name (default PRESET; e.g. cuda-k46 for a build against another Kokkos).
@@ -13,6 +13,9 @@ Writes into OUT_DIR:
   NAME_NXxNYxNZ.json         one per run: awave's own JSON, plus what the sweep knows (GPU,
                              status, why the CPU check was skipped); a failed run still gets a
                              file with status "failed" and the end of its output.
+  NAME_NXxNYxNZ.rK.json      round K of --rounds N (K >= 2): the sizes run again in separate
+                             processes, round by round, unchecked but with awave's -digest, which
+                             the report holds to round 1's reference digest (bench/portability.py).
 Every run is checked point by point: GPU runs against the CPU reference on the host's OpenMP
 threads (-reference cpu-openmp: the serial reference's arithmetic, bitwise identical; tested),
 so even 1000^3 is checked in about a minute on a 16-core host; host runs against the serial
@@ -84,6 +87,7 @@ def run_one(exe, build, run, out_dir, gpu):
     args = [exe, "-shape", shape, "-nsteps", str(run["nsteps"]), "-out_period", str(run["out_period"]), "-no_output",
             "-impl", ",".join(run["impls"]), "-json", json_path]
     args += ["-reference", run.get("reference", REFERENCE[run["preset"]])] if run["checked"] else ["-no_check"]
+    args += ["-digest"]
     if run.get("tune"):
         args += ["-tune", run["tune"]]
     env = dict(os.environ, OMP_TARGET_OFFLOAD="MANDATORY")
@@ -105,7 +109,8 @@ def run_one(exe, build, run, out_dir, gpu):
     result["gpu"] = gpu
     result["host_cpu"] = cpu_info()
     if not run["checked"]:
-        result["check_skipped_reason"] = "the sweep ran with --no-check"
+        result["check_skipped_reason"] = (f"round {run['round']}: its digest is held to round 1's reference"
+                                          if run.get("round", 1) > 1 else "the sweep ran with --no-check")
     with open(json_path, "w") as f:
         json.dump(result, f, indent=1)
         f.write("\n")
@@ -125,7 +130,12 @@ def main(argv):
     parser.add_argument("--tune", default="", help="awave's -tune value for every run")
     parser.add_argument("--env", action="append", default=[], help="VAR=VALUE for every run (repeatable)")
     parser.add_argument("--label", default="", help="a name for this variant, in the file names")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="runs of each size in separate processes, round by round (rounds after the first unchecked, "
+                             "with -digest)")
     args = parser.parse_args(argv)
+    if args.rounds < 1:
+        parser.error(f"--rounds takes an integer >= 1, not {args.rounds}")
     if any("=" not in e for e in args.env):
         parser.error("--env takes VAR=VALUE")
     if args.label and not all(c.isalnum() or c in "-." for c in args.label):
@@ -143,6 +153,8 @@ def main(argv):
     tag = f"{name}-{args.label}" if args.label else name
     for run in runs:
         run["name"] = run["name"].replace(args.build, tag, 1)
+    runs = [dict(run, name=run["name"] + (f".r{r}" if r > 1 else ""), round=r, checked=run["checked"] and r == 1)
+            for r in range(1, args.rounds + 1) for run in runs]
     with open(os.path.join(args.out_dir, f"manifest-{tag}.json"), "w") as f:
         json.dump({"schema": "awave-sweep-manifest/1", "build": name, "preset": args.build, "gpu": gpu, "runs": runs},
                   f, indent=1)

@@ -25,13 +25,15 @@ class Pennycook(unittest.TestCase):
         self.assertEqual(pp.pennycook([]), 0.0)
 
 
-def run_file(d, name, build, gpu, impls, status="ok", label="", env=None, cores=16, checked=True, differences=0):
+def run_file(d, name, build, gpu, impls, status="ok", label="", env=None, cores=16, checked=True, differences=0,
+             digest=None):
     result = {"status": status, "date": "2026-11-25T00:00:00Z", "params": {"shape": [512, 512, 512]},
               "sweep": {"build": build, "label": label, "env": env or {}},
               "gpu": {"name": gpu} if gpu else None, "host_cpu": {"name": "Test CPU", "cores": cores},
               "build": {"git_commit": "abc", "kokkos_version": "3.4.1", "compiler": "x"},
               "implementations": [{"id": i, "best_su_per_s": su, "checked": checked, "differences": differences,
-                                   "bitwise": differences == 0} for i, su in impls.items()]}
+                                   "bitwise": differences == 0, **({"digest": digest} if digest else {})}
+                                  for i, su in impls.items()]}
     with open(os.path.join(d, name), "w") as f:
         json.dump(result, f)
 
@@ -115,7 +117,10 @@ class FirstPageTable(unittest.TestCase):
 
 
 class Ranking(unittest.TestCase):
-    """Which application the first page recommends, on fixtures whose PPs are worked out by hand."""
+    """Which application the first page recommends, on fixtures of five runs a cell whose PPs are
+    worked out by hand: a winner only where its PP interval is above every other's."""
+
+    SPREAD = (0.99, 1.0, 1.01, 0.995, 1.005)  # each run's rate over the cell's median
 
     def setUp(self):
         self.d = tempfile.mkdtemp()
@@ -127,42 +132,129 @@ class Ranking(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.d)
 
-    def page(self, cuda, offload, host):
-        run_file(self.d, "cuda_512x512x512.json", "cuda", "NVIDIA H100", cuda)
-        run_file(self.d, "openmptarget_512x512x512.json", "openmptarget", "NVIDIA H100", offload)
-        run_file(self.d, "host_512x512x512.json", "host", None, host)
+    def page(self, cuda, offload, host, spread=SPREAD, wide=()):
+        """Runs of each cell at its rate x spread (x a wider spread for the implementations in `wide`)."""
+        for r, f in enumerate(spread, 1):
+            suffix = "" if r == 1 else f".r{r}"
+            for build, gpu, rates in (("cuda", "NVIDIA H100", cuda), ("openmptarget", "NVIDIA H100", offload),
+                                      ("host", None, host)):
+                run_file(self.d, f"{build}_512x512x512{suffix}.json", build, gpu,
+                         {i: su * (1 + 12 * (f - 1) if i in wide else f) for i, su in rates.items()})
         runs, triads, _ = pp.load_study([self.d])
         plats, effs, ppv = pp.table(runs, triads, ["512x512x512"])
+        pp_ci, _ = pp.table_intervals(runs, triads, plats, ["512x512x512"])
         lines = []
-        pp.recommendation(lines.append, plats, effs, ppv, ["512x512x512"], {}, {})
-        return lines[0], ppv
+        pp.recommendation(lines.append, plats, effs, ppv, ["512x512x512"], {}, {}, pp_ci)
+        return lines[0], ppv, pp_ci
 
-    def test_the_highest_pp_is_recommended(self):
+    def test_the_highest_pp_is_recommended_where_its_interval_is_apart(self):
         # Kokkos tuned 0.9 / 0.8 / 0.8 (PP 0.83); hand 1.0 / 0.4 / 0.5 (0.55); idiomatic 0.5 everywhere.
-        text, ppv = self.page({"cuda": 1e11, "kokkos-cuda": 0.9e11, "kokkos-cuda-mdrange": 0.5e11},
-                              {"omp": 0.4e11, "kokkos-openmptarget": 0.8e11, "kokkos-openmptarget-mdrange": 0.5e11},
-                              {"cpu-openmp": 0.5e10, "kokkos-openmp": 0.8e10, "kokkos-openmp-mdrange": 0.5e10})
+        text, ppv, ci = self.page({"cuda": 1e11, "kokkos-cuda": 0.9e11, "kokkos-cuda-mdrange": 0.5e11},
+                                  {"omp": 0.4e11, "kokkos-openmptarget": 0.8e11, "kokkos-openmptarget-mdrange": 0.5e11},
+                                  {"cpu-openmp": 0.5e10, "kokkos-openmp": 0.8e10, "kokkos-openmp-mdrange": 0.5e10})
         self.assertAlmostEqual(ppv["Kokkos tuned"]["512x512x512"], 3 / (1 / 0.9 + 2 / 0.8))
-        self.assertIn("Kokkos tuned has the highest PP (0.83 at 512x512x512)", text)
+        lo, hi = ci["Kokkos tuned"]["512x512x512"]
+        self.assertTrue(0.80 < lo < 0.83 < hi < 0.86, ci)
+        self.assertIn("Kokkos tuned has the highest PP (0.83 [", text)
+        self.assertIn("its interval above every other's", text)
         self.assertIn("Choose Kokkos", text)
         self.assertNotIn("tie", text)
 
     def test_the_hand_written_family_wins_where_its_pp_is_highest(self):
-        text, _ = self.page({"cuda": 1e11, "kokkos-cuda": 0.5e11, "kokkos-cuda-mdrange": 0.4e11},
-                            {"omp": 0.9e11, "kokkos-openmptarget": 0.5e11, "kokkos-openmptarget-mdrange": 0.4e11},
-                            {"cpu-openmp": 0.9e10, "kokkos-openmp": 0.5e10, "kokkos-openmp-mdrange": 0.4e10})
-        self.assertIn("hand-written has the highest PP (0.93 at 512x512x512)", text)
+        text, _, _ = self.page({"cuda": 1e11, "kokkos-cuda": 0.5e11, "kokkos-cuda-mdrange": 0.4e11},
+                               {"omp": 0.9e11, "kokkos-openmptarget": 0.5e11, "kokkos-openmptarget-mdrange": 0.4e11},
+                               {"cpu-openmp": 0.9e10, "kokkos-openmp": 0.5e10, "kokkos-openmp-mdrange": 0.4e10})
+        self.assertIn("hand-written has the highest PP (0.93 [", text)
         self.assertIn("On these numbers hand-written is the choice", text)
 
-    def test_equal_pps_are_a_tie_not_a_win(self):
-        # hand 0.8 everywhere; Kokkos tuned 0.9 / 0.75 / 0.76 (PP 0.7996...): both 0.80 on the page.
-        text, ppv = self.page({"cuda": 0.8e11, "kokkos-cuda": 0.9e11, "kokkos-cuda-mdrange": 0.5e11},
-                              {"omp": 0.8e11, "kokkos-openmptarget": 0.75e11, "kokkos-openmptarget-mdrange": 0.5e11},
-                              {"cpu-openmp": 0.8e10, "kokkos-openmp": 0.76e10, "kokkos-openmp-mdrange": 0.5e10})
-        self.assertNotEqual(ppv["Kokkos tuned"]["512x512x512"], ppv["hand-written"]["512x512x512"])
-        self.assertIn("hand-written and Kokkos tuned tie for the highest PP", text)
+    def test_a_higher_median_inside_the_noise_is_a_tie(self):
+        # Kokkos tuned 0.86 / 0.8 / 0.8 (PP 0.82), hand 0.8 everywhere: apart by 2.5%, but the
+        # CPU cells of both spread +-12% (planted), so the intervals overlap.
+        text, ppv, ci = self.page({"cuda": 0.8e11, "kokkos-cuda": 0.86e11, "kokkos-cuda-mdrange": 0.5e11},
+                                  {"omp": 0.8e11, "kokkos-openmptarget": 0.8e11, "kokkos-openmptarget-mdrange": 0.5e11},
+                                  {"cpu-openmp": 0.8e10, "kokkos-openmp": 0.8e10, "kokkos-openmp-mdrange": 0.5e10},
+                                  wide=("cpu-openmp", "kokkos-openmp"))
+        self.assertGreater(ppv["Kokkos tuned"]["512x512x512"], ppv["hand-written"]["512x512x512"])
+        self.assertGreaterEqual(ci["hand-written"]["512x512x512"][1], ci["Kokkos tuned"]["512x512x512"][0])
+        self.assertIn("Kokkos tuned and hand-written tie for the highest PP: at 512x512x512 their 95% intervals overlap",
+                      text)
         self.assertNotIn("has the highest PP", text)
         self.assertNotIn("Choose Kokkos", text)
+
+    def test_the_same_medians_with_a_narrow_spread_name_the_winner(self):
+        text, _, _ = self.page({"cuda": 0.8e11, "kokkos-cuda": 0.86e11, "kokkos-cuda-mdrange": 0.5e11},
+                               {"omp": 0.8e11, "kokkos-openmptarget": 0.8e11, "kokkos-openmptarget-mdrange": 0.5e11},
+                               {"cpu-openmp": 0.8e10, "kokkos-openmp": 0.8e10, "kokkos-openmp-mdrange": 0.5e10},
+                               spread=(1.0, 1.0005, 0.9995, 1.0, 1.0))
+        self.assertIn("Kokkos tuned has the highest PP", text)
+
+    def test_single_runs_name_no_winner(self):
+        text, _, ci = self.page({"cuda": 1e11, "kokkos-cuda": 0.9e11, "kokkos-cuda-mdrange": 0.5e11},
+                                {"omp": 0.4e11, "kokkos-openmptarget": 0.8e11, "kokkos-openmptarget-mdrange": 0.5e11},
+                                {"cpu-openmp": 0.5e10, "kokkos-openmp": 0.8e10, "kokkos-openmp-mdrange": 0.5e10},
+                                spread=(1.0,))
+        self.assertIsNone(ci["Kokkos tuned"]["512x512x512"])
+        self.assertIn("no winner is named: the cells are single runs", text)
+        self.assertIn("Kokkos tuned 0.83; hand-written 0.55", text)
+        self.assertNotIn("has the highest PP", text)
+
+
+class RankingOverSizes(unittest.TestCase):
+    def test_a_winner_at_one_size_and_a_tie_at_another_is_a_tie(self):
+        apps = list(pp.APPLICATIONS)
+        shapes = ["512x512x512", "1000x1000x1000"]
+        ppv = {a: {s: 0.3 for s in shapes} for a in apps}
+        ci = {a: {s: (0.29, 0.31) for s in shapes} for a in apps}
+        ppv["Kokkos tuned"] = {shapes[0]: 0.70, shapes[1]: 0.74}
+        ci["Kokkos tuned"] = {shapes[0]: (0.66, 0.73), shapes[1]: (0.72, 0.76)}
+        ppv["hand-written"] = {shapes[0]: 0.71, shapes[1]: 0.70}
+        ci["hand-written"] = {shapes[0]: (0.69, 0.72), shapes[1]: (0.68, 0.71)}
+        lines = []
+        pp.recommendation(lines.append, [], {a: {s: {} for s in shapes} for a in apps}, ppv, shapes, {}, {}, ci)
+        self.assertIn("Kokkos tuned and hand-written tie for the highest PP", lines[0], "apart at 1000^3 only")
+        ci["hand-written"][shapes[0]] = (0.60, 0.65)
+        ppv["hand-written"][shapes[0]] = 0.62
+        lines = []
+        pp.recommendation(lines.append, [], {a: {s: {} for s in shapes} for a in apps}, ppv, shapes, {}, {}, ci)
+        self.assertIn("Kokkos tuned has the highest PP", lines[0])
+
+
+class Intervals(unittest.TestCase):
+    def test_the_median_interval_holds_the_median_and_needs_two_runs(self):
+        self.assertIsNone(pp.median_interval([0.5]))
+        lo, hi = pp.median_interval([0.5, 0.6, 0.7, 0.8, 0.9])
+        self.assertTrue(0.5 <= lo <= 0.7 <= hi <= 0.9)
+        self.assertEqual(pp.median_interval([0.5, 0.6, 0.7]), pp.median_interval([0.5, 0.6, 0.7]), "seeded")
+        self.assertEqual(pp.median_interval([0.4] * 5), (0.4, 0.4))
+
+    def test_pp_interval_is_zero_on_an_unsupported_platform_and_unknown_with_one_run(self):
+        self.assertEqual(pp.pp_interval([[0.5, 0.6], [0.0]]), (0.0, 0.0))
+        self.assertIsNone(pp.pp_interval([[0.5, 0.6], [0.7]]))
+        lo, hi = pp.pp_interval([[0.8] * 5, [0.4] * 5])
+        self.assertAlmostEqual(lo, pp.pennycook([0.8, 0.4]))
+        self.assertAlmostEqual(hi, lo)
+
+    def test_a_round_whose_digest_is_not_the_references_fails_the_cell(self):
+        d = tempfile.mkdtemp()
+        try:
+            with open(os.path.join(d, "devbench-host.json"), "w") as f:
+                json.dump(dict(model="host-openmp", triad_bandwidth_gb_s=240, threads=16), f)
+            run_file(d, "host_512x512x512.json", "host", None, {"kokkos-openmp": 0.8e10}, digest="aa")
+            with open(os.path.join(d, "host_512x512x512.json")) as f:
+                r = json.load(f)
+            r["implementations"].append({"id": "cpu", "is_reference": True, "digest": "aa", "best_su_per_s": 1e8})
+            with open(os.path.join(d, "host_512x512x512.json"), "w") as f:
+                json.dump(r, f)
+            plat = ("CPU (16 cores)", "host")
+            for digest, expect in (("aa", ([0.8, 0.8], "")), ("bb", ([0.0], "FAILS the check")),
+                                   (None, ([0.8, 0.8], "unchecked"))):
+                run_file(d, "host_512x512x512.r2.json", "host", None, {"kokkos-openmp": 0.8e10}, checked=False,
+                         digest=digest)
+                runs, triads, _ = pp.load_study([d])
+                samples, note = pp.efficiency_samples(runs, triads, plat, "Kokkos tuned", "512x512x512")
+                self.assertEqual(([round(x, 6) for x in samples], note), expect, digest)
+        finally:
+            shutil.rmtree(d)
 
 
 class LoadStudy(unittest.TestCase):
