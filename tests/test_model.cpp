@@ -328,8 +328,8 @@ TEST(StepPlan, SweepsWhereTheyApply) {
 // The CPU sweep's tiles (core/cache_sweep.hpp) cover the grid once, and cut planes only where
 // there are fewer than about two tiles a thread.
 TEST(CacheSweep, TilesCoverTheGrid) {
-  for (const auto& [nx, ny, rows, planes, threads] : std::vector<std::array<int, 5>>{
-           {512, 512, 16, 0, 16}, {97, 61, 5, 7, 2}, {128, 20, 16, 0, 16}, {8, 8, 16, 0, 64}}) {
+  for (const auto& [nx, ny, rows, planes, threads] :
+       std::vector<std::array<int, 5>>{{512, 512, 16, 0, 16}, {97, 61, 5, 7, 2}, {128, 20, 16, 0, 16}, {8, 8, 16, 0, 64}}) {
     const CacheSweep t = CacheSweep::make(nx, ny, rows, planes, threads);
     EXPECT_GE(t.tiles_j * t.rows, ny);
     EXPECT_LT((t.tiles_j - 1) * t.rows, ny);

@@ -17,112 +17,66 @@ enum class Kind { integer, triple, word };
 struct KeySpec {
   TuningKey key;
   Kind kind;
-  long min = 0, max = 0;                // integer bounds, or each part's of a triple
-  bool power_of_two = false;            // integers only
-  std::vector<std::string> words = {};  // the words a word key takes
-  bool integer_or_word = false;         // a word key that also takes an integer >= min
+  long min = 0, max = 0;                  // integer bounds, or each part's of a triple
+  bool power_of_two = false;              // integers only
+  std::vector<std::string> words = {};    // the words a word key takes
+  bool integer_or_word = false;           // a word key that also takes an integer >= min
 };
 
 const std::vector<KeySpec>& specs() {
   static const std::vector<KeySpec> s = {
       {{"fused_step_points", "AWAVE_FUSED_STEP_POINTS", "an integer >= 0", "2097152 (128^3)", "all",
         "the largest grid (interior points) whose steps are one kernel; 0: never"},
-       Kind::integer,
-       0,
-       1L << 40},
+       Kind::integer, 0, 1L << 40},
       {{"steps_per_sweep", "AWAVE_STEPS_PER_SWEEP", "1 or 3",
         "3 on grids of 200^3 points or more (hand CUDA, Kokkos on CUDA), of 512^3 or more (hand OpenMP "
-        "offload; Kokkos on OpenMPTarget from Kokkos 4), of 128^3 or more (cpu-openmp, Kokkos on host backends); 1 "
-        "elsewhere (-json: sweep_min_points)",
+        "offload; Kokkos on OpenMPTarget from Kokkos 4), of 128^3 or more (cpu-openmp, Kokkos on host backends); "
+        "1 elsewhere (-json: sweep_min_points)",
         "all",
         "time steps a sweep of the grid: 3 is the temporal-blocking sweep (core/sweep_march.hpp, "
         "core/cache_sweep.hpp), where it applies"},
-       Kind::word,
-       0,
-       0,
-       false,
-       {"1", "3"}},
+       Kind::word, 0, 0, false, {"1", "3"}},
       {{"cache_sweep.rows", "AWAVE_CACHE_SWEEP_ROWS", "an integer from 1 to 4096",
         "32, fewer where a tile would overflow a core's L2 (16 at nz = 1000 with 2 MB)", "all",
         "rows j of a tile of the CPU's sweep (core/cache_sweep.hpp)"},
-       Kind::integer,
-       1,
-       4096},
+       Kind::integer, 1, 4096},
       {{"cache_sweep.planes", "AWAVE_CACHE_SWEEP_PLANES", "an integer >= 0", "0 (automatic: about two tiles a thread)",
         "all", "planes i of a tile of the CPU's sweep; 0: the whole grid, cut only for about two tiles a thread"},
-       Kind::integer,
-       0,
-       1 << 20},
+       Kind::integer, 0, 1 << 20},
       {{"kokkos.axes", "AWAVE_KOKKOS_AXES", "ijk or kji", "kji on CUDA, ijk elsewhere", "kokkos",
         "the idiomatic form's MDRange axis order (kji: k on the first axis)"},
-       Kind::word,
-       0,
-       0,
-       false,
-       {"ijk", "kji"}},
+       Kind::word, 0, 0, false, {"ijk", "kji"}},
       {{"kokkos.tile", "AWAVE_KOKKOS_TILE", "AxBxC, in the axes' order (0x0x0: Kokkos' default)",
         "32x8x1 on CUDA, Kokkos' default elsewhere", "kokkos", "the idiomatic form's MDRange tile"},
-       Kind::triple,
-       0,
-       1024},
+       Kind::triple, 0, 1024},
       {{"kokkos.segment", "AWAVE_KOKKOS_SEGMENT", "an integer >= 1", "16 (CUDA: 8 on planes of <= 4 MiB)", "kokkos-gpu",
         "planes each work item of the tuned form's march covers"},
-       Kind::integer,
-       1,
-       1 << 20},
+       Kind::integer, 1, 1 << 20},
       {{"kokkos.march_rows", "AWAVE_KOKKOS_MARCH_ROWS", "1, 2, 4, 8, 16 or 32", "4 on CUDA, 1 on OpenMPTarget",
         "kokkos-gpu", "rows j per (k, j) tile of the tuned form's march"},
-       Kind::integer,
-       1,
-       32,
-       true},
+       Kind::integer, 1, 32, true},
       {{"cuda.block", "AWAVE_CUDA_BLOCK", "KxJxS (K*J <= 1024)", "32x8x4 (segment 16 on planes of > 4 MiB)", "cuda",
         "hand CUDA's interior block (k, j) and planes per thread"},
-       Kind::triple,
-       1,
-       1024},
+       Kind::triple, 1, 1024},
       {{"cuda.graphs", "AWAVE_CUDA_GRAPHS", "0 or 1", "1", "cuda", "hand CUDA launches a chunk's steps as CUDA graphs"},
-       Kind::integer,
-       0,
-       1},
-      {{"omp.segment", "AWAVE_OMP_SEGMENT", "an integer >= 1", "16", "omp",
-        "planes each work item of hand omp marches"},
-       Kind::integer,
-       1,
-       1 << 20},
+       Kind::integer, 0, 1},
+      {{"omp.segment", "AWAVE_OMP_SEGMENT", "an integer >= 1", "16", "omp", "planes each work item of hand omp marches"},
+       Kind::integer, 1, 1 << 20},
       {{"omp.threads", "AWAVE_OMP_THREADS", "an integer from 1 to 1024", "128", "omp",
         "threads per team of hand omp's target regions"},
-       Kind::integer,
-       1,
-       1024},
+       Kind::integer, 1, 1024},
       {{"omp.tile_rows", "AWAVE_OMP_TILE_ROWS", "1, 2, 4, 8, 16 or 32", "4", "omp",
         "rows j per (k, j) tile of hand omp's work items"},
-       Kind::integer,
-       1,
-       32,
-       true},
+       Kind::integer, 1, 32, true},
       {{"omp.teams", "AWAVE_OMP_TEAMS", "runtime, or an integer >= 1", "one work item per thread", "omp",
         "teams of hand omp's step region: the runtime's choice, or at most N"},
-       Kind::word,
-       1,
-       1L << 31,
-       false,
-       {"runtime"},
-       true},
+       Kind::word, 1, 1L << 31, false, {"runtime"}, true},
       {{"omp.loop", "AWAVE_OMP_LOOP", "teams or worksharing", "teams", "omp",
         "how hand omp's step region hands out work items"},
-       Kind::word,
-       0,
-       0,
-       false,
-       {"teams", "worksharing"}},
+       Kind::word, 0, 0, false, {"teams", "worksharing"}},
       {{"nccl.order", "AWAVE_NCCL_ORDER", "gpu or host", "gpu", "nccl",
         "who orders the NCCL halo exchange where the implementation's stream could"},
-       Kind::word,
-       0,
-       0,
-       false,
-       {"gpu", "host"}},
+       Kind::word, 0, 0, false, {"gpu", "host"}},
   };
   return s;
 }
@@ -301,10 +255,9 @@ std::string tuning_help() {
     out += fmt::format("  {:<19} {}\n  {:<19} values: {}; default: {}; {}\n", s.key.name, s.key.help, s.key.env,
                        s.key.form, s.key.fallback,
                        std::string(s.key.used_by) == "all" ? std::string("every implementation")
-                                                           : fmt::format("used by the {} code", s.key.used_by));
-  out +=
-      "Faults planted by the tests (not tuning; a run with one set says so first): AWAVE_TEST_FAULT_NCCL_SHARED_GPU,\n"
-      "  AWAVE_TEST_FAULT_NCCL_UNORDERED, AWAVE_TEST_FAULT_STALL_HALO=RANK, AWAVE_TEST_FAULT_NO_PINNED_MEMORY\n";
+                                                          : fmt::format("used by the {} code", s.key.used_by));
+  out += "Faults planted by the tests (not tuning; a run with one set says so first): AWAVE_TEST_FAULT_NCCL_SHARED_GPU,\n"
+         "  AWAVE_TEST_FAULT_NCCL_UNORDERED, AWAVE_TEST_FAULT_STALL_HALO=RANK, AWAVE_TEST_FAULT_NO_PINNED_MEMORY\n";
   return out;
 }
 

@@ -7,8 +7,8 @@
 
 #include <cstdlib>
 #include <string>
-#include <type_traits>
 #include <vector>
+#include <type_traits>
 
 #if defined(KOKKOS_ENABLE_OPENMPTARGET)
 extern "C" bool awave_offload_team_cap_lifted();  // kokkos/offload_team_cap.cpp
@@ -20,8 +20,7 @@ namespace {
 template <class Policy>
 std::string tile_words() {
   const auto t = Policy::tile;
-  return t[0] == 0 ? "Kokkos' default tile"
-                   : "tile " + std::to_string(t[0]) + "x" + std::to_string(t[1]) + "x" + std::to_string(t[2]);
+  return t[0] == 0 ? "Kokkos' default tile" : "tile " + std::to_string(t[0]) + "x" + std::to_string(t[1]) + "x" + std::to_string(t[2]);
 }
 
 // Both forms of one backend: the idiomatic one as `<id>-mdrange`, the tuned one as `<id>` (the
@@ -48,10 +47,11 @@ void add_kokkos_forms(std::vector<ImplEntry>& impls, const std::string& id) {
                    },
                    "kokkos-idiomatic", Idiomatic_::kCan});
   if (Tuned::kCan.sweep) tuned += "; three steps a sweep on large grids (TeamPolicy, scratch memory)";
-  impls.push_back(
-      {id, tuned, on_device, true,
-       [id](const WaveProblem& problem, const StepPlan& plan) { return std::make_unique<Tuned>(problem, plan, id); },
-       "kokkos-tuned", Tuned::kCan});
+  impls.push_back({id, tuned, on_device, true,
+                   [id](const WaveProblem& problem, const StepPlan& plan) {
+                     return std::make_unique<Tuned>(problem, plan, id);
+                   },
+                   "kokkos-tuned", Tuned::kCan});
 }
 
 }  // namespace

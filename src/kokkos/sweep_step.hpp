@@ -1,9 +1,10 @@
 // Three steps in one sweep of the grid the portable way: a TeamPolicy team a tile, its planes in
-// team scratch memory. On Kokkos::Cuda, and OpenMPTarget from Kokkos 4 (SweepStep), the GPU's sweep
-// (core/sweep_march.hpp): team_barrier() the plane's barrier; team rank r is column (r % kColumnsK, r / kColumnsK), so
-// a warp is a row of columns (team ranks are threadIdx.y there). On the host backends (CacheSweepStep) the CPU's
-// (core/cache_sweep.hpp): teams of one thread, each tile's level buffer its team's level-1 scratch. Under Kokkos 3.4
-// OpenMPTarget keeps single steps (below).
+// team scratch memory. On Kokkos::Cuda, and on OpenMPTarget from Kokkos 4 (SweepStep), the GPU's
+// sweep (core/sweep_march.hpp): team_barrier() the plane's barrier; team rank r is column
+// (r % kColumnsK, r / kColumnsK), so a warp is a row of columns (team ranks are threadIdx.y
+// there). On the host backends (CacheSweepStep) the CPU's (core/cache_sweep.hpp): teams of one
+// thread, each tile's level buffer its team's level-1 scratch. Under Kokkos 3.4, OpenMPTarget
+// keeps single steps (below).
 #pragma once
 
 #include "core/cache_sweep.hpp"

@@ -169,10 +169,10 @@ class WaveKokkos final : public WaveImpl,
   }
 
   void copy_u_to_host(double* h_now, double* h_prev) override {
-    using HostField = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+    using HostView = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
     const Field& now = ring_.now();
-    HostField now_host(h_now, now.extent(0), now.extent(1), now.extent(2));
-    HostField prev_host(h_prev, now.extent(0), now.extent(1), now.extent(2));
+    HostView now_host(h_now, now.extent(0), now.extent(1), now.extent(2));
+    HostView prev_host(h_prev, now.extent(0), now.extent(1), now.extent(2));
     Kokkos::deep_copy(now_host, now);
     if (h_prev) Kokkos::deep_copy(prev_host, ring_.prev());
   }
@@ -232,8 +232,8 @@ class WaveKokkos final : public WaveImpl,
     Field u0(unfilled("wave::u_0"), px, py, pz), u1(unfilled("wave::u_1"), px, py, pz),
         u2(unfilled("wave::u_2"), px, py, pz);
     if (!one_layout(u0, u1, u2)) throw std::logic_error("Kokkos: the three time levels differ in layout");
-    using HostField = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
-    HostField h_now(unfilled("wave::h_now"), px, py, pz), h_prev(unfilled("wave::h_prev"), px, py, pz);
+    using HostView = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+    HostView h_now(unfilled("wave::h_now"), px, py, pz), h_prev(unfilled("wave::h_prev"), px, py, pz);
     problem.fill_start_state(h_now.data(), h_prev.data());
     Kokkos::deep_copy(exec, u0, h_prev);
     Kokkos::deep_copy(exec, u1, h_now);
