@@ -3,8 +3,8 @@
 // column a thread and passes neighbours through scratch behind a barrier; a CPU thread is one
 // core with a large cache, so here a thread owns a tile of rows j x planes i, marches i, and keeps
 // the tile's computed levels 1 and 2 for the last three planes in a buffer of its own (about
-// 1 MB at 32 rows of 512 points: with the rows it reads, it stays in L2). Each row of k is one vectorised loop
-// (`omp simd`; IEEE operations lane by lane, no contraction: the reference's bits).
+// 1 MB at 32 rows of 512 points: with the rows it reads, it stays in L2). Each row of k is one
+// vectorised loop (`omp simd`; IEEE operations lane by lane, no contraction: the reference's bits).
 //
 // Level s (u(t+s)) is computed on rows [j0 - (S - s), j1 + (S - s)) and planes
 // [i0 - (S - s), i1 + (S - s)) of the tile, within the grid; level 2 and 3 are stored on the tile.
@@ -83,9 +83,7 @@ struct CacheSweep {
     return make(nx, ny, int(tuning_integer("cache_sweep.rows").value_or(default_rows(nz, l2_bytes()))),
                 int(tuning_integer("cache_sweep.planes").value_or(0)), threads);
   }
-  int tiles() const {
-    return tiles_j * tiles_i;
-  }
+  int tiles() const { return tiles_j * tiles_i; }
   // Doubles of one thread's buffer: levels 1 .. S-1, kRing planes each, rows + 2S rows of nz + 2.
   std::size_t buffer_doubles(int nz) const {
     return std::size_t(kSteps - 1) * kRing * std::size_t(rows + 2 * kSteps) * std::size_t(nz + 2);

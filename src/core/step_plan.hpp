@@ -30,6 +30,11 @@ inline constexpr std::size_t kSweepMinPoints = std::size_t(200) * 200 * 200;
 // The CPU's sweep (core/cache_sweep.hpp) from 128^3 points: 1.6-3.1 x the single steps there,
 // 1.5-2.1 x at 256^3 and 512^3 (16-core Xeon, bench/results/h100-2026-11-25/cpu-sweep-efcf452).
 inline constexpr std::size_t kCacheSweepMinPoints = std::size_t(128) * 128 * 128;
+// OpenMP offload's sweeps (hand omp, and Kokkos-OMPT from Kokkos 4) from 512^3, the smallest grid
+// measured: on the H100 hand omp 1.32 / 1.30 x its single steps at 512^3 / 1000^3
+// (bench/results/h100-2026-11-25/omp-sweep-copy-0232966), Kokkos-OMPT 1.30 x at both
+// (offload-sweep-c93b2d0-k46); issue 44's rule: 1.15 x.
+inline constexpr std::size_t kOffloadSweepMinPoints = std::size_t(512) * 512 * 512;
 
 // What an implementation can do besides one fused kernel a step, declared once, in its registry
 // entry.

@@ -40,10 +40,8 @@ template <class ExecSpace>
 inline constexpr std::size_t kokkos_sweep_min_points =
     kokkos_cache_sweeps<ExecSpace> ? kCacheSweepMinPoints : kSweepMinPoints;
 #if defined(KOKKOS_ENABLE_OPENMPTARGET)
-// From 512^3, the smallest grid measured: under Kokkos 4.6.01 1.30 x its single steps there and at
-// 1000^3 on the H100 (bench/results/h100-2026-11-25/offload-sweep-c93b2d0-k46; the rule: 1.15 x).
 template <>
-inline constexpr std::size_t kokkos_sweep_min_points<Kokkos::Experimental::OpenMPTarget> = std::size_t(512) * 512 * 512;
+inline constexpr std::size_t kokkos_sweep_min_points<Kokkos::Experimental::OpenMPTarget> = kOffloadSweepMinPoints;
 #endif
 
 template <class ExecSpace>

@@ -363,16 +363,13 @@ std::optional<std::size_t> omp_device_memory_bytes() {
 }
 
 void add_omp_implementations(std::vector<ImplEntry>& impls) {
-  // The sweep from 512^3, the smallest grid measured: 1.33 x its single steps there and at 1000^3
-  // on the H100 (bench/results/h100-2026-11-25/offload-sweep-b7d26f3, -efcf452; the rule: 1.15 x).
-  constexpr std::size_t kSweepFrom = std::size_t(512) * 512 * 512;
   impls.push_back(
       {"omp",
        "hand-written OpenMP target offload (one target region per step, marching i; three steps a sweep "
        "on large grids: team-shared planes)",
        true, false,
        [](const WaveProblem& problem, const StepPlan& plan) { return std::make_unique<WaveOmp>(problem, plan); },
-       "hand-written", Capabilities{true, true, kSweepFrom}});
+       "hand-written", Capabilities{true, true, kOffloadSweepMinPoints}});
 }
 
 }  // namespace awave
