@@ -18,7 +18,12 @@ mpi() { local np=$1; shift; mpirun -np "$np" --oversubscribe "$@" "${halo_args[@
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 same() {  # same FILE_A FILE_B: h5diff finds no difference in any object
-  h5diff -r "$1" "$2" > diff.txt 2>&1 || { fail "$2 differs from $1: $(grep -v '^0 differences' diff.txt | head -3)"; return 1; }
+  h5diff -r "$1" "$2" > diff.txt 2>&1 || { fail "$2 differs from $1: $(differing_objects)"; return 1; }
+}
+differing_objects() {  # the objects h5diff -r counted differences in (its report lists every object compared), else its output
+  local found
+  found=$(awk '/^(dataset|attribute|group|datatype): / {obj = $0} /differences found/ && $1 != "0" {print obj " (" $1 " differences)"}' diff.txt | head -3)
+  echo "${found:-$(head -3 diff.txt)}"
 }
 impls=$("$exe" -list | awk '$1 != "cpu" {printf "%s%s", sep, $1; sep=","}')
 # A GPU build on a machine without its GPU refuses to start its implementations (exit 3, "cannot
