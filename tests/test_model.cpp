@@ -286,26 +286,27 @@ TEST(Selection, DefaultRunsTheGpuImplementationsOfAGpuBuildAndEverythingOfAHostB
     EXPECT_NE(id, "cpu-openmp") << "no reference without a check";
 }
 
-// The temporal-blocking sweep (core/step_plan.hpp): three steps a sweep from 200^3 points, never
-// on an MPI slab nor where nz <= 2, nor for an implementation without it; steps_per_sweep forces
-// either plan where it applies.
+// The temporal-blocking sweep (core/step_plan.hpp): three steps a sweep from the form's
+// threshold on the platform (the GPU teams' from 200^3 on an H100), never on an MPI slab nor where
+// nz <= 2, nor for an implementation without it; steps_per_sweep forces either plan where it applies.
 TEST(StepPlan, SweepsWhereTheyApply) {
   configure_tuning("", {});
   const Capabilities sweeps{true, true}, single{true, false};
-  auto steps = [](const WaveParams& p, const Capabilities& can, int slab_nx = 0) {
-    return plan_steps(p, slab_nx ? slab_params(p, slab_nx) : p, can).steps_per_sweep;
+  const std::string h100 = "NVIDIA H100 80GB HBM3, 79.2 GiB";
+  auto steps = [&](const WaveParams& p, const Capabilities& can, int slab_nx = 0) {
+    return plan_steps(p, slab_nx ? slab_params(p, slab_nx) : p, can, h100).steps_per_sweep;
   };
   WaveParams p;
   p.shape = {200, 200, 200};
   EXPECT_EQ(steps(p, sweeps), 3);
   EXPECT_EQ(steps(p, single), 1) << "no sweep in that implementation";
   EXPECT_EQ(steps(p, sweeps, 100), 1) << "an MPI slab";
-  EXPECT_NE(plan_steps(p, slab_params(p, 100), sweeps).single_steps_reason.find("single steps over MPI"),
+  EXPECT_NE(plan_steps(p, slab_params(p, 100), sweeps, h100).single_steps_reason.find("single steps over MPI"),
             std::string::npos);
-  EXPECT_EQ(plan_steps(p, p, sweeps).fields(), 4);
+  EXPECT_EQ(plan_steps(p, p, sweeps, h100).fields(), 4);
   p.shape = {200, 200, 199};
   EXPECT_EQ(steps(p, sweeps), 1) << "below 200^3 points";
-  EXPECT_EQ(plan_steps(p, p, sweeps).single_steps_reason, "") << "nothing to say where it would not sweep anyway";
+  EXPECT_EQ(plan_steps(p, p, sweeps, h100).single_steps_reason, "") << "nothing to say where it would not sweep anyway";
   configure_tuning("steps_per_sweep=3", {"cuda"});
   EXPECT_EQ(steps(p, sweeps), 3);
   p.shape = {64, 64, 2};
@@ -314,15 +315,35 @@ TEST(StepPlan, SweepsWhereTheyApply) {
   configure_tuning("steps_per_sweep=1", {"cuda"});
   EXPECT_EQ(steps(p, sweeps), 1);
   configure_tuning("", {});
-  // Each implementation's own threshold (the CPU's sweep from 128^3), recorded in the plan.
-  const Capabilities cpu{false, true, kCacheSweepMinPoints};
+}
+
+// Each form's threshold, per platform, recorded in the plan: the GPU teams from 256^3 on an H200
+// (200^3 on the H100 and on GPUs not measured), OpenMP offload's and the CPU's from 128^3.
+TEST(StepPlan, ThresholdsPerFormAndPlatform) {
+  configure_tuning("", {});
+  const Capabilities gpu{true, true, SweepForm::gpu_teams}, offload{true, true, SweepForm::offload_teams},
+      cpu{false, true, SweepForm::cache_tiles}, single{true, false};
+  const std::string h100 = "NVIDIA H100 80GB HBM3, 79.2 GiB", h200 = "NVIDIA H200, 139.8 GiB";
+  auto steps = [](int n, const Capabilities& can, const std::string& accelerator) {
+    WaveParams p;
+    p.shape = {n, n, n};
+    return plan_steps(p, p, can, accelerator).steps_per_sweep;
+  };
+  EXPECT_EQ(steps(224, gpu, h100), 3);
+  EXPECT_EQ(steps(224, gpu, h200), 1) << "the H200's GPU-team threshold is 256^3";
+  EXPECT_EQ(steps(256, gpu, h200), 3);
+  EXPECT_EQ(steps(224, gpu, "NVIDIA A100-SXM4-80GB, 79.2 GiB"), 3) << "an unmeasured GPU takes the H100's";
+  for (const std::string& a : {h100, h200}) {
+    EXPECT_EQ(steps(128, offload, a), 3) << a;
+    EXPECT_EQ(steps(127, offload, a), 1) << a;
+  }
+  EXPECT_EQ(steps(128, cpu, "none"), 3);
+  EXPECT_EQ(steps(127, cpu, "none"), 1);
+  WaveParams p;
   p.shape = {128, 128, 128};
-  EXPECT_EQ(steps(p, cpu), 3);
-  EXPECT_EQ(steps(p, sweeps), 1) << "the GPUs' threshold";
-  EXPECT_EQ(plan_steps(p, p, cpu).sweep_min_points, kCacheSweepMinPoints);
-  EXPECT_EQ(plan_steps(p, p, single).sweep_min_points, 0u) << "no sweep: nothing to record";
-  p.shape = {128, 128, 127};
-  EXPECT_EQ(steps(p, cpu), 1);
+  EXPECT_EQ(plan_steps(p, p, cpu, "none").sweep_min_points, std::size_t(128) * 128 * 128);
+  EXPECT_EQ(plan_steps(p, p, gpu, h200).sweep_min_points, std::size_t(256) * 256 * 256);
+  EXPECT_EQ(plan_steps(p, p, single, h200).sweep_min_points, 0u) << "no sweep: nothing to record";
 }
 
 // The CPU sweep's tiles (core/cache_sweep.hpp) cover the grid once, and cut planes only where
@@ -368,14 +389,14 @@ TEST(StepPlan, FusedStepsOnSmallGridsAndThinSlabs) {
   const Capabilities three{true, false}, one{false, false};
   WaveParams p;
   p.shape = {128, 128, 128};
-  EXPECT_TRUE(plan_steps(p, p, three).fused_step);
+  EXPECT_TRUE(plan_steps(p, p, three, "none").fused_step);
   p.shape = {129, 128, 128};
-  EXPECT_FALSE(plan_steps(p, p, three).fused_step);
-  EXPECT_TRUE(plan_steps(p, p, one).fused_step) << "no three-kernel step in that implementation";
-  EXPECT_TRUE(plan_steps(p, slab_params(p, 2 * kBoundaryLayers - 1), three).fused_step) << "a thin slab";
+  EXPECT_FALSE(plan_steps(p, p, three, "none").fused_step);
+  EXPECT_TRUE(plan_steps(p, p, one, "none").fused_step) << "no three-kernel step in that implementation";
+  EXPECT_TRUE(plan_steps(p, slab_params(p, 2 * kBoundaryLayers - 1), three, "none").fused_step) << "a thin slab";
   configure_tuning("fused_step_points=0", {});
   p.shape = {9, 9, 1};
-  EXPECT_FALSE(plan_steps(p, p, three).fused_step);
+  EXPECT_FALSE(plan_steps(p, p, three, "none").fused_step);
   configure_tuning("", {});
 }
 

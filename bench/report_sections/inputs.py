@@ -63,7 +63,10 @@ DEFAULT_EVERY_MODEL = [os.path.join(HERE, "results", "h100-2026-11-25", d)
                                  "omp-sweep-copy-0232966/before-c93b2d0/omp-k46",
                                  "omp-sweep-copy-0232966/before-c93b2d0/omp-1000", "omp-sweep-copy-0232966/after-0232966",
                                  "cpu-sweep-c93b2d0/512", "cpu-sweep-c93b2d0/1000", "cpu-sweep-0232966/1000",
-                                 "cpu-sweep-0232966/1000-rows")]
+                                 "cpu-sweep-0232966/1000-rows")] + [
+    os.path.join(HERE, "results", d) for d in
+    ("h100-2026-11-26/offload-h100-128-256", "h200-2026-11-26/offload-h200-128", "h200-2026-11-26/offload-h200",
+     "h200-2026-11-26/cuda-h200", "h200-2026-11-26/cpu-h200/512", "h200-2026-11-26/cpu-h200/1000")]
 # The sweep's lines per model (bench/count_loc.py, its sweep entry).
 DEFAULT_SWEEP_LOC = os.path.join(HERE, "results", "build-machine-2026-11-25", "sweep-loc", "loc.json")
 DEFAULT_COPY_BEFORE = os.path.join(HERE, "results", "h100-2026-11-25", "output-pinned-019aaa2", "io-m5e07-cuda-512.json")

@@ -238,21 +238,29 @@ def every_model_section(w, dirs, loc_json=None):
         if bad:
             w(f"| `{os.path.relpath(d, HERE)}` | | {len(bad)} runs NOT the reference's bits | | | | | | |")
     w("")
-    w("**Decisions.** Hand OpenMP offload sweeps from 512^3: at 0232966 1.32 x its single steps at 512^3 and "
-      "1.30 x at 1000^3 (five rounds each, ranges apart; 1.35e11 and 1.39e11 SU/s, 1.12 and 1.15 x the H100's "
-      "single-step limit, 0.50 and 0.51 of its three-step limit; hand CUDA's sweep: 0.57). Between efcf452 and "
-      "c93b2d0 it had lost 12% (1.12-1.16 x, below the rule at 1000^3): building its fields with `sweep_fields()` "
-      "made the struct `const`, and clang 19 then read the `firstprivate` through the mapped copy, reloading its "
-      "members from global memory after every store and barrier (25 global loads in the kernel's PTX against 11). "
-      "A local copy inside the `parallel` region, as the step region has, restored it "
-      "(`omp-sweep-copy-0232966`: 1.14e11 before, 1.35e11 after at 512^3).\n")
+    w("**Decisions.** Hand OpenMP offload's sweep met the rule on the H100: at 0232966 1.32 x its single steps at "
+      "512^3 and 1.30 x at 1000^3 (five rounds each, ranges apart; 1.35e11 and 1.39e11 SU/s, 1.12 and 1.15 x the "
+      "H100's single-step limit, 0.50 and 0.51 of its three-step limit; hand CUDA's sweep: 0.57). Between efcf452 "
+      "and c93b2d0 it had lost 12% (1.12-1.16 x, below the rule at 1000^3): building its fields with "
+      "`sweep_fields()` made the struct `const`, and clang 19 then read the `firstprivate` through the mapped copy, "
+      "reloading its members from global memory after every store and barrier (25 global loads in the kernel's PTX "
+      "against 11). A local copy inside the `parallel` region, as the step region has, restored it "
+      "(`omp-sweep-copy-0232966`: 1.14e11 before, 1.35e11 after at 512^3). On the H200 (`h200-2026-11-26`, 69fe720) "
+      "it gains less, 1.16 x at 512^3 and 1.13 x at 1000^3 (single steps there are nearer their limit), still "
+      "faster in every round at every size; the sweep stays the default there, since the rule was whether it "
+      "enters the product at all. Its threshold (item 5), measured on both GPUs: it pays from 128^3, the smallest "
+      "size measured (2.07 x on the H100, 1.97 x on the H200: a single step there is one launch-bound target "
+      "region), so both OpenMP-offload sweeps now start at 128^3 (`sweep_min_points` in `core/step_plan.hpp`, "
+      "recorded in `-json`). The CUDA codes' threshold differs by GPU: 200^3 on the H100, 256^3 on the H200, "
+      "where both lose at 192^3 (hand 0.96 x, Kokkos 0.79 x) and Kokkos-CUDA ties at 256^3 (`cuda-h200`); the plan "
+      "reads the GPU's name.\n")
     w("Kokkos' OpenMPTarget backend sweeps only from Kokkos 4. Under 3.4.01 its `TeamPolicy(instance, ...)` does "
       "not compile, and the same sweep made without an instance crashed at 1000^3 and on every test grid of fewer "
       "than 260 teams (an illegal memory access). Under 4.6.01, whose OpenMPTarget `TeamPolicy` takes the "
       "instance, the unchanged `SweepStep` passes the openmptarget GPU suite with the sweep forced on every test "
       "grid (178 of 178, `offload-sweep-c93b2d0-k46/ctest-gpu.log`) and runs 1.30 x its single steps at 512^3 (five "
-      "rounds) and 1000^3 (two): in builds against Kokkos 4 it sweeps from 512^3; the project's bootstrapped 3.4.01 "
-      "keeps single steps. In that call it was 0.94 of hand omp's sweep (before the fix above); its kernel's PTX "
+      "rounds) and 1000^3 (two); on the H200 1.14 x and 1.19 x (five and four rounds). In builds against Kokkos 4 it "
+      "sweeps from 128^3 (1.76 x and 1.78 x there); the project's bootstrapped 3.4.01 keeps single steps. In that call it was 0.94 of hand omp's sweep (before the fix above); its kernel's PTX "
       "shows the same reloads of the functor's members (26 global loads, counted as hand omp's 25), the lever hand omp's fix found, left "
       "to issue 45. Kokkos 5.1 removed the OpenMPTarget backend: from 5.1 a Kokkos code has no OpenMP-offload "
       "path at all, sweep or single step.\n")
@@ -271,8 +279,12 @@ def every_model_section(w, dirs, loc_json=None):
       "AVX2 clone takes four updates in 19 instructions (`results/build-machine-2026-11-25/cpu-sweep-census-09e6ab3`), "
       "and the tiles' traffic through L2 and L3 is the likely bound (no counters on these VMs). Tried: rows of 16, "
       "32 and 64 (32-64 best at 512^3, 16 at 1000^3); the AVX2 clone (+14% on the build machine's 2 cores); the "
-      "damped rows vectorised: a tie, not kept (`cpu-sweep-damped-rows-3a57115`). Not measured: the H200 machine "
-      "and its CPU (four requests for an H200 this session were each served by an H100).\n")
+      "damped rows vectorised: a tie, not kept (`cpu-sweep-damped-rows-3a57115`). On the H200 machine's Xeon (the "
+      "same model, `h200-2026-11-26/cpu-h200`) the sweep ran 3.8e9 SU/s at both sizes, 2.3-2.5 x cpu-openmp's "
+      "single steps and 1.7-1.8 x Kokkos': 1.01 and 0.99 of the limit at 512^3 (triad 89.8 GB/s), 0.75 and 0.77 "
+      "at 1000^3 against the triad measured minutes later in the same call (120.8 GB/s; 1.01 and 1.03 against "
+      "the first). So the target holds at 512^3 on both CPUs and at 1000^3 on the H100's; on the H200's at "
+      "1000^3 it is not shown, and the limit itself moved 35% within one call.\n")
     w("What each model needed beyond its single step, and the lines of its sweep (non-blank, non-comment; "
       "`bench/count_loc.py`, its `sweep` entry):\n")
     lines = {}

@@ -31,7 +31,7 @@ MemoryNeed estimate_memory(const WaveParams& global, const WaveParams& params, c
   for (const ImplEntry* entry : impls) {
     const ImplEntry& e = *entry;
     // The temporal-blocking sweep writes its two last levels into two fields besides the pair it reads.
-    const std::size_t fields = std::size_t(plan_steps(global, params, e.can).fields());
+    const std::size_t fields = std::size_t(plan_steps(global, params, e.can, e.on_device ? accelerator_description() : "none").fields());
     std::size_t host = staging;
     if (is_cpu_reference(e.id))
       host += fields * padded + 2 * interior;

@@ -34,7 +34,7 @@ const std::vector<ImplEntry>& implementations() {
                  [](const WaveProblem& problem, const StepPlan& plan) {
                    return std::make_unique<WaveCpu>(problem, plan, true);
                  },
-                 "hand-written", Capabilities{false, true, kCacheSweepMinPoints}});
+                 "hand-written", Capabilities{false, true, SweepForm::cache_tiles}});
 #if defined(AWAVE_HAVE_CUDA)
     add_cuda_implementations(v);
 #endif
@@ -50,7 +50,7 @@ const std::vector<ImplEntry>& implementations() {
 std::unique_ptr<WaveImpl> make_implementation(const ImplEntry& entry, const WaveProblem& problem, bool as_reference) {
   Capabilities can = entry.can;
   if (as_reference) can.sweep = false;
-  return entry.make(problem, plan_steps(problem.global_params(), problem.params(), can));
+  return entry.make(problem, plan_steps(problem.global_params(), problem.params(), can, accelerator_description()));
 }
 
 const ImplEntry* find_implementation(const std::string& id) {
@@ -116,7 +116,7 @@ std::string accelerator_description() {
 #if defined(AWAVE_HAVE_CUDA)
   return cuda_device_problem() ? "none" : cuda_device_description();
 #elif defined(AWAVE_HAVE_OMP_OFFLOAD)
-  return omp_device_problem() ? "none" : "OpenMP offload device";
+  return omp_device_problem() ? "none" : omp_device_description();
 #else
   return "none";
 #endif

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace awave {
 
@@ -23,25 +24,42 @@ inline std::size_t fused_step_max_points() {
   return std::size_t(tuning_integer("fused_step_points").value_or(128L * 128 * 128));
 }
 
-// The temporal-blocking sweep (core/sweep_march.hpp) from 200^3 points on the GPUs: there both
-// hand CUDA and Kokkos-CUDA gain on the H100 (Kokkos-CUDA 1.02 x at 200^3, 0.96 x at 192^3, where
-// the sweep's teams are a wave and a fraction of the GPU's; bench/results/h100-2026-11-25/temporal-23f8678).
-inline constexpr std::size_t kSweepMinPoints = std::size_t(200) * 200 * 200;
-// The CPU's sweep (core/cache_sweep.hpp) from 128^3 points: 1.6-3.1 x the single steps there,
-// 1.5-2.1 x at 256^3 and 512^3 (16-core Xeon, bench/results/h100-2026-11-25/cpu-sweep-efcf452).
-inline constexpr std::size_t kCacheSweepMinPoints = std::size_t(128) * 128 * 128;
-// OpenMP offload's sweeps (hand omp, and Kokkos-OMPT from Kokkos 4) from 512^3, the smallest grid
-// measured: on the H100 hand omp 1.32 / 1.30 x its single steps at 512^3 / 1000^3
-// (bench/results/h100-2026-11-25/omp-sweep-copy-0232966), Kokkos-OMPT 1.30 x at both
-// (offload-sweep-c93b2d0-k46); issue 44's rule: 1.15 x.
-inline constexpr std::size_t kOffloadSweepMinPoints = std::size_t(512) * 512 * 512;
+// Which sweep an implementation has: its measured thresholds (sweep_min_points) follow from it.
+enum class SweepForm {
+  gpu_teams,      // hand CUDA, Kokkos-CUDA: core/sweep_march.hpp in thread blocks / teams
+  offload_teams,  // hand omp, Kokkos-OMPT (Kokkos 4): the same, in OpenMP offload teams
+  cache_tiles,    // cpu-openmp, Kokkos' host backends: core/cache_sweep.hpp
+};
+
+// The smallest grid (interior points) a sweep form sweeps by default on a platform (`accelerator`:
+// the GPU's name, as -json's "accelerator"): the smallest size measured where no implementation of
+// the form is slower than its single steps beyond the runs' spread (medians of five; tables in
+// bench/results/h200-2026-11-26/README.md). GPUs not measured take the H100's.
+inline std::size_t sweep_min_points(SweepForm form, std::string_view accelerator) {
+  const bool h200 = accelerator.find("H200") != std::string_view::npos;
+  switch (form) {
+    case SweepForm::gpu_teams:
+      // H100: Kokkos-CUDA 1.02 x at 200^3, 0.96 x at 192^3 (h100-2026-11-25/temporal-23f8678).
+      // H200: 0.96 / 0.79 x (hand / Kokkos) at 192^3, 1.09 / 1.00 x at 256^3.
+      return h200 ? std::size_t(256) * 256 * 256 : std::size_t(200) * 200 * 200;
+    case SweepForm::offload_teams:
+      // Both GPUs from 128^3, the smallest measured: there hand omp 2.07 / 1.97 x (H100 / H200),
+      // Kokkos-OMPT 1.76 / 1.78 x, and more than 1.13 x at every size up to 1000^3.
+      return std::size_t(128) * 128 * 128;
+    case SweepForm::cache_tiles:
+      // The CPUs of both GPU machines (one Xeon model): 1.6-3.1 x at 128^3, 1.5-2.5 x up to 1000^3
+      // (h100-2026-11-25/cpu-sweep-efcf452, h200-2026-11-26/cpu-h200).
+      return std::size_t(128) * 128 * 128;
+  }
+  return 0;
+}
 
 // What an implementation can do besides one fused kernel a step, declared once, in its registry
 // entry.
 struct Capabilities {
-  bool three_kernel_step = false;                  // interior, x layers, y layers (and so a step split in two over MPI)
-  bool sweep = false;                              // the temporal-blocking sweep
-  std::size_t sweep_min_points = kSweepMinPoints;  // the grids it sweeps by default: its platform's
+  bool three_kernel_step = false;                // interior, x layers, y layers (and so a step split in two over MPI)
+  bool sweep = false;                            // the temporal-blocking sweep
+  SweepForm sweep_form = SweepForm::gpu_teams;  // and which, for its thresholds
 };
 
 // How an implementation takes its steps in one run, decided by plan_steps alone: the driver makes
@@ -61,20 +79,22 @@ struct StepPlan {
   int fields() const { return steps_per_sweep > 1 ? 4 : 3; }  // the sweep's fourth field
 };
 
-// global: the whole grid; slab: the part this process steps (the whole grid without MPI).
-// Fused steps up to fused_step_max_points() and where a slab has fewer x-planes than two sponge
-// layers (the x-layer kernels assume both fit). The sweep where the grid has the implementation's
-// sweep_min_points (tuning key steps_per_sweep forces 1 or 3), never on an MPI slab (its halo exchange is per step:
+// global: the whole grid; slab: the part this process steps (the whole grid without MPI);
+// accelerator: the GPU's name (or "none"). Fused steps up to fused_step_max_points() and where a
+// slab has fewer x-planes than two sponge layers (the x-layer kernels assume both fit). The sweep
+// where the grid has its form's sweep_min_points on this platform (tuning key steps_per_sweep
+// forces 1 or 3), never on an MPI slab (its halo exchange is per step:
 // a sweep would need 3 halo planes a side) nor where nz <= 2 (the start has values on z ghosts
 // there, which the sweep's computed levels lack).
-inline StepPlan plan_steps(const WaveParams& global, const WaveParams& slab, const Capabilities& can) {
+inline StepPlan plan_steps(const WaveParams& global, const WaveParams& slab, const Capabilities& can,
+                           std::string_view accelerator) {
   StepPlan plan;
   plan.fused_step =
       !can.three_kernel_step || slab.interior_points() <= fused_step_max_points() || slab.nx() < 2 * kBoundaryLayers;
   if (!can.sweep || slab.nz() < 3) return plan;
-  plan.sweep_min_points = can.sweep_min_points;
+  plan.sweep_min_points = sweep_min_points(can.sweep_form, accelerator);
   const std::optional<std::string> set = tuning_word("steps_per_sweep");
-  const bool wanted = set ? *set == "3" : global.interior_points() >= can.sweep_min_points;
+  const bool wanted = set ? *set == "3" : global.interior_points() >= plan.sweep_min_points;
   if (wanted && slab.nx() == global.nx())
     plan.steps_per_sweep = SweepTile::kSteps;
   else if (wanted)

@@ -29,8 +29,8 @@ const std::vector<KeySpec>& specs() {
         "the largest grid (interior points) whose steps are one kernel; 0: never"},
        Kind::integer, 0, 1L << 40},
       {{"steps_per_sweep", "AWAVE_STEPS_PER_SWEEP", "1 or 3",
-        "3 on grids of 200^3 points or more (hand CUDA, Kokkos on CUDA), of 512^3 or more (hand OpenMP "
-        "offload; Kokkos on OpenMPTarget from Kokkos 4), of 128^3 or more (cpu-openmp, Kokkos on host backends); "
+        "3 on grids of 200^3 points or more (hand CUDA, Kokkos on CUDA; 256^3 on an H200), of 128^3 or more "
+        "(hand OpenMP offload, Kokkos on OpenMPTarget from Kokkos 4; cpu-openmp, Kokkos on host backends); "
         "1 elsewhere (-json: sweep_min_points)",
         "all",
         "time steps a sweep of the grid: 3 is the temporal-blocking sweep (core/sweep_march.hpp, "

@@ -35,13 +35,12 @@ inline constexpr bool kokkos_team_sweeps<Kokkos::Experimental::OpenMPTarget> = t
 #endif
 template <class ExecSpace>
 inline constexpr bool kokkos_sweeps = kokkos_cache_sweeps<ExecSpace> || kokkos_team_sweeps<ExecSpace>;
-// The grids each sweeps by default (core/step_plan.hpp).
+// Which sweep, for the grids it sweeps by default (core/step_plan.hpp, sweep_min_points).
 template <class ExecSpace>
-inline constexpr std::size_t kokkos_sweep_min_points =
-    kokkos_cache_sweeps<ExecSpace> ? kCacheSweepMinPoints : kSweepMinPoints;
+inline constexpr SweepForm kokkos_sweep_form = kokkos_cache_sweeps<ExecSpace> ? SweepForm::cache_tiles : SweepForm::gpu_teams;
 #if defined(KOKKOS_ENABLE_OPENMPTARGET)
 template <>
-inline constexpr std::size_t kokkos_sweep_min_points<Kokkos::Experimental::OpenMPTarget> = kOffloadSweepMinPoints;
+inline constexpr SweepForm kokkos_sweep_form<Kokkos::Experimental::OpenMPTarget> = SweepForm::offload_teams;
 #endif
 
 template <class ExecSpace>

@@ -82,7 +82,7 @@ class WaveKokkos final : public WaveImpl,
   // The tuned form on the backends that have a sweep (sweep_step.hpp); the registry's Capabilities
   // read it.
   static constexpr bool kSweeps = Step::may_sweep && kokkos_sweeps<ExecSpace>;
-  static constexpr Capabilities kCan{true, kSweeps, kokkos_sweep_min_points<ExecSpace>};
+  static constexpr Capabilities kCan{true, kSweeps, kokkos_sweep_form<ExecSpace>};
 
   std::string id() const override { return id_; }
   long time_step() const override { return ring_.time(); }

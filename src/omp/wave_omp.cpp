@@ -337,29 +337,55 @@ void omp_select_device(int local_rank) {
   if (devices > 1) omp_set_default_device(local_rank % devices);
 }
 
-std::optional<std::size_t> omp_device_memory_bytes() {
-  // OpenMP has no portable query. libomptarget's NVPTX plugin runs on the CUDA driver, which
-  // numbers the devices as the plugin does; its total memory needs no context (the run's own
-  // allocations come later, through libomptarget).
+namespace {
+
+// The default offload device as the CUDA driver sees it. OpenMP has no portable query;
+// libomptarget's NVPTX plugin runs on the CUDA driver, which numbers the devices as the plugin
+// does; neither query needs a context (the run's own allocations come later, through libomptarget).
+struct DriverDevice {
+  std::string name;
+  std::size_t total_bytes = 0;
+};
+
+std::optional<DriverDevice> driver_default_device() {
   void* cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!cuda) return std::nullopt;
   using Init = int (*)(unsigned);
   using Count = int (*)(int*);
   using Get = int (*)(int*, int);
   using TotalMem = int (*)(std::size_t*, int);
+  using Name = int (*)(char*, int, int);
   const auto init = reinterpret_cast<Init>(dlsym(cuda, "cuInit"));
   const auto count = reinterpret_cast<Count>(dlsym(cuda, "cuDeviceGetCount"));
   const auto get = reinterpret_cast<Get>(dlsym(cuda, "cuDeviceGet"));
   const auto total_mem = reinterpret_cast<TotalMem>(dlsym(cuda, "cuDeviceTotalMem_v2"));
-  std::optional<std::size_t> bytes;
+  const auto get_name = reinterpret_cast<Name>(dlsym(cuda, "cuDeviceGetName"));
+  std::optional<DriverDevice> found;
   int n = 0, device = 0;
-  std::size_t total = 0;
-  if (init && count && get && total_mem && init(0) == 0 && count(&n) == 0 && n > 0) {
+  if (init && count && get && total_mem && get_name && init(0) == 0 && count(&n) == 0 && n > 0) {
     const int ordinal = omp_get_default_device() < n ? omp_get_default_device() : 0;
-    if (get(&device, ordinal) == 0 && total_mem(&total, device) == 0) bytes = total;
+    DriverDevice d;
+    char name[256] = {};
+    if (get(&device, ordinal) == 0 && total_mem(&d.total_bytes, device) == 0 &&
+        get_name(name, int(sizeof name) - 1, device) == 0) {
+      d.name = name;
+      found = d;
+    }
   }
   dlclose(cuda);
-  return bytes;
+  return found;
+}
+
+}  // namespace
+
+std::optional<std::size_t> omp_device_memory_bytes() {
+  const std::optional<DriverDevice> d = driver_default_device();
+  return d ? std::optional<std::size_t>(d->total_bytes) : std::nullopt;
+}
+
+std::string omp_device_description() {
+  const std::optional<DriverDevice> d = driver_default_device();
+  return d ? fmt::format("{}, {:.1f} GiB", d->name, double(d->total_bytes) / (1u << 30)) : "OpenMP offload device";
 }
 
 void add_omp_implementations(std::vector<ImplEntry>& impls) {
@@ -369,7 +395,7 @@ void add_omp_implementations(std::vector<ImplEntry>& impls) {
        "on large grids: team-shared planes)",
        true, false,
        [](const WaveProblem& problem, const StepPlan& plan) { return std::make_unique<WaveOmp>(problem, plan); },
-       "hand-written", Capabilities{true, true, kOffloadSweepMinPoints}});
+       "hand-written", Capabilities{true, true, SweepForm::offload_teams}});
 }
 
 }  // namespace awave

@@ -18,6 +18,9 @@ void omp_select_device(int local_rank);
 // Total memory of the default offload device where it is an NVIDIA GPU (asked of the CUDA driver,
 // loaded at run time: the build links no CUDA library); nothing where that cannot be asked.
 std::optional<std::size_t> omp_device_memory_bytes();
+// The default offload device in words, as cuda_device_description() ("NVIDIA H200, 139.8 GiB"),
+// where the CUDA driver can be asked; "OpenMP offload device" otherwise.
+std::string omp_device_description();
 
 void add_omp_implementations(std::vector<ImplEntry>& impls);
 
