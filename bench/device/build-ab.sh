@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Two builds of the same implementations against each other (a lever's A/B, issue 45), through
+# on-device.sh: at each size one checked run a build (against the threaded reference), then
+# ROUNDS rounds of timing runs in separate processes, the builds interleaved within each round,
+# each with -digest (held to the checked run's digest by sweep_study_summary.py). Each build's
+# files in OUT_DIR/NAME (NAME: the build folder's last part); then each folder's table and the
+# ratio of B's medians over A's, with whether their ranges overlap.
+#   [IMPLS=cuda,kokkos-cuda] [PLAN=3] [DEADLINE=seconds] \
+#     bench/device/build-ab.sh OUT_DIR SIZES ROUNDS STEPS BUILD_A BUILD_B
+# PLAN: steps_per_sweep of every run (1 or 3). DEADLINE: no round starts after that many seconds.
+set -uo pipefail
+out=${1:?usage: build-ab.sh OUT_DIR SIZES ROUNDS STEPS BUILD_A BUILD_B}
+sizes=${2:?sizes} rounds=${3:?rounds} steps=${4:?steps} build_a=${5:?build A} build_b=${6:?build B}
+impls=${IMPLS:-cuda,kokkos-cuda}
+plan=${PLAN:-3}
+deadline=${DEADLINE:-0}
+mkdir -p "$out"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv,noheader > "$out/gpu.txt"
+run() {  # BUILD NAME SECONDS ARGS...
+  local build=$1 name=$2 limit=$3 dir=$out/$(basename "$1")
+  shift 3
+  mkdir -p "$dir"
+  timeout "$limit" "$build/src/awave" "$@" -no_output -quiet -digest -json "$dir/$name.json" > "$dir/$name.txt" 2>&1
+  echo "$(basename "$build") $name: exit $? $(grep -E '^(PASS|FAIL)' "$dir/$name.txt")" | tee -a "$out/summary.txt"
+}
+for n in $sizes; do
+  for b in "$build_a" "$build_b"; do
+    run "$b" "checked-$n" 240 -shape "$n,$n,$n" -nsteps "$steps" -out_period "$steps" -reference cpu-openmp \
+      -impl "$impls" -tune steps_per_sweep=$plan
+  done
+  for r in $(seq 1 "$rounds"); do
+    if [ "$deadline" -gt 0 ] && [ "$SECONDS" -ge "$deadline" ]; then
+      echo "deadline: $n^3 stopped before round $r" | tee -a "$out/summary.txt"
+      break
+    fi
+    for b in "$build_a" "$build_b"; do
+      run "$b" "time-$n-r$r" 120 -shape "$n,$n,$n" -nsteps "$steps" -out_period $((steps / 3)) -no_check \
+        -impl "$impls" -tune steps_per_sweep=$plan
+    done
+  done
+done
+status=0
+for b in "$build_a" "$build_b"; do
+  echo "== $(basename "$b")" | tee -a "$out/summary.txt"
+  python3 bench/device/sweep_study_summary.py "$out/$(basename "$b")" | tee -a "$out/summary.txt" || status=1
+done
+python3 - "$out/$(basename "$build_a")" "$out/$(basename "$build_b")" <<'EOF' | tee -a "$out/summary.txt"
+import statistics, sys
+sys.path.insert(0, "bench/device")
+import sweep_study_summary as s
+a, b = (s.collect(d)[0] for d in sys.argv[1:3])
+for key in sorted(set(a) & set(b)):
+    ma, mb = statistics.median(a[key]), statistics.median(b[key])
+    apart = max(a[key]) < min(b[key]) or max(b[key]) < min(a[key])
+    print(f"B/A {key[1]:>7} {key[2]:14} {key[3]:8} {mb / ma:.3f} ({'ranges apart' if apart else 'ranges overlap: a tie'})")
+EOF
+exit $status
