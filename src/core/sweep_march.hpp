@@ -60,18 +60,6 @@ inline SweepFields sweep_fields(const WaveProblem& problem, double* u2, double* 
   return {u2, u3, now, prev, cs2_k, damp_ij, problem.f(), p.dt, p.nx(), p.ny(), p.nz(), si, sj};
 }
 
-// A load of a field the sweep only reads, through the GPU's read-only data path where the
-// compiler is nvcc (hand CUDA, Kokkos-CUDA): nvcc ignores __restrict__ on a struct's members, so
-// SweepFields' loads were plain ld.global where the study's kernel, taking the pointers as
-// restrict parameters, had ld.global.nc (report section 19).
-AWAVE_HOST_DEVICE inline double read_only(const double* p) {
-#if defined(__CUDA_ARCH__)
-  return __ldg(p);
-#else
-  return *p;
-#endif
-}
-
 // One thread's part of a team's sweep: the team's tile (tile_k, tile_j) and segment, the thread's
 // column (kk, jj) in [0, kColumnsK) x [0, kColumnsJ), the team's scratch (kScratchBytes) and its
 // barrier. damp(i, j) depends on i only in the x layers (docs/model.md, "Damping"): there it is
@@ -90,11 +78,11 @@ AWAVE_HOST_DEVICE inline void sweep_march(const SweepFields& a, int tile_k, int 
   const int out_j = S - jj > jj - (HJ - 1 - S) ? S - jj : jj - (HJ - 1 - S);
   const int ring = interior ? (out_k > out_j ? out_k : out_j) : S + 1;
   const long c0 = a.si + (j + 1) * a.sj + (k + 1);  // padded index of (0, j, k); plane i is c0 + i * si
-  const double cs2 = interior ? read_only(a.cs2_k + k) : 0.0;
-  const double damp_bulk_i = interior ? read_only(a.damp_ij + long(kBoundaryLayers) * a.ny + j) : 0.0;
+  const double cs2 = interior ? a.cs2_k[k] : 0.0;
+  const double damp_bulk_i = interior ? a.damp_ij[long(kBoundaryLayers) * a.ny + j] : 0.0;
   auto damp = [&](int i) {
     const bool x_layer = i < kBoundaryLayers || i >= a.nx - kBoundaryLayers;
-    return x_layer ? read_only(a.damp_ij + long(i) * a.ny + j) : damp_bulk_i;
+    return x_layer ? a.damp_ij[long(i) * a.ny + j] : damp_bulk_i;
   };
   auto live = [&](int s, int p) { return p >= i0 - (S - s) && p < i1 + (S - s) && p >= 0 && p < a.nx; };
   auto level_plane = [&](int buffer, int s) { return scratch + (buffer * S + s) * HJ * HK; };  // [HJ][HK]
@@ -104,8 +92,8 @@ AWAVE_HOST_DEVICE inline void sweep_march(const SweepFields& a, int tile_k, int 
   // Step m's loads: u(t) at plane m, u(t-1) at plane m - 1 (where level 1 is computed).
   double now_next = 0.0, prev_next = 0.0;
   auto load = [&](int m) {
-    now_next = in_padded && m >= -1 && m <= a.nx ? read_only(a.now + c0 + m * a.si) : 0.0;
-    prev_next = ring <= S - 1 && live(1, m - 1) ? read_only(a.prev + c0 + (m - 1) * a.si) : 0.0;
+    now_next = in_padded && m >= -1 && m <= a.nx ? a.now[c0 + m * a.si] : 0.0;
+    prev_next = ring <= S - 1 && live(1, m - 1) ? a.prev[c0 + (m - 1) * a.si] : 0.0;
   };
   load(i0 - S);
   int buffer = 0;
