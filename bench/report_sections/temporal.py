@@ -151,6 +151,17 @@ def temporal_section(w, study_dirs, product_dirs):
       "(1.11 / 1.20 x hand CUDA at 512^3 / 1000^3): the halo recomputed grows (5.7 updates a point for 4 steps "
       "on a 24 x 12 tile) and the registers spill; two steps reach 1.09 / 1.10 x (`reg2p-28x16`), five 1.05 / "
       "1.14 x, six 0.77 / 0.84 x.\n")
+    w("On the H200 (`results/h200-2026-11-26`, Nsight Compute at 512^3; issue 45) the sweep is bound by issue "
+      "as on the H100: the same 1.94e9 instructions in 2.38 ms against 2.43 (the two GPUs have the same SMs and "
+      "clocks), 0.79 warps issued a scheduler a cycle, DRAM at 40%: the H200's 1.45 x bandwidth goes unused, so "
+      "the sweep runs at the same rate on both and gains only 1.10-1.14 x over the H200's single steps. Those "
+      "are bound by L2 (the interior kernel: L2 throughput 96%, 2.1 x the DRAM bytes, DRAM at 75%), which is why "
+      "they stop at 0.85 of the DRAM limit there. Levers measured (issue 45; rule: >= 1.03 x hand CUDA's "
+      "sweep): the read-only data path for the sweep's loads (`__ldg`; the study's kernel has `ld.global.nc` "
+      "where the product's had `ld.global`): 1.000 x on the H100, the same instructions, reverted "
+      "(`results/h100-2026-11-26/ldg-4d8a58b`). Kokkos 4.6.01 against 3.4.01, the same source: Kokkos-CUDA's "
+      "sweep 1.055 x on the H100 and 1.075 x on the H200 (0.94 and 0.98 of hand CUDA's), with 21% fewer L2 "
+      "bytes; 4.6.01 still passes the functor through local memory (`kokkos46-4d8a58b` in both folders).\n")
     w("The study's calls, best segment per shape (`/ its limit`: the fraction of the limit of the shape's steps "
       "a sweep):\n")
     for d in study_dirs:
