@@ -42,7 +42,8 @@ APPLICATIONS = {
     "Kokkos tuned": {"*": KOKKOS_TUS},
 }
 # Files the Kokkos translation unit compiles for the other form only: left out of the idiomatic set.
-NOT_IN = {"Kokkos idiomatic": ["src/kokkos/tuned_step.hpp", "src/core/march_tiles.hpp", "src/core/register_march.hpp"]}
+NOT_IN = {"Kokkos idiomatic": ["src/kokkos/tuned_step.hpp", "src/core/march_tiles.hpp", "src/core/register_march.hpp",
+                               "src/kokkos/sweep_step.hpp", "src/core/sweep_march.hpp", "src/core/cache_sweep.hpp"]}
 
 
 def compile_commands(build_dir):
@@ -130,11 +131,11 @@ def scoped(found, keep, drop=()):
 
 
 def application_sets(platform_builds, root=TOP, applications=APPLICATIONS):
-    """{application: {"kernels": {platform: set}, "program": {platform: set}}}."""
+    """{application: {"kernels": {platform: set}, "program": {platform: set}, "builds": {platform: build}}}."""
     cache = {}
     result = {}
     for app, tus in applications.items():
-        kernels, program = {}, {}
+        kernels, program, builds = {}, {}, {}
         for platform, build in platform_builds.items():
             prefixes = tus.get(platform, tus.get("*"))
             if prefixes is None:
@@ -143,6 +144,7 @@ def application_sets(platform_builds, root=TOP, applications=APPLICATIONS):
                 if prefixes[0] not in platform_builds:
                     continue
                 build, prefixes = platform_builds[prefixes[0]], prefixes[1]
+            builds[platform] = build
             key = (build, tuple(prefixes))
             if key not in cache:
                 cache[key] = platform_lines(build, root, prefixes)
@@ -155,16 +157,26 @@ def application_sets(platform_builds, root=TOP, applications=APPLICATIONS):
                 everything = platform_lines(build, root, shared)
                 cache[whole_key] = everything
             program[platform] = kernels[platform] | scoped(cache[whole_key], list(shared))
-        result[app] = {"kernels": kernels, "program": program}
+        result[app] = {"kernels": kernels, "program": program, "builds": builds}
     return result
 
 
 def summarise(sets):
+    """Each application's divergence per scope, or None with the reason where it has fewer than two
+    builds: a code that one build compiles for every platform it runs on (hand OpenMP offload: the
+    CPU runs the offload build) or that runs on one platform has no divergence to measure, and 0
+    would read as perfect convergence."""
     out = {}
     for app, scopes in sets.items():
-        out[app] = {scope: {"divergence": divergence(list(by_platform.values())),
+        builds = scopes.get("builds", {})
+        distinct = sorted(set(builds.values()))
+        why = None if len(distinct) >= 2 else (
+            f"n/a: one build ({distinct[0]}) for {', '.join(sorted(builds))}" if distinct else "n/a: no build")
+        out[app] = {scope: {"divergence": None if why else divergence(list(by_platform.values())),
                             "lines": {p: len(s) for p, s in by_platform.items()}}
-                    for scope, by_platform in scopes.items()}
+                    for scope, by_platform in scopes.items() if scope != "builds"}
+        if why:
+            out[app]["why"] = why
     return out
 
 
@@ -186,7 +198,10 @@ def main(argv):
         json.dump(result, f, indent=1)
         f.write("\n")
     for app, r in result["applications"].items():
-        print(f"{app}: divergence kernels {r['kernels']['divergence']:.3f}, program {r['program']['divergence']:.3f}")
+        if r.get("why"):
+            print(f"{app}: divergence {r['why']}")
+        else:
+            print(f"{app}: divergence kernels {r['kernels']['divergence']:.3f}, program {r['program']['divergence']:.3f}")
     return 0
 
 

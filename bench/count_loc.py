@@ -28,7 +28,10 @@ IMPLEMENTATIONS = {
 PARTS = {
     "cpu-openmp": ["src/cpu/wave_cpu.hpp", "src/cpu/wave_cpu.cpp"],
     "cuda": ["src/cuda/wave_cuda.hpp", "src/cuda/wave_cuda.cu"],
-    "omp": ["src/omp/wave_omp.hpp", "src/omp/wave_omp.cpp"],
+    "omp": ["src/omp/wave_omp.hpp", "src/omp/wave_omp.cpp", "src/omp/omp_march.hpp"],
+    "gpu sweep": ["src/core/sweep_march.hpp"],  # hand CUDA's, hand omp's and Kokkos' team sweep
+    "cpu sweep": ["src/core/cache_sweep.hpp"],  # cpu-openmp's and Kokkos' host sweep
+    "kokkos sweep": ["src/kokkos/sweep_step.hpp"],
     "register march": ["src/core/register_march.hpp"],  # hand CUDA's and tuned Kokkos' march
     "march tiles": ["src/core/march_tiles.hpp"],  # hand omp's and tuned Kokkos' work-item layout
     "kokkos shared": ["src/kokkos/wave_kokkos.hpp", "src/kokkos/step_fields.hpp", "src/kokkos/kokkos_policy.hpp",
@@ -37,7 +40,7 @@ PARTS = {
     "kokkos idiomatic": ["src/kokkos/idiomatic_step.hpp"],
     "kokkos tuned": ["src/kokkos/tuned_step.hpp"],
     "shared core": ["src/core/wave_update.hpp", "src/core/step_plan.hpp", "src/core/wave_impl.hpp",
-                    "src/core/wave_impl.cpp", "src/core/tuning.hpp", "src/core/tuning.cpp"],
+                    "src/core/wave_impl.cpp", "src/core/tuning.hpp", "src/core/tuning.cpp", "src/core/time_ring.hpp"],
 }
 
 

@@ -35,10 +35,11 @@ APPLICATIONS = {
 CPU_BUILD = {"offload-disabled": "openmptarget"}
 # The lines each application is made of (bench/count_loc.py's parts).
 APPLICATION_PARTS = {
-    "hand-written": ["cpu-openmp", "cuda", "omp", "register march", "march tiles"],
-    "hand OpenMP offload": ["omp", "march tiles"],
+    "hand-written": ["cpu-openmp", "cuda", "omp", "register march", "march tiles", "gpu sweep", "cpu sweep"],
+    "hand OpenMP offload": ["omp", "march tiles", "gpu sweep"],
     "Kokkos idiomatic": ["kokkos shared", "kokkos idiomatic"],
-    "Kokkos tuned": ["kokkos shared", "kokkos idiomatic", "kokkos tuned", "register march", "march tiles"],
+    "Kokkos tuned": ["kokkos shared", "kokkos idiomatic", "kokkos tuned", "register march", "march tiles",
+                     "kokkos sweep", "gpu sweep", "cpu sweep"],
 }
 
 
@@ -184,6 +185,30 @@ def pennycook(effs):
     return len(effs) / sum(1.0 / e for e in effs)
 
 
+def effort_at_study_commit(data, study_commits, what):
+    """The lines-of-code or divergence file where it was made at the study's one commit, else None and
+    a sentence saying why its numbers are left out (lines and runs of different code do not go together)."""
+    if not data:
+        why = ("the builds' compilers were not on the study's machine (`bench/code_divergence.py`)"
+               if what == "divergence" else "no lines-of-code file with the study")
+        return None, f"No {what}: {why}."
+    made = str(data.get("git_commit", "?"))
+    if len(study_commits) == 1 and made[:12] == study_commits[0][:12] and not made.endswith("-dirty"):
+        return data, ""
+    return None, (f"No {what}: counted at `{made}`, the study ran at {', '.join(f'`{c}`' for c in study_commits)}.")
+
+
+def convergence(divergence):
+    """{app: kernels' convergence}, {app: program's}, {app: "n/a: why"} (1 - divergence, Harrell)."""
+    conv, program, na = {}, {}, {}
+    for app, r in (divergence or {}).get("applications", {}).items():
+        if r.get("why") or r["kernels"]["divergence"] is None:
+            na[app] = r.get("why", "n/a")
+        else:
+            conv[app], program[app] = 1 - r["kernels"]["divergence"], 1 - r["program"]["divergence"]
+    return conv, program, na
+
+
 def application_lines(loc):
     if not loc or "parts" not in loc:
         return {}
@@ -294,9 +319,13 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, shapes=("512x512x51
     shapes = [s for s in shapes if s in present] or sorted(present, key=points)[-2:]
     plats, effs, pp = table(runs, triads, shapes)
     pp_ci, cell_ci = table_intervals(runs, triads, plats, shapes)
+    # The commit of the table's own runs (the presets' default builds; variants are evidence).
+    study_commits = sorted({r.get("build", {}).get("git_commit", "?") for (_, build, label, _), rounds in runs.items()
+                            if build in TOOLCHAINS and not label for r, _ in rounds})
+    loc, lines_note = effort_at_study_commit(loc, study_commits, "lines")
     lines = application_lines(loc)
-    conv = {app: 1 - r["kernels"]["divergence"] for app, r in (divergence or {}).get("applications", {}).items()}
-    conv_program = {app: 1 - r["program"]["divergence"] for app, r in (divergence or {}).get("applications", {}).items()}
+    divergence, conv_note = effort_at_study_commit(divergence, study_commits, "divergence")
+    conv, conv_program, conv_na = convergence(divergence)
     w("## Which programming model? The answer on one page\n")
     if not plats:
         w("No study results: run `bench/study.sh OUT` on a machine with a build (README).\n")
@@ -322,14 +351,15 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, shapes=("512x512x51
     for app in APPLICATIONS:
         cells = [" / ".join(fmt_eff(*effs[app][s][p], cell_ci[app][s][p]) for s in shapes) for p in plats]
         pps = " / ".join(fmt_pp(pp[app][s], pp_ci[app][s]) for s in shapes)
-        conv_cell = (f"{conv[app]:.2f} (program {conv_program[app]:.2f})" if app in conv else "—")
-        w(f"| {app} | " + " | ".join(cells) + f" | {pps} | {lines.get(app, '—')} | {conv_cell} |")
+        conv_cell = f"{conv[app]:.2f} (program {conv_program[app]:.2f})" if app in conv else conv_na.get(app, "n/a")
+        w(f"| {app} | " + " | ".join(cells) + f" | {pps} | {lines.get(app, 'n/a')} | {conv_cell} |")
     w("")
     w("Lines: non-blank, non-comment lines of every file the application compiles beyond the shared core "
       "(`bench/count_loc.py`); the Kokkos forms share their fields, class and registration, counted in both. "
       "Convergence: 1 - code divergence over the platforms' builds, for the kernels (the application's folder "
       "and the core) and the whole program (`bench/code_divergence.py`, preprocessed compile commands; it does "
-      "not see `if constexpr`).\n")
+      "not see `if constexpr`); n/a where an application has one build for every platform it runs on, or where "
+      "it was not measured at the study's commit.\n" + "".join(f"{n}\n" for n in (lines_note, conv_note) if n))
     runs_a_cell = sorted({len(rounds) for rounds in runs.values()})
     w(f"Runs a cell: {', '.join(map(str, runs_a_cell))}.\n")
     recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci)
@@ -418,14 +448,14 @@ def recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci=None):
             text += f", convergence {conv[best]:.2f}"
         text += ". "
     if "Kokkos idiomatic" in pp and "Kokkos tuned" in pp:
-        text += (f"Idiomatic Kokkos (the tutorials' MDRange form, {lines.get('Kokkos idiomatic', '—')} lines) "
-                 f"reaches PP {pps('Kokkos idiomatic')}; tuning it inside Kokkos ({lines.get('Kokkos tuned', '—')} "
+        text += (f"Idiomatic Kokkos (the tutorials' MDRange form, {lines.get('Kokkos idiomatic', 'n/a')} lines) "
+                 f"reaches PP {pps('Kokkos idiomatic')}; tuning it inside Kokkos ({lines.get('Kokkos tuned', 'n/a')} "
                  f"lines) gives {pps('Kokkos tuned')}")
         if gpu_cuda:
             text += (f", and on the CUDA platforms {eff_range('Kokkos tuned', gpu_cuda)} against the idiomatic form's "
                      f"{eff_range('Kokkos idiomatic', gpu_cuda)} and hand CUDA's {eff_range('hand-written', gpu_cuda)}")
         text += ". "
-    text += (f"The hand-written family (three codes, {lines.get('hand-written', '—')} lines) has PP {pps('hand-written')}; "
+    text += (f"The hand-written family (three codes, {lines.get('hand-written', 'n/a')} lines) has PP {pps('hand-written')}; "
              f"hand OpenMP offload alone, one source, has PP {pps('hand OpenMP offload')}: it has no CUDA-toolchain "
              "build and does not run its target regions on the CPU. ")
     if not decided or len(tied) > 1:

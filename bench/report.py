@@ -52,19 +52,16 @@ from report_sections.scaling import mpi_section  # noqa: E402
 
 
 def study_inputs(study_dirs, effort_dirs):
-    """The lines-of-code and code-divergence files: the newest effort directory's, else a study's."""
-    loc = divergence = None
-    for d in list(study_dirs) + list(effort_dirs):
+    """The lines-of-code and code-divergence files: a study's own, else the newest effort directory's
+    (the first page uses either only where it was made at the study's commit)."""
+    found = {}
+    for d in list(effort_dirs) + list(study_dirs):  # later wins: the study's own
         for name in ("loc.json", "divergence.json"):
             path = os.path.join(d, name)
             if os.path.exists(path):
                 with open(path) as f:
-                    data = json.load(f)
-                if name == "loc.json":
-                    loc = data
-                else:
-                    divergence = data
-    return loc, divergence
+                    found[name] = json.load(f)
+    return found.get("loc.json"), found.get("divergence.json")
 
 
 def generate_study(study_dirs, out_dir, effort_dirs=()):

@@ -104,16 +104,45 @@ class FirstPageTable(unittest.TestCase):
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
         lines = []
-        loc = {"parts": {k: {"lines": 10} for k in ("cpu-openmp", "cuda", "omp", "register march", "march tiles", "kokkos shared",
-                                                     "kokkos idiomatic", "kokkos tuned")}}
+        loc = {"git_commit": "abc", "parts": {k: {"lines": 10} for k in (
+            "cpu-openmp", "cuda", "omp", "register march", "march tiles", "kokkos shared", "kokkos idiomatic",
+            "kokkos tuned")}}
         pp.first_page(lines.append, plt, [self.d], loc, None, self.d)
         text = "\n".join(lines)
+        self.assertIn("No divergence: the builds' compilers were not on the study's machine", text)
         self.assertIn("| application | H100 CUDA | H100 OpenMP offload | CPU (16 cores) | PP | lines | convergence |",
                       text)
         self.assertIn("| Kokkos tuned | 0.90 | 0.40 | 0.80 | 0.62 | 50 |", text)
         self.assertIn("**Recommendation.**", text)
         self.assertIn("OpenMPTarget backend in 5.1", text)
         self.assertTrue(os.path.exists(os.path.join(self.d, "cascade_512.png")))
+
+    def first_page_text(self, loc, divergence):
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        lines = []
+        pp.first_page(lines.append, plt, [self.d], loc, divergence, self.d)
+        return "\n".join(lines)
+
+    def test_effort_from_another_commit_is_left_out(self):
+        loc = {"git_commit": "def", "parts": {"cuda": {"lines": 10}}}
+        divergence = {"git_commit": "abc-dirty", "applications": {
+            "Kokkos tuned": {"kernels": {"divergence": 0.1}, "program": {"divergence": 0.2}}}}
+        text = self.first_page_text(loc, divergence)
+        self.assertIn("| Kokkos tuned | 0.90 | 0.40 | 0.80 | 0.62 | n/a | n/a |", text)
+        self.assertIn("No lines: counted at `def`, the study ran at `abc`.", text)
+        self.assertIn("No divergence: counted at `abc-dirty`", text, "a dirty tree is not the study's commit")
+
+    def test_a_code_of_one_build_has_no_convergence(self):
+        divergence = {"git_commit": "abc", "applications": {
+            "Kokkos tuned": {"kernels": {"divergence": 0.1}, "program": {"divergence": 0.2}},
+            "hand OpenMP offload": {"kernels": {"divergence": None}, "program": {"divergence": None},
+                                    "why": "n/a: one build (build/openmptarget) for host, openmptarget"}}}
+        text = self.first_page_text({"git_commit": "abc", "parts": {}}, divergence)
+        self.assertIn("| Kokkos tuned | 0.90 | 0.40 | 0.80 | 0.62 | 0 | 0.90 (program 0.80) |", text)
+        self.assertIn("| n/a: one build (build/openmptarget) for host, openmptarget |", text)
+        self.assertIn("| hand OpenMP offload | 0 (does not run here) | 0.50 | 0 (refused) | 0.00 | 0 | n/a: one build", text)
 
 
 class Ranking(unittest.TestCase):
@@ -435,7 +464,20 @@ class CodeDivergenceEndToEnd(unittest.TestCase):
         sets = cd.application_sets(self.builds, root=self.root,
                                    applications={"gpu only": {"gpu": ["src/model/main.cpp"]}})
         self.assertEqual(set(sets["gpu only"]["kernels"]), {"gpu"})
-        self.assertEqual(cd.summarise(sets)["gpu only"]["kernels"]["divergence"], 0.0)
+        summary = cd.summarise(sets)["gpu only"]
+        self.assertIsNone(summary["kernels"]["divergence"], "one platform: no divergence to measure, not 0")
+        self.assertIsNone(summary["program"]["divergence"])
+        self.assertIn("n/a: one build", summary["why"])
+
+    def test_two_platforms_of_one_build_have_no_divergence(self):
+        # As hand OpenMP offload on the CPU: the cpu platform compiles the gpu platform's build.
+        sets = cd.application_sets(self.builds, root=self.root,
+                                   applications={"shared": {"gpu": ["src/model/main.cpp"],
+                                                            "cpu": ("gpu", ["src/model/main.cpp"])}})
+        self.assertEqual(set(sets["shared"]["kernels"]), {"gpu", "cpu"})
+        summary = cd.summarise(sets)["shared"]
+        self.assertIsNone(summary["kernels"]["divergence"], "the same build twice would read as divergence 0")
+        self.assertEqual(summary["why"], f"n/a: one build ({self.builds['gpu']}) for cpu, gpu")
 
 
 if __name__ == "__main__":
