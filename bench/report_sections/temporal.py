@@ -161,7 +161,11 @@ def temporal_section(w, study_dirs, product_dirs):
       "where the product's had `ld.global`): 1.000 x on the H100, the same instructions, reverted "
       "(`results/h100-2026-11-26/ldg-4d8a58b`). Kokkos 4.6.01 against 3.4.01, the same source: Kokkos-CUDA's "
       "sweep 1.055 x on the H100 and 1.075 x on the H200 (0.94 and 0.98 of hand CUDA's), with 21% fewer L2 "
-      "bytes; 4.6.01 still passes the functor through local memory (`kokkos46-4d8a58b` in both folders).\n")
+      "bytes; 4.6.01 still passes the functor through local memory (`kokkos46-4d8a58b` in both folders). The study's "
+      "`reg3p-26x14-table` ran 1.91e11 / 1.93e11 SU/s on the H200 at 512^3 / 1000^3, 1.14 x the product's sweep in "
+      "the same call, with the same PTX instruction mix, registers and layout (`h200-2026-11-26/tblock-4d8a58b`): "
+      "the shared arithmetic reaches 0.83 of issue 45's H200 target, and what costs the product's kernel 12% is "
+      "not found yet.\n")
     w("The study's calls, best segment per shape (`/ its limit`: the fraction of the limit of the shape's steps "
       "a sweep):\n")
     for d in study_dirs:
