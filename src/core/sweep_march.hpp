@@ -65,7 +65,7 @@ inline SweepFields sweep_fields(const WaveProblem& problem, double* u2, double* 
 // barrier. damp(i, j) depends on i only in the x layers (docs/model.md, "Damping"): there it is
 // read per plane, elsewhere it is the column's value, read once.
 template <class Barrier>
-AWAVE_HOST_DEVICE inline void sweep_march(const SweepFields a, int tile_k, int tile_j, int segment, int kk, int jj,
+AWAVE_HOST_DEVICE inline void sweep_march(const SweepFields& a, int tile_k, int tile_j, int segment, int kk, int jj,
                                           double* scratch, const Barrier& barrier) {
   using T = SweepTile;
   constexpr int S = T::kSteps, HK = T::kColumnsK, HJ = T::kColumnsJ;
