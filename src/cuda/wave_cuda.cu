@@ -126,8 +126,7 @@ __global__ void fused_step_kernel(StepArgs a) {
 // registers, the study's bounds (report section 19, shape reg3p-26x14-table).
 __global__ void __launch_bounds__(SweepTile::kThreads, 2) sweep_kernel(SweepFields a) {
   extern __shared__ double scratch[];
-  const SweepFields fields = a;  // (an issue-45 lever: the parameters held in locals, as the study's kernel reads them)
-  sweep_march(fields, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, scratch, [] { __syncthreads(); });
+  sweep_march(a, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, scratch, [] { __syncthreads(); });
 }
 
 // A single-precision snapshot's conversion (WaveImpl::copy_now_to_host_single): float(x) rounds
