@@ -52,6 +52,12 @@ struct SweepFields {
   long si, sj;     // padded strides of i and j
 };
 
+// The type a march's fields are passed as, written out by its caller (not deduced from the argument).
+template <class Fields>
+struct SweepFieldsAs {
+  using type = Fields;
+};
+
 // A sweep of `problem`'s grid (its slab) from `now` and `prev` into u2 and u3, with the
 // coefficients where the implementation keeps them and its levels' padded strides.
 inline SweepFields sweep_fields(const WaveProblem& problem, double* u2, double* u3, const double* now,
@@ -64,9 +70,13 @@ inline SweepFields sweep_fields(const WaveProblem& problem, double* u2, double* 
 // column (kk, jj) in [0, kColumnsK) x [0, kColumnsJ), the team's scratch (kScratchBytes) and its
 // barrier. damp(i, j) depends on i only in the x layers (docs/model.md, "Damping"): there it is
 // read per plane, elsewhere it is the column's value, read once.
-template <class Barrier>
-AWAVE_HOST_DEVICE inline void sweep_march(const SweepFields& a, int tile_k, int tile_j, int segment, int kk, int jj,
-                                          double* scratch, const Barrier& barrier) {
+// Fields: how the march holds the fields, the caller's choice. Hand CUDA passes SweepFields by
+// value: nvcc then keeps the block-uniform arithmetic on the uniform datapath, 1.18 x the sweep at
+// 512^3 on the H200 (as the study's kernel); Kokkos-CUDA, whose functor Kokkos keeps in local
+// memory, lost 0.81 x that way and keeps the reference (bench/results/h200-2026-11-26/by-value).
+template <class Fields = const SweepFields&, class Barrier>
+AWAVE_HOST_DEVICE inline void sweep_march(typename SweepFieldsAs<Fields>::type a, int tile_k, int tile_j, int segment,
+                                          int kk, int jj, double* scratch, const Barrier& barrier) {
   using T = SweepTile;
   constexpr int S = T::kSteps, HK = T::kColumnsK, HJ = T::kColumnsJ;
   const int k = tile_k * T::kTileK + kk - S, j = tile_j * T::kTileJ + jj - S;

@@ -126,7 +126,8 @@ __global__ void fused_step_kernel(StepArgs a) {
 // registers, the study's bounds (report section 19, shape reg3p-26x14-table).
 __global__ void __launch_bounds__(SweepTile::kThreads, 2) sweep_kernel(SweepFields a) {
   extern __shared__ double scratch[];
-  sweep_march(a, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, scratch, [] { __syncthreads(); });
+  sweep_march<SweepFields>(a, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, scratch,
+                           [] { __syncthreads(); });  // by value: sweep_march.hpp says why
 }
 
 // A single-precision snapshot's conversion (WaveImpl::copy_now_to_host_single): float(x) rounds
