@@ -164,8 +164,14 @@ def temporal_section(w, study_dirs, product_dirs):
       "bytes; 4.6.01 still passes the functor through local memory (`kokkos46-4d8a58b` in both folders). The study's "
       "`reg3p-26x14-table` ran 1.91e11 / 1.93e11 SU/s on the H200 at 512^3 / 1000^3, 1.14 x the product's sweep in "
       "the same call, with the same PTX instruction mix, registers and layout (`h200-2026-11-26/tblock-4d8a58b`): "
-      "the shared arithmetic reaches 0.83 of issue 45's H200 target, and what costs the product's kernel 12% is "
-      "not found yet.\n")
+      "the shared arithmetic reaches 0.83 of issue 45's H200 target. The kernels' SASS (`sass-4d8a58b`) showed "
+      "why the product's was 12% slower: the study's does its block-uniform arithmetic on the uniform datapath, "
+      "the product's per thread, reloading its parameters from the constant bank. Passing the fields to "
+      "`sweep_march` by value gives hand CUDA the study's rate (c456b6e, `h200-2026-11-26/by-value`): 1.18 / 1.20 x "
+      "on the H200 (1.90e11 / 1.98e11 SU/s) and 1.10 / 1.11 x on the H100 (1.69e11 / 1.80e11), bitwise; a "
+      "kernel-local copy passed by reference was a tie, and Kokkos-CUDA by value lost (0.81 x: its functor is in "
+      "local memory), so it keeps the reference. Issue 45's targets (1.8e11 H100, 2.3e11 H200) are not reached; "
+      "Kokkos-CUDA is now 0.76-0.82 of hand CUDA under 3.4.01.\n")
     w("The study's calls, best segment per shape (`/ its limit`: the fraction of the limit of the shape's steps "
       "a sweep):\n")
     for d in study_dirs:
