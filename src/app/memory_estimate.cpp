@@ -14,8 +14,9 @@
 
 namespace awave {
 
-MemoryNeed estimate_memory(const WaveParams& global, const WaveParams& params, const std::vector<const ImplEntry*>& impls,
-                           bool check, bool write_output, const OutputLayout& layout) {
+MemoryNeed estimate_memory(const WaveParams& global, const WaveParams& params,
+                           const std::vector<const ImplEntry*>& impls, bool check, bool write_output,
+                           const OutputLayout& layout) {
   const std::size_t padded = PaddedGeometry{params.nx(), params.ny(), params.nz()}.size() * sizeof(double);
   const std::size_t interior = params.interior_points() * sizeof(double);
   const std::size_t coefficients = (std::size_t(params.nz()) + std::size_t(params.nx()) * params.ny()) * sizeof(double);
@@ -31,7 +32,8 @@ MemoryNeed estimate_memory(const WaveParams& global, const WaveParams& params, c
   for (const ImplEntry* entry : impls) {
     const ImplEntry& e = *entry;
     // The temporal-blocking sweep writes its two last levels into two fields besides the pair it reads.
-    const std::size_t fields = std::size_t(plan_steps(global, params, e.can, e.on_device ? accelerator_description() : "none").fields());
+    const std::size_t fields =
+        std::size_t(plan_steps(global, params, e.can, e.on_device ? accelerator_description() : "none").fields());
     std::size_t host = staging;
     if (is_cpu_reference(e.id))
       host += fields * padded + 2 * interior;

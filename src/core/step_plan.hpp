@@ -57,8 +57,8 @@ inline std::size_t sweep_min_points(SweepForm form, std::string_view accelerator
 // What an implementation can do besides one fused kernel a step, declared once, in its registry
 // entry.
 struct Capabilities {
-  bool three_kernel_step = false;                // interior, x layers, y layers (and so a step split in two over MPI)
-  bool sweep = false;                            // the temporal-blocking sweep
+  bool three_kernel_step = false;               // interior, x layers, y layers (and so a step split in two over MPI)
+  bool sweep = false;                           // the temporal-blocking sweep
   SweepForm sweep_form = SweepForm::gpu_teams;  // and which, for its thresholds
 };
 

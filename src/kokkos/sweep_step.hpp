@@ -37,7 +37,8 @@ template <class ExecSpace>
 inline constexpr bool kokkos_sweeps = kokkos_cache_sweeps<ExecSpace> || kokkos_team_sweeps<ExecSpace>;
 // Which sweep, for the grids it sweeps by default (core/step_plan.hpp, sweep_min_points).
 template <class ExecSpace>
-inline constexpr SweepForm kokkos_sweep_form = kokkos_cache_sweeps<ExecSpace> ? SweepForm::cache_tiles : SweepForm::gpu_teams;
+inline constexpr SweepForm kokkos_sweep_form =
+    kokkos_cache_sweeps<ExecSpace> ? SweepForm::cache_tiles : SweepForm::gpu_teams;
 #if defined(KOKKOS_ENABLE_OPENMPTARGET)
 template <>
 inline constexpr SweepForm kokkos_sweep_form<Kokkos::Experimental::OpenMPTarget> = SweepForm::offload_teams;
