@@ -26,13 +26,14 @@ class Pennycook(unittest.TestCase):
 
 
 def run_file(d, name, build, gpu, impls, status="ok", label="", env=None, cores=16, checked=True, differences=0,
-             digest=None):
+             digest=None, sweeps=()):
     result = {"status": status, "date": "2026-11-25T00:00:00Z", "params": {"shape": [512, 512, 512]},
               "sweep": {"build": build, "label": label, "env": env or {}},
               "gpu": {"name": gpu} if gpu else None, "host_cpu": {"name": "Test CPU", "cores": cores},
               "build": {"git_commit": "abc", "kokkos_version": "3.4.1", "compiler": "x"},
               "implementations": [{"id": i, "best_su_per_s": su, "checked": checked, "differences": differences,
-                                   "bitwise": differences == 0, **({"digest": digest} if digest else {})}
+                                   "bitwise": differences == 0, **({"digest": digest} if digest else {}),
+                                   "steps_per_sweep": 3 if i in sweeps else 1}
                                   for i, su in impls.items()]}
     with open(os.path.join(d, name), "w") as f:
         json.dump(result, f)
@@ -124,6 +125,20 @@ class FirstPageTable(unittest.TestCase):
         lines = []
         pp.first_page(lines.append, plt, [self.d], loc, divergence, self.d)
         return "\n".join(lines)
+
+    def test_a_sweep_is_labelled_as_one(self):
+        run_file(self.d, "cuda_512x512x512.json", "cuda", "NVIDIA H100",
+                 {"cuda": 1e11, "kokkos-cuda": 0.9e11, "kokkos-cuda-mdrange": 0.8e11}, sweeps=("cuda", "kokkos-cuda"))
+        text = self.first_page_text(None, None)
+        self.assertIn("| Kokkos tuned | 0.90 ‡ | 0.40 | 0.80 |", text)
+        self.assertIn("| Kokkos idiomatic | 0.80 | 0.25 |", text, "single steps carry no mark")
+        self.assertIn("‡: the implementation took its default three-step sweep", text)
+        self.assertNotIn("‡: the implementation", self.first_page_text_without_sweeps())
+
+    def first_page_text_without_sweeps(self):
+        run_file(self.d, "cuda_512x512x512.json", "cuda", "NVIDIA H100",
+                 {"cuda": 1e11, "kokkos-cuda": 0.9e11, "kokkos-cuda-mdrange": 0.8e11})
+        return self.first_page_text(None, None)
 
     def test_effort_from_another_commit_is_left_out(self):
         loc = {"git_commit": "def", "parts": {"cuda": {"lines": 10}}}
