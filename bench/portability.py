@@ -305,7 +305,7 @@ def fmt_eff(e, note, interval=None):
         return f"0 ({note})"
     notes = (note or "").split(", ")
     return f"{e:.2f}" + (f" [{interval[0]:.2f}, {interval[1]:.2f}]" if interval else "") + \
-        (" †" if "unchecked" in notes else "") + (" ‡" if "sweep" in notes else "")
+        (" †" if "unchecked" in notes else "") + (" §" if "sweep" in notes else "")
 
 
 def fmt_pp(value, interval):
@@ -354,7 +354,7 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, shapes=("512x512x51
     swept = False
     for app in APPLICATIONS:
         cells = [" / ".join(fmt_eff(*effs[app][s][p], cell_ci[app][s][p]) for s in shapes) for p in plats]
-        swept = swept or any("‡" in c for c in cells)
+        swept = swept or any("§" in c for c in cells)
         pps = " / ".join(fmt_pp(pp[app][s], pp_ci[app][s]) for s in shapes)
         conv_cell = f"{conv[app]:.2f} (program {conv_program[app]:.2f})" if app in conv else conv_na.get(app, "n/a")
         w(f"| {app} | " + " | ".join(cells) + f" | {pps} | {lines.get(app, 'n/a')} | {conv_cell} |")
@@ -366,7 +366,7 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, shapes=("512x512x51
       "not see `if constexpr`); n/a where an application has one build for every platform it runs on, or where "
       "it was not measured at the study's commit.\n" + "".join(f"{n}\n" for n in (lines_note, conv_note) if n))
     if swept:
-        w("‡: the implementation took its default three-step sweep (temporal blocking), another algorithm than "
+        w("§: the implementation took its default three-step sweep (temporal blocking), another algorithm than "
           "the other cells' single steps, measured against the same single-step limit (24 B a site update): it "
           "can pass 1.0, and its PP mixes the two algorithms.\n")
     runs_a_cell = sorted({len(rounds) for rounds in runs.values()})

@@ -130,10 +130,10 @@ class FirstPageTable(unittest.TestCase):
         run_file(self.d, "cuda_512x512x512.json", "cuda", "NVIDIA H100",
                  {"cuda": 1e11, "kokkos-cuda": 0.9e11, "kokkos-cuda-mdrange": 0.8e11}, sweeps=("cuda", "kokkos-cuda"))
         text = self.first_page_text(None, None)
-        self.assertIn("| Kokkos tuned | 0.90 ‡ | 0.40 | 0.80 |", text)
+        self.assertIn("| Kokkos tuned | 0.90 § | 0.40 | 0.80 |", text)
         self.assertIn("| Kokkos idiomatic | 0.80 | 0.25 |", text, "single steps carry no mark")
-        self.assertIn("‡: the implementation took its default three-step sweep", text)
-        self.assertNotIn("‡: the implementation", self.first_page_text_without_sweeps())
+        self.assertIn("§: the implementation took its default three-step sweep", text)
+        self.assertNotIn("§: the implementation", self.first_page_text_without_sweeps())
 
     def first_page_text_without_sweeps(self):
         run_file(self.d, "cuda_512x512x512.json", "cuda", "NVIDIA H100",
