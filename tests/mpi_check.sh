@@ -26,6 +26,8 @@ differing_objects() {  # the objects h5diff -r counted differences in (its repor
   echo "${found:-$(head -3 diff.txt)}"
 }
 impls=$("$exe" -list | awk '$1 != "cpu" {printf "%s%s", sep, $1; sep=","}')
+# The implementations with the temporal-blocking sweep (their -list line says so).
+sweepers=$("$exe" -list | awk '$1 != "cpu" && /steps a sweep/ {printf "%s%s", sep, $1; sep=","}')
 # A GPU build on a machine without its GPU refuses to start its implementations (exit 3, "cannot
 # run here"): nothing here can be checked, which the script says in its own words and ctest's
 # skip code (tests/skip_properties.cmake) reports as a skip. Any other failure stays a failure.
@@ -37,11 +39,16 @@ fi
 
 # 10 planes over 4 processes: slabs 3,3,2,2, so each 4-plane sponge spans two processes. The
 # grids are small enough for fused steps; AWAVE_FUSED_STEP_POINTS=0 makes slabs of 8 planes
-# or more take the split step (bulk while the halos travel, then the x layers) instead.
-for plan in fused split; do
+# or more take the split step (bulk while the halos travel, then the x layers) instead, and
+# AWAVE_STEPS_PER_SWEEP=3 makes the implementations that sweep sweep (halos of 3 planes a side,
+# once a sweep; chunks of 3, 3 and 1 steps: a remainder too), except where a slab is thinner
+# than 3 planes (10 planes over 4), where every process takes single steps and says so.
+for plan in fused split sweep; do
 for shape in ${SHAPES:-10,12,7 21,13,9 40,12,9}; do
   tag=${shape//,/x}_$plan
-  if [ $plan = split ]; then export AWAVE_FUSED_STEP_POINTS=0; else unset AWAVE_FUSED_STEP_POINTS; fi
+  unset AWAVE_FUSED_STEP_POINTS AWAVE_STEPS_PER_SWEEP
+  [ $plan = split ] && export AWAVE_FUSED_STEP_POINTS=0
+  [ $plan = sweep ] && export AWAVE_STEPS_PER_SWEEP=3
   "$exe" -shape "$shape" -nsteps 7 -out_period 3 -impl "$impls" "p1_$tag" > "p1_$tag.txt" 2>&1 ||
     fail "single process, $shape: $(tail -1 "p1_$tag.txt")"
   for np in ${NPS:-2 3 4}; do
@@ -50,10 +57,43 @@ for shape in ${SHAPES:-10,12,7 21,13,9 40,12,9}; do
     grep -q "^PASS: every implementation matches the CPU reference, bit for bit" "p${np}_$tag.txt" ||
       fail "$np processes, $shape: the distributed check did not pass bit for bit"
     for id in cpu ${impls//,/ }; do same "p1_$tag.$id.vtkhdf" "p${np}_$tag.$id.vtkhdf" && echo "ok: $shape $plan, $np processes, $id"; done
+    if [ $plan = sweep ]; then  # which plan each took, in its own line
+      thin=$(( ${shape%%,*} / np < 3 ))
+      grep -q "halos of 3 planes a side, exchanged once a sweep" "p${np}_$tag.txt"; halo=$(( $? == 0 ))
+      grep -q "single steps over MPI: slabs of [0-9]* planes are thinner than the sweep's halo of 3" "p${np}_$tag.txt"; said=$(( $? == 0 ))
+      [ $thin -eq 1 ] && { [ $said -eq 1 ] && [ $halo -eq 0 ] || fail "$np processes, $shape: thin slabs swept or said nothing"; }
+      [ $thin -eq 0 ] && [ -n "$sweepers" ] && { [ $halo -eq 1 ] || fail "$np processes, $shape: no sweep over MPI"; }
+    fi
   done
 done
 done
-unset AWAVE_FUSED_STEP_POINTS
+unset AWAVE_FUSED_STEP_POINTS AWAVE_STEPS_PER_SWEEP
+
+# A sweep's exchange must carry every plane it needs: with one plane of u(t) a side too few (the
+# planted fault AWAVE_TEST_FAULT_SHALLOW_HALO), the files must differ from the single process's.
+if [ -n "$sweepers" ]; then
+  first=${sweepers%%,*}
+  AWAVE_STEPS_PER_SWEEP=3 AWAVE_TEST_FAULT_SHALLOW_HALO=1 mpi 3 -x AWAVE_STEPS_PER_SWEEP -x AWAVE_TEST_FAULT_SHALLOW_HALO \
+    "$exe" -shape 21,13,9 -nsteps 7 -out_period 3 -impl "$first" -no_check shallow > shallow.txt 2>&1 ||
+    fail "the shallow-halo run: $(tail -1 shallow.txt)"
+  if h5diff -r "p1_21x13x9_sweep.$first.vtkhdf" "shallow.$first.vtkhdf" > /dev/null 2>&1; then
+    fail "a sweep exchanging a plane too few gave the single-process file"
+  else
+    echo "ok: a sweep exchanging a plane too few is caught ($first)"
+  fi
+fi
+
+# Restart across process counts from files of a sweeping run: written by 3 processes, continued
+# by 2 (sweeping) and by 1, the same file.
+if [ -n "$sweepers" ]; then
+  for id in ${sweepers//,/ }; do
+    AWAVE_STEPS_PER_SWEEP=3 mpi 3 -x AWAVE_STEPS_PER_SWEEP "$exe" -impl "$id" -restart "p3_21x13x9_sweep.$id.vtkhdf" -nsteps 5 \
+      sr3 > sr3.txt 2>&1 || fail "sweep restart, 3 processes: $(tail -1 sr3.txt)"
+    AWAVE_STEPS_PER_SWEEP=3 "$exe" -impl "$id" -restart "p2_21x13x9_sweep.$id.vtkhdf" -nsteps 5 sr1 > sr1.txt 2>&1 ||
+      fail "sweep restart, 1 process: $(tail -1 sr1.txt)"
+    same sr1.$id.vtkhdf sr3.$id.vtkhdf && echo "ok: a swept file of 2 processes continued by 1 = one of 3 by 3, $id"
+  done
+fi
 
 # -digest is for one process: over MPI it says so in one line and records nothing.
 mpi 2 "$exe" -shape 10,12,7 -nsteps 2 -impl cpu -no_output -digest > digest.txt 2>&1 || fail "-digest over MPI: $(tail -1 digest.txt)"

@@ -41,8 +41,12 @@ class PlantedFault final : public WaveImpl {
     inner_->copy_u_to_host(h_now, h_prev);
     h_now[point_] = value_ == kUlpFault ? std::nextafter(h_now[point_], INFINITY) : value_;
   }
-  void copy_now_plane_to_host(int pi, double* host) override { inner_->copy_now_plane_to_host(pi, host); }
-  void copy_host_to_now_plane(int pi, const double* host) override { inner_->copy_host_to_now_plane(pi, host); }
+  void copy_planes_to_host(TimeLevel level, int pi, int count, double* host) override {
+    inner_->copy_planes_to_host(level, pi, count, host);
+  }
+  void copy_host_to_planes(TimeLevel level, int pi, int count, const double* host) override {
+    inner_->copy_host_to_planes(level, pi, count, host);
+  }
 
  private:
   std::unique_ptr<WaveImpl> inner_;

@@ -287,34 +287,80 @@ TEST(Selection, DefaultRunsTheGpuImplementationsOfAGpuBuildAndEverythingOfAHostB
 }
 
 // The temporal-blocking sweep (core/step_plan.hpp): three steps a sweep from the form's
-// threshold on the platform (the GPU teams' from 200^3 on an H100), never on an MPI slab nor where
-// nz <= 2, nor for an implementation without it; steps_per_sweep forces either plan where it applies.
+// threshold on the platform (the GPU teams' from 200^3 on an H100), not where nz <= 2, nor for an
+// implementation without it; steps_per_sweep forces either plan where it applies. Over MPI a
+// sweeping slab recomputes 3 planes of each neighbour, and every slab must own 3 planes.
 TEST(StepPlan, SweepsWhereTheyApply) {
   configure_tuning("", {});
   const Capabilities sweeps{true, true}, single{true, false};
   const std::string h100 = "NVIDIA H100 80GB HBM3, 79.2 GiB";
-  auto steps = [&](const WaveParams& p, const Capabilities& can, int slab_nx = 0) {
-    return plan_steps(p, slab_nx ? slab_params(p, slab_nx) : p, can, h100).steps_per_sweep;
+  auto plan = [&](const WaveParams& p, const Capabilities& can, int rank = 0, int processes = 1) {
+    return plan_steps(p, slab_of(p.nx(), rank, processes), can, h100);
   };
+  auto steps = [&](const WaveParams& p, const Capabilities& can) { return plan(p, can).steps_per_sweep; };
   WaveParams p;
   p.shape = {200, 200, 200};
   EXPECT_EQ(steps(p, sweeps), 3);
+  EXPECT_EQ(plan(p, sweeps).recomputed_halo, 0) << "one process: no halo";
   EXPECT_EQ(steps(p, single), 1) << "no sweep in that implementation";
-  EXPECT_EQ(steps(p, sweeps, 100), 1) << "an MPI slab";
-  EXPECT_NE(plan_steps(p, slab_params(p, 100), sweeps, h100).single_steps_reason.find("single steps over MPI"),
-            std::string::npos);
-  EXPECT_EQ(plan_steps(p, p, sweeps, h100).fields(), 4);
+  EXPECT_EQ(plan(p, sweeps).fields(), 4);
+  for (int rank = 0; rank < 2; ++rank) {
+    EXPECT_EQ(plan(p, sweeps, rank, 2).steps_per_sweep, 3) << "an MPI slab sweeps";
+    EXPECT_EQ(plan(p, sweeps, rank, 2).recomputed_halo, 3);
+  }
   p.shape = {200, 200, 199};
   EXPECT_EQ(steps(p, sweeps), 1) << "below 200^3 points";
-  EXPECT_EQ(plan_steps(p, p, sweeps, h100).single_steps_reason, "") << "nothing to say where it would not sweep anyway";
+  EXPECT_EQ(plan(p, sweeps).single_steps_reason, "") << "nothing to say where it would not sweep anyway";
   configure_tuning("steps_per_sweep=3", {"cuda"});
   EXPECT_EQ(steps(p, sweeps), 3);
+  p.shape = {11, 16, 16};  // four slabs of 3, 3, 3 and 2 planes: every process takes single steps
+  for (int rank = 0; rank < 4; ++rank) {
+    EXPECT_EQ(plan(p, sweeps, rank, 4).steps_per_sweep, 1) << rank;
+    EXPECT_EQ(plan(p, sweeps, rank, 4).single_steps_reason,
+              "single steps over MPI: slabs of 2 planes are thinner than the sweep's halo of 3");
+  }
+  p.shape = {12, 16, 16};  // slabs of 3: sweeps
+  EXPECT_EQ(plan(p, sweeps, 3, 4).steps_per_sweep, 3);
   p.shape = {64, 64, 2};
   EXPECT_EQ(steps(p, sweeps), 1) << "values on z ghosts";
   p.shape = {200, 160, 100};
   configure_tuning("steps_per_sweep=1", {"cuda"});
   EXPECT_EQ(steps(p, sweeps), 1);
   configure_tuning("", {});
+}
+
+// A slab's halo (core/slab.hpp): the planes it computes are its own and `depth` of each
+// neighbour's, none beyond a grid face.
+TEST(Slab, HaloOfNeighbourPlanes) {
+  const Slab first = with_halo(slab_of(20, 0, 3), 3), middle = with_halo(slab_of(20, 1, 3), 3),
+             last = with_halo(slab_of(20, 2, 3), 3);
+  EXPECT_EQ(first.computed_offset(), 0);
+  EXPECT_EQ(first.computed_nx(), 7 + 3);
+  EXPECT_EQ(first.own_padded_plane0(), 1);
+  EXPECT_EQ(middle.offset, 7);
+  EXPECT_EQ(middle.computed_offset(), 4);
+  EXPECT_EQ(middle.computed_nx(), 3 + 7 + 3);
+  EXPECT_EQ(middle.own_padded_plane0(), 4);
+  EXPECT_EQ(last.computed_offset() + last.computed_nx(), 20);
+  EXPECT_EQ(with_halo(whole_grid(20), 3).computed_nx(), 20) << "one process: no neighbours";
+}
+
+// A slab's problem (core/wave_problem.hpp) holds the whole grid's values at every plane it
+// computes: coefficients and start state, the recomputed neighbours' planes included.
+TEST(WaveProblem, SlabWithHaloHoldsTheGridsValues) {
+  WaveParams p;
+  p.shape = {20, 12, 10};
+  const WaveProblem whole(p), middle(p, std::nullopt, with_halo(slab_of(20, 1, 3), 3));
+  ASSERT_EQ(middle.params().nx(), 13);
+  const PaddedGeometry gw = whole.geometry(), gm = middle.geometry();
+  std::vector<double> uw(gw.size()), um(gm.size());
+  whole.fill_initial_u(uw.data());
+  middle.fill_initial_u(um.data());
+  for (int i = 0; i < 13; ++i)  // computed plane i is global plane 4 + i
+    for (int j = 0; j < 12; ++j) {
+      EXPECT_EQ(middle.damp(i, j), whole.damp(4 + i, j)) << i << " " << j;
+      for (int k = 0; k < 12; ++k) ASSERT_EQ(um[gm.index(i + 1, j, k)], uw[gw.index(4 + i + 1, j, k)]);
+    }
 }
 
 // Each form's threshold, per platform, recorded in the plan: the GPU teams from 256^3 on an H200
@@ -327,7 +373,7 @@ TEST(StepPlan, ThresholdsPerFormAndPlatform) {
   auto steps = [](int n, const Capabilities& can, const std::string& accelerator) {
     WaveParams p;
     p.shape = {n, n, n};
-    return plan_steps(p, p, can, accelerator).steps_per_sweep;
+    return plan_steps(p, whole_grid(n), can, accelerator).steps_per_sweep;
   };
   EXPECT_EQ(steps(224, gpu, h100), 3);
   EXPECT_EQ(steps(224, gpu, h200), 1) << "the H200's GPU-team threshold is 256^3";
@@ -341,16 +387,16 @@ TEST(StepPlan, ThresholdsPerFormAndPlatform) {
   EXPECT_EQ(steps(127, cpu, "none"), 1);
   WaveParams p;
   p.shape = {128, 128, 128};
-  EXPECT_EQ(plan_steps(p, p, cpu, "none").sweep_min_points, std::size_t(128) * 128 * 128);
-  EXPECT_EQ(plan_steps(p, p, gpu, h200).sweep_min_points, std::size_t(256) * 256 * 256);
-  EXPECT_EQ(plan_steps(p, p, single, h200).sweep_min_points, 0u) << "no sweep: nothing to record";
+  EXPECT_EQ(plan_steps(p, whole_grid(p.nx()), cpu, "none").sweep_min_points, std::size_t(128) * 128 * 128);
+  EXPECT_EQ(plan_steps(p, whole_grid(p.nx()), gpu, h200).sweep_min_points, std::size_t(256) * 256 * 256);
+  EXPECT_EQ(plan_steps(p, whole_grid(p.nx()), single, h200).sweep_min_points, 0u) << "no sweep: nothing to record";
 }
 
 // The CPU sweep's tiles (core/cache_sweep.hpp) cover the grid once, and cut planes only where
 // there are fewer than about two tiles a thread.
 TEST(CacheSweep, TilesCoverTheGrid) {
-  for (const auto& [nx, ny, rows, planes, threads] :
-       std::vector<std::array<int, 5>>{{512, 512, 16, 0, 16}, {97, 61, 5, 7, 2}, {128, 20, 16, 0, 16}, {8, 8, 16, 0, 64}}) {
+  for (const auto& [nx, ny, rows, planes, threads] : std::vector<std::array<int, 5>>{
+           {512, 512, 16, 0, 16}, {97, 61, 5, 7, 2}, {128, 20, 16, 0, 16}, {8, 8, 16, 0, 64}}) {
     const CacheSweep t = CacheSweep::make(nx, ny, rows, planes, threads);
     EXPECT_GE(t.tiles_j * t.rows, ny);
     EXPECT_LT((t.tiles_j - 1) * t.rows, ny);
@@ -389,14 +435,15 @@ TEST(StepPlan, FusedStepsOnSmallGridsAndThinSlabs) {
   const Capabilities three{true, false}, one{false, false};
   WaveParams p;
   p.shape = {128, 128, 128};
-  EXPECT_TRUE(plan_steps(p, p, three, "none").fused_step);
+  EXPECT_TRUE(plan_steps(p, whole_grid(p.nx()), three, "none").fused_step);
   p.shape = {129, 128, 128};
-  EXPECT_FALSE(plan_steps(p, p, three, "none").fused_step);
-  EXPECT_TRUE(plan_steps(p, p, one, "none").fused_step) << "no three-kernel step in that implementation";
-  EXPECT_TRUE(plan_steps(p, slab_params(p, 2 * kBoundaryLayers - 1), three, "none").fused_step) << "a thin slab";
+  EXPECT_FALSE(plan_steps(p, whole_grid(p.nx()), three, "none").fused_step);
+  EXPECT_TRUE(plan_steps(p, whole_grid(p.nx()), one, "none").fused_step)
+      << "no three-kernel step in that implementation";
+  EXPECT_TRUE(plan_steps(p, slab_of(p.nx(), 17, 18), three, "none").fused_step) << "a thin slab (7 planes)";
   configure_tuning("fused_step_points=0", {});
   p.shape = {9, 9, 1};
-  EXPECT_FALSE(plan_steps(p, p, three, "none").fused_step);
+  EXPECT_FALSE(plan_steps(p, whole_grid(p.nx()), three, "none").fused_step);
   configure_tuning("", {});
 }
 
@@ -423,26 +470,26 @@ TEST(MemoryEstimate, CountsFieldsPerImplementationAndRefusesWhatDoesNotFit) {
   const ImplEntry gpu{"gpu-x", "", true, false, nullptr};
   // Checked with output: two pairs of snapshot buffers (4 padded) + the reference's `now`
   // (1 padded) on top of the fields; the check's own pair is used after the output's.
-  const MemoryNeed checked = estimate_memory(p, p, {&cpu, &host_kokkos, &gpu}, true, true);
+  const MemoryNeed checked = estimate_memory(p, 1, {&cpu, &host_kokkos, &gpu}, true, true);
   EXPECT_EQ(checked.host_bytes, 4 * padded + 3 * padded + 2 * interior + padded);
-  const MemoryNeed checked_no_output = estimate_memory(p, p, {&cpu}, true, false);
+  const MemoryNeed checked_no_output = estimate_memory(p, 1, {&cpu}, true, false);
   EXPECT_EQ(checked_no_output.host_bytes, 2 * padded + 3 * padded + 2 * interior + padded);
   EXPECT_EQ(checked.host_peak_by, "cpu");
   EXPECT_EQ(checked.device_bytes, 3 * padded + coefficients);
   // Unchecked, no output: only the fields themselves.
-  const MemoryNeed bare = estimate_memory(p, p, {&host_kokkos}, false, false);
+  const MemoryNeed bare = estimate_memory(p, 1, {&host_kokkos}, false, false);
   EXPECT_EQ(bare.host_bytes, 3 * padded + coefficients);
   EXPECT_EQ(bare.device_bytes, 0u);
   // Snapshots of single-precision u alone: the device converts them in half a padded field.
   OutputLayout single;
   single.single_precision = true;
   single.with_u_prev = false;
-  EXPECT_EQ(estimate_memory(p, p, {&gpu}, false, true, single).device_bytes, 3 * padded + coefficients + padded / 2);
-  EXPECT_EQ(estimate_memory(p, p, {&gpu}, false, false, single).device_bytes, 3 * padded + coefficients)
+  EXPECT_EQ(estimate_memory(p, 1, {&gpu}, false, true, single).device_bytes, 3 * padded + coefficients + padded / 2);
+  EXPECT_EQ(estimate_memory(p, 1, {&gpu}, false, false, single).device_bytes, 3 * padded + coefficients)
       << "no output, no conversion";
-  EXPECT_EQ(estimate_memory(p, p, {&gpu}, false, true, single).host_bytes, 4 * padded + padded)
+  EXPECT_EQ(estimate_memory(p, 1, {&gpu}, false, true, single).host_bytes, 4 * padded + padded)
       << "the floats use the snapshot buffers";
-  EXPECT_EQ(estimate_memory(p, p, {&host_kokkos}, false, true, single).host_bytes,
+  EXPECT_EQ(estimate_memory(p, 1, {&host_kokkos}, false, true, single).host_bytes,
             4 * padded + 3 * padded + coefficients + padded)
       << "a host implementation converts from a staged copy of the doubles";
 
@@ -461,11 +508,16 @@ TEST(MemoryEstimate, CountsFieldsPerImplementationAndRefusesWhatDoesNotFit) {
   ImplEntry sweeping = gpu;
   sweeping.can.sweep = true;
   configure_tuning("steps_per_sweep=3", {"cuda"});
-  EXPECT_EQ(estimate_memory(p, p, {&sweeping}, false, false).device_bytes, 4 * padded + coefficients);
-  EXPECT_EQ(estimate_memory(p, p, {&gpu}, false, false).device_bytes, 3 * padded + coefficients);
+  EXPECT_EQ(estimate_memory(p, 1, {&sweeping}, false, false).device_bytes, 4 * padded + coefficients);
+  EXPECT_EQ(estimate_memory(p, 1, {&gpu}, false, false).device_bytes, 3 * padded + coefficients);
+  // Over MPI a sweeping slab also holds the neighbours' planes it recomputes: 3 a side.
   WaveParams wider = p;
-  wider.shape[0] = 20;  // two processes' slabs of 10 planes
-  EXPECT_EQ(estimate_memory(wider, p, {&sweeping}, false, false).device_bytes, 3 * padded + coefficients)
-      << "over MPI: single steps";
+  wider.shape[0] = 30;  // three processes' slabs of 10 planes: the middle one computes 16
+  const std::size_t padded16 = 18 * 12 * 12 * 8, coefficients16 = (10 + 160) * 8;
+  EXPECT_EQ(estimate_memory(wider, 3, {&sweeping}, false, false).device_bytes, 4 * padded16 + coefficients16);
+  wider.shape[0] = 20;  // two: each computes 13
+  EXPECT_EQ(estimate_memory(wider, 2, {&sweeping}, false, false).device_bytes, 4 * (15 * 12 * 12 * 8) + (10 + 130) * 8);
+  wider.shape[0] = 8;  // four slabs of 2 planes: too thin to sweep, single steps
+  EXPECT_EQ(estimate_memory(wider, 4, {&sweeping}, false, false).device_bytes, 3 * (4 * 12 * 12 * 8) + (10 + 20) * 8);
   configure_tuning("", {});
 }

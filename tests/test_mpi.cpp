@@ -17,7 +17,8 @@ namespace {
 class PlantedFault final : public WaveImpl {
  public:
   PlantedFault(const WaveProblem& problem, int on_rank)
-      : WaveImpl(problem, StepPlan{}), inner_(make_implementation(*find_implementation("cpu"), problem)),
+      : WaveImpl(problem, StepPlan{}),
+        inner_(make_implementation(*find_implementation("cpu"), problem)),
         on_rank_(on_rank) {}
   std::string id() const override { return "planted-fault"; }
   void run(int n) override { inner_->run(n); }
@@ -26,8 +27,12 @@ class PlantedFault final : public WaveImpl {
     inner_->copy_u_to_host(h_now, h_prev);
     if (ProcessGroup::world().rank() == on_rank_) h_now[problem_.geometry().index(1, 5, 3)] += 1e-3;
   }
-  void copy_now_plane_to_host(int pi, double* host) override { inner_->copy_now_plane_to_host(pi, host); }
-  void copy_host_to_now_plane(int pi, const double* host) override { inner_->copy_host_to_now_plane(pi, host); }
+  void copy_planes_to_host(TimeLevel level, int pi, int count, double* host) override {
+    inner_->copy_planes_to_host(level, pi, count, host);
+  }
+  void copy_host_to_planes(TimeLevel level, int pi, int count, const double* host) override {
+    inner_->copy_host_to_planes(level, pi, count, host);
+  }
 
  private:
   std::unique_ptr<WaveImpl> inner_;
@@ -40,8 +45,9 @@ RunReport run_with_fault_on(int rank) {
   o.params.nsteps = 5;
   o.params.out_period = 2;
   o.write_output = false;
-  const ImplEntry faulty{"planted-fault", "planted fault", false, false,
-                         [rank](const WaveProblem& p, const StepPlan&) { return std::make_unique<PlantedFault>(p, rank); }};
+  const ImplEntry faulty{"planted-fault", "planted fault", false, false, [rank](const WaveProblem& p, const StepPlan&) {
+                           return std::make_unique<PlantedFault>(p, rank);
+                         }};
   std::ostringstream log;
   return run_comparison(o, {find_implementation("cpu"), &faulty}, log);
 }

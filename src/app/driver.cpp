@@ -101,7 +101,7 @@ void report_non_finite(std::optional<NonFinite> a, std::optional<NonFinite> b, c
   std::string text;
   if (a)
     text = fmt::format("{} = {} at padded point ({}, {}, {}) after step {}", a->field, a->value,
-                       a->pi + problem.slab().offset, a->pj, a->pk, a->step);
+                       a->pi + problem.slab().computed_offset(), a->pj, a->pk, a->step);
   const long first = group.min(a ? long(group.rank()) : long(group.size()));
   if (first < group.size()) result.non_finite = group.broadcast(text, int(first));
 }
@@ -114,7 +114,7 @@ namespace {
 std::optional<NonFinite> run_chunks(WaveImpl& impl, StepLoop& steps, const WaveProblem& problem, const Options& options,
                                     ImplResult& result) {
   using clock = std::chrono::steady_clock;
-  const WaveParams& p = problem.params();
+  const WaveParams& p = problem.global_params();  // (the rate is the whole grid's)
   const ProcessGroup& group = ProcessGroup::world();
   const std::vector<int> chunks = chunk_lengths(p);
   std::unique_ptr<SnapshotWriter> out;
@@ -205,7 +205,8 @@ void slowest_process_times(const StepLoop& steps, ImplResult& result) {
 }
 
 // The final `now` (copied back once: now_on_host) against the reference's, every point (or, for
-// the reference, kept).
+// the reference, kept). The reference's slab has no recomputed halo (it takes single steps); the
+// implementation's own planes start halo_lo planes further into its field.
 void check(const HostField& now, const WaveProblem& problem, HostField* reference_now, ImplResult& result) {
   if (result.is_reference) {
     reference_now->resize(now.size());
@@ -218,9 +219,10 @@ void check(const HostField& now, const WaveProblem& problem, HostField* referenc
   const Slab& slab = problem.slab();
   const std::size_t plane = problem.geometry().stride_i();
   const std::size_t first = slab.first() ? 0 : 1, last = slab.last() ? slab.nx + 1 : slab.nx;
-  const std::size_t n = (last - first + 1) * plane;
+  const std::size_t n = (last - first + 1) * plane, shift = std::size_t(slab.halo_lo) * plane;
   result.checked = true;
-  const FieldComparison c = compare_fields(reference_now->data() + first * plane, now.data() + first * plane, n);
+  const FieldComparison c =
+      compare_fields(reference_now->data() + first * plane, now.data() + shift + first * plane, n);
   result.points_compared = group.sum(c.points);
   result.differences = group.sum(c.differences);
   result.bitwise_differences = group.sum(c.bitwise_differences);
@@ -229,19 +231,43 @@ void check(const HostField& now, const WaveProblem& problem, HostField* referenc
 
 }  // namespace
 
+// This process's problems: its slab, and where an implementation sweeps over MPI, the slab with the
+// neighbours' planes it recomputes (made on first use).
+class SlabProblems {
+ public:
+  SlabProblems(const Options& options, const Slab& slab)
+      : options_(options), single_(options.params, options.start, slab) {}
+  const WaveProblem& single_steps() const { return single_; }
+  const WaveProblem& for_plan(const StepPlan& plan) {
+    if (!plan.recomputed_halo) return single_;
+    if (!swept_) swept_.emplace(options_.params, options_.start, with_halo(single_.slab(), plan.recomputed_halo));
+    return *swept_;
+  }
+
+ private:
+  const Options& options_;
+  WaveProblem single_;
+  std::optional<WaveProblem> swept_;
+};
+
 // One implementation: set up, the timed chunks with their output, the check.
-ImplResult run_one(const ImplEntry& entry, const WaveProblem& problem, const Options& options, HostField* reference_now,
+ImplResult run_one(const ImplEntry& entry, SlabProblems& problems, const Options& options, HostField* reference_now,
                    std::ostream& log) {
   ImplResult result;
   result.id = entry.id;
   result.description = entry.description;
   result.is_reference = entry.id == options.reference && options.check;
   log << fmt::format("[{}] {}: setting up\n", entry.id, entry.description) << std::flush;
-  std::unique_ptr<WaveImpl> impl = make_implementation(entry, problem, result.is_reference);
+  const StepPlan plan = plan_implementation(entry, options.params, problems.single_steps().slab(), result.is_reference);
+  const WaveProblem& problem = problems.for_plan(plan);
+  std::unique_ptr<WaveImpl> impl = make_implementation(entry, problem, plan);
   result.plan = impl->plan();
   if (result.plan.steps_per_sweep > 1)
-    log << fmt::format("[{}] {} steps a sweep (temporal blocking); a chunk's remainder as single steps\n", entry.id,
-                       result.plan.steps_per_sweep)
+    log << fmt::format("[{}] {} steps a sweep (temporal blocking); a chunk's remainder as single steps{}\n", entry.id,
+                       result.plan.steps_per_sweep,
+                       result.plan.recomputed_halo ? fmt::format("; halos of {} planes a side, exchanged once a sweep",
+                                                                 result.plan.recomputed_halo)
+                                                   : "")
         << std::flush;
   else if (!result.plan.single_steps_reason.empty())
     log << fmt::format("[{}] {}\n", entry.id, result.plan.single_steps_reason) << std::flush;
@@ -295,7 +321,7 @@ RunReport run_comparison(const Options& options, const std::vector<const ImplEnt
   report.options = options;
   const WaveParams& p = options.params;
   const ProcessGroup& group = ProcessGroup::world();
-  const WaveProblem problem(p, options.start, slab_of(p.nx(), group.rank(), group.size()));
+  SlabProblems problems(options, slab_of(p.nx(), group.rank(), group.size()));
   log << fmt::format("awave: shape {}x{}x{}, dx {}, dt {}, nsteps {}, out_period {}, Courant number {:.4f}\n", p.nx(),
                      p.ny(), p.nz(), p.dx, p.dt, p.nsteps, p.out_period, courant_number(p.dx, p.dt));
   if (options.write_output) log << "awave: output: " << options.output.describe(p) << "\n";
@@ -316,7 +342,7 @@ RunReport run_comparison(const Options& options, const std::vector<const ImplEnt
   HostField reference_now;
   for (const ImplEntry* entry : impls) {
     if (!entry) throw std::invalid_argument("run_comparison: an implementation is missing from this build");
-    const ImplResult& r = report.results.emplace_back(run_one(*entry, problem, options, &reference_now, log));
+    const ImplResult& r = report.results.emplace_back(run_one(*entry, problems, options, &reference_now, log));
     print_summary(RunReport{options, {r}}, log);
   }
   return report;
@@ -445,6 +471,7 @@ void write_json(const RunReport& report, const std::string& path) {
                          {"steps_per_sweep", r.plan.steps_per_sweep},
                          {"fused_step", r.plan.fused_step},
                          {"sweep_min_points", r.plan.sweep_min_points},
+                         {"recomputed_halo", r.plan.recomputed_halo},
                          {"chunk_steps", r.chunk_steps},
                          {"chunk_seconds", r.chunk_seconds},
                          {"best_su_per_s", best},

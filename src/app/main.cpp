@@ -109,9 +109,8 @@ std::optional<Refusal> refuse_before_running(const awave::Options& options, cons
   }
   std::vector<const ImplEntry*> entries;
   for (const std::string& id : ids) entries.push_back(find_implementation(id));
-  const WaveParams largest_slab = slab_params(options.params, largest_slab_nx(options.params.nx(), group.size()));
   const MemoryNeed need =
-      estimate_memory(options.params, largest_slab, entries, options.check, options.write_output, options.output);
+      estimate_memory(options.params, group.size(), entries, options.check, options.write_output, options.output);
   auto host = host_available_bytes();  // shared by the processes of a node
   if (host) *host /= std::size_t(group.local_size());
   if (auto problem = memory_problem(need, host, any(&ImplEntry::on_device) ? accelerator_memory_bytes() : std::nullopt))

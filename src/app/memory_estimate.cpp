@@ -14,26 +14,32 @@
 
 namespace awave {
 
-MemoryNeed estimate_memory(const WaveParams& global, const WaveParams& params,
-                           const std::vector<const ImplEntry*>& impls, bool check, bool write_output,
-                           const OutputLayout& layout) {
-  const std::size_t padded = PaddedGeometry{params.nx(), params.ny(), params.nz()}.size() * sizeof(double);
-  const std::size_t interior = params.interior_points() * sizeof(double);
-  const std::size_t coefficients = (std::size_t(params.nz()) + std::size_t(params.nx()) * params.ny()) * sizeof(double);
-  // Output: two pairs of snapshot buffers (one being written while the next is filled; a
-  // single-precision snapshot's floats use half of its pair's first buffer); the check, after
-  // the output is done: one pair. Snapshots of single-precision u alone are converted in a
-  // staging field: of floats on a device (half a padded field), of doubles on the host
-  // (WaveImpl::copy_now_to_host_single's default: one padded field; host Kokkos stages floats, less).
-  const std::size_t staging = write_output ? 4 * padded : check ? 2 * padded : 0;
-  const bool converts = write_output && layout.single_precision && !layout.with_u_prev;
-  const std::size_t device_staging = converts ? padded / 2 : 0, host_conversion = converts ? padded : 0;
+MemoryNeed estimate_memory(const WaveParams& global, int processes, const std::vector<const ImplEntry*>& impls,
+                           bool check, bool write_output, const OutputLayout& layout) {
   MemoryNeed need;
   for (const ImplEntry* entry : impls) {
     const ImplEntry& e = *entry;
+    const StepPlan plan =
+        plan_steps(global, slab_of(global.nx(), 0, processes), e.can, e.on_device ? accelerator_description() : "none");
+    int computed_nx = 0;  // the most planes a process computes (its own and the halo it recomputes)
+    for (int rank = 0; rank < processes; ++rank)
+      computed_nx =
+          std::max(computed_nx, with_halo(slab_of(global.nx(), rank, processes), plan.recomputed_halo).computed_nx());
+    const WaveParams params = slab_params(global, computed_nx);
+    const std::size_t padded = PaddedGeometry{params.nx(), params.ny(), params.nz()}.size() * sizeof(double);
+    const std::size_t interior = params.interior_points() * sizeof(double);
+    const std::size_t coefficients =
+        (std::size_t(params.nz()) + std::size_t(params.nx()) * params.ny()) * sizeof(double);
+    // Output: two pairs of snapshot buffers (one being written while the next is filled; a
+    // single-precision snapshot's floats use half of its pair's first buffer); the check, after
+    // the output is done: one pair. Snapshots of single-precision u alone are converted in a
+    // staging field: of floats on a device (half a padded field), of doubles on the host
+    // (WaveImpl::copy_now_to_host_single's default: one padded field; host Kokkos stages floats, less).
+    const std::size_t staging = write_output ? 4 * padded : check ? 2 * padded : 0;
+    const bool converts = write_output && layout.single_precision && !layout.with_u_prev;
+    const std::size_t device_staging = converts ? padded / 2 : 0, host_conversion = converts ? padded : 0;
     // The temporal-blocking sweep writes its two last levels into two fields besides the pair it reads.
-    const std::size_t fields =
-        std::size_t(plan_steps(global, params, e.can, e.on_device ? accelerator_description() : "none").fields());
+    const std::size_t fields = std::size_t(plan.fields());
     std::size_t host = staging;
     if (is_cpu_reference(e.id))
       host += fields * padded + 2 * interior;

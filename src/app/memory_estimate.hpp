@@ -25,9 +25,9 @@ struct MemoryNeed {
 // fields on the host, and a checked run keeps the reference's `now` for the others; snapshots
 // of single-precision u alone add the conversion's staging: half a padded field on a device, one
 // on the host for a host implementation. An implementation with the temporal-blocking sweep holds
-// a fourth field where its plan sweeps (core/step_plan.hpp, plan_steps). `slab`: the largest part
-// of `global` one process holds (the whole grid without MPI).
-MemoryNeed estimate_memory(const WaveParams& global, const WaveParams& slab, const std::vector<const ImplEntry*>& impls,
+// a fourth field where its plan sweeps (core/step_plan.hpp, plan_steps), and over MPI the
+// neighbours' planes it recomputes. `processes`: the processes `global` is shared by, in slabs.
+MemoryNeed estimate_memory(const WaveParams& global, int processes, const std::vector<const ImplEntry*>& impls,
                            bool check, bool write_output, const OutputLayout& layout = {});
 
 // MemAvailable of /proc/meminfo, else (no /proc) free plus buffer memory from sysinfo(2).

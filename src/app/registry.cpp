@@ -5,6 +5,7 @@
 #include "app/registry.hpp"
 
 #include <cstdlib>
+#include <stdexcept>
 
 #include "cpu/wave_cpu.hpp"
 #include "kokkos/register_kokkos.hpp"
@@ -47,10 +48,24 @@ const std::vector<ImplEntry>& implementations() {
   return impls;
 }
 
-std::unique_ptr<WaveImpl> make_implementation(const ImplEntry& entry, const WaveProblem& problem, bool as_reference) {
+StepPlan plan_implementation(const ImplEntry& entry, const WaveParams& global, const Slab& slab, bool as_reference) {
   Capabilities can = entry.can;
   if (as_reference) can.sweep = false;
-  return entry.make(problem, plan_steps(problem.global_params(), problem.params(), can, accelerator_description()));
+  return plan_steps(global, slab, can, entry.on_device ? accelerator_description() : "none");
+}
+
+std::unique_ptr<WaveImpl> make_implementation(const ImplEntry& entry, const WaveProblem& problem,
+                                              const StepPlan& plan) {
+  const Slab& s = problem.slab();
+  const Slab wanted = with_halo(s, plan.recomputed_halo);
+  if (s.halo_lo != wanted.halo_lo || s.halo_hi != wanted.halo_hi)
+    throw std::invalid_argument("make_implementation: the problem's slab does not recompute the plan's halo");
+  return entry.make(problem, plan);
+}
+
+std::unique_ptr<WaveImpl> make_implementation(const ImplEntry& entry, const WaveProblem& problem, bool as_reference) {
+  return make_implementation(entry, problem,
+                             plan_implementation(entry, problem.global_params(), problem.slab(), as_reference));
 }
 
 const ImplEntry* find_implementation(const std::string& id) {

@@ -16,9 +16,15 @@ namespace awave {
 // CPU reference ("cpu") is always first.
 const std::vector<ImplEntry>& implementations();
 const ImplEntry* find_implementation(const std::string& id);
-// Plans how the implementation takes its steps on this process's part of the problem
-// (core/step_plan.hpp, plan_steps: the only place that decides) and makes it with that plan. The
-// reference of a checked run takes single steps, as the spec writes them (cpu-openmp can sweep).
+// Plans how the implementation takes its steps on this process's slab of the grid `global`
+// (core/step_plan.hpp, plan_steps: the only place that decides). The reference of a checked run
+// takes single steps, as the spec writes them (cpu-openmp can sweep).
+StepPlan plan_implementation(const ImplEntry& entry, const WaveParams& global, const Slab& slab,
+                             bool as_reference = false);
+// Makes it with `plan` on `problem`, whose slab must recompute the plan's halo
+// (with_halo(slab, plan.recomputed_halo)); throws std::invalid_argument where it does not.
+std::unique_ptr<WaveImpl> make_implementation(const ImplEntry& entry, const WaveProblem& problem, const StepPlan& plan);
+// Both, where the problem is the whole grid or a slab of single steps (the tests).
 std::unique_ptr<WaveImpl> make_implementation(const ImplEntry& entry, const WaveProblem& problem,
                                               bool as_reference = false);
 

@@ -10,6 +10,9 @@
 
 namespace awave {
 
+// The two time levels a halo exchange carries: u(t), and where a slab sweeps, u(t-1) as well.
+enum class TimeLevel { now, prev };
+
 // Which points a launch updates: a whole step, or over MPI its bulk (everything but the x
 // layers, whose planes the neighbours send) and its edges (the x layers).
 enum class StepRegion { all, bulk, edges };
@@ -21,7 +24,7 @@ enum class StepRegion { all, bulk, edges };
 class SplitStep {
  public:
   virtual void queue_step_part(StepRegion part) = 0;  // bulk or edges
-  virtual void wait_for_step_parts() = 0;  // what is queued has run
+  virtual void wait_for_step_parts() = 0;             // what is queued has run
   virtual void finish_step() = 0;
 
  protected:
@@ -29,12 +32,12 @@ class SplitStep {
 };
 
 // Fields in CUDA device memory, for the GPU-to-GPU exchange (NCCL): where padded plane `pi` of
-// `now` is (geometry().stride_i() contiguous values), or null where the fields are not one such
-// block. All NCCL needs besides: a step's queued work is complete when finish_step() or run()
-// returns.
+// the level is (geometry().stride_i() contiguous values, the next planes after it), or null where
+// the fields are not one such block. All NCCL needs besides: a step's queued work is complete when
+// finish_step() or run() returns.
 class DeviceFields {
  public:
-  virtual double* now_plane_on_device(int pi) = 0;
+  virtual double* plane_on_device(TimeLevel level, int pi) = 0;
 
  protected:
   ~DeviceFields() = default;

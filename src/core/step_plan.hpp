@@ -76,31 +76,39 @@ struct StepPlan {
   std::string single_steps_reason;
   // The smallest grid (interior points) the implementation sweeps by default, or 0 (it cannot).
   std::size_t sweep_min_points = 0;
+  // Over MPI, the planes of each neighbour a sweeping slab recomputes (Slab::halo_lo, halo_hi):
+  // steps_per_sweep, exchanged once a sweep; 0 where the exchange is per step (its ghost plane).
+  int recomputed_halo = 0;
   int fields() const { return steps_per_sweep > 1 ? 4 : 3; }  // the sweep's fourth field
 };
 
-// global: the whole grid; slab: the part this process steps (the whole grid without MPI);
+// global: the whole grid; slab: the part this process owns (the whole grid without MPI);
 // accelerator: the GPU's name (or "none"). Fused steps up to fused_step_max_points() and where a
 // slab has fewer x-planes than two sponge layers (the x-layer kernels assume both fit). The sweep
 // where the grid has its form's sweep_min_points on this platform (tuning key steps_per_sweep
-// forces 1 or 3), never on an MPI slab (its halo exchange is per step:
-// a sweep would need 3 halo planes a side) nor where nz <= 2 (the start has values on z ghosts
-// there, which the sweep's computed levels lack).
-inline StepPlan plan_steps(const WaveParams& global, const WaveParams& slab, const Capabilities& can,
+// forces 1 or 3), not where nz <= 2 (the start has values on z ghosts there, which the sweep's
+// computed levels lack). Over MPI a sweeping slab recomputes steps_per_sweep planes of each
+// neighbour, exchanged once a sweep (parallel/halo_exchange.hpp), so every slab must own that
+// many; the answer depends only on the grid and the process count, the same on every process.
+inline StepPlan plan_steps(const WaveParams& global, const Slab& slab, const Capabilities& can,
                            std::string_view accelerator) {
   StepPlan plan;
+  const WaveParams own = slab_params(global, slab.nx);
   plan.fused_step =
-      !can.three_kernel_step || slab.interior_points() <= fused_step_max_points() || slab.nx() < 2 * kBoundaryLayers;
-  if (!can.sweep || slab.nz() < 3) return plan;
+      !can.three_kernel_step || own.interior_points() <= fused_step_max_points() || own.nx() < 2 * kBoundaryLayers;
+  if (!can.sweep || global.nz() < 3) return plan;
   plan.sweep_min_points = sweep_min_points(can.sweep_form, accelerator);
   const std::optional<std::string> set = tuning_word("steps_per_sweep");
   const bool wanted = set ? *set == "3" : global.interior_points() >= plan.sweep_min_points;
-  if (wanted && slab.nx() == global.nx())
-    plan.steps_per_sweep = SweepTile::kSteps;
-  else if (wanted)
-    plan.single_steps_reason = "single steps over MPI: the halo exchange is per step (a sweep of " +
-                               std::to_string(SweepTile::kSteps) + " would need " + std::to_string(SweepTile::kSteps) +
-                               " halo planes a side)";
+  if (!wanted) return plan;
+  const int thinnest = smallest_slab_nx(global.nx(), slab.size);
+  if (slab.size > 1 && thinnest < SweepTile::kSteps) {
+    plan.single_steps_reason = "single steps over MPI: slabs of " + std::to_string(thinnest) +
+                               " planes are thinner than the sweep's halo of " + std::to_string(SweepTile::kSteps);
+    return plan;
+  }
+  plan.steps_per_sweep = SweepTile::kSteps;
+  plan.recomputed_halo = slab.size > 1 ? SweepTile::kSteps : 0;
   return plan;
 }
 

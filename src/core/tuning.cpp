@@ -230,7 +230,7 @@ std::optional<std::string> tuning_word(const std::string& key) {
 }
 
 namespace {
-const char* const kTestFaults[] = {"NCCL_SHARED_GPU", "NCCL_UNORDERED", "STALL_HALO", "NO_PINNED_MEMORY"};
+const char* const kTestFaults[] = {"NCCL_SHARED_GPU", "NCCL_UNORDERED", "STALL_HALO", "NO_PINNED_MEMORY", "SHALLOW_HALO"};
 }
 
 std::optional<std::string> test_fault(const std::string& name) {
@@ -257,7 +257,8 @@ std::string tuning_help() {
                        std::string(s.key.used_by) == "all" ? std::string("every implementation")
                                                           : fmt::format("used by the {} code", s.key.used_by));
   out += "Faults planted by the tests (not tuning; a run with one set says so first): AWAVE_TEST_FAULT_NCCL_SHARED_GPU,\n"
-         "  AWAVE_TEST_FAULT_NCCL_UNORDERED, AWAVE_TEST_FAULT_STALL_HALO=RANK, AWAVE_TEST_FAULT_NO_PINNED_MEMORY\n";
+         "  AWAVE_TEST_FAULT_NCCL_UNORDERED, AWAVE_TEST_FAULT_STALL_HALO=RANK, AWAVE_TEST_FAULT_NO_PINNED_MEMORY,\n"
+         "  AWAVE_TEST_FAULT_SHALLOW_HALO\n";
   return out;
 }
 

@@ -51,10 +51,11 @@ class WaveImpl {
   // snapshots, io/output_layout.hpp). The default copies the doubles and converts on the host.
   virtual void copy_now_to_host_single(float* h_now);
 
-  // Runs over MPI (parallel/halo_exchange.hpp): one plane of constant padded i of the `now` field,
-  // geometry().stride_i() values, contiguous (i is the slowest index), to or from the host.
-  virtual void copy_now_plane_to_host(int pi, double* host) = 0;
-  virtual void copy_host_to_now_plane(int pi, const double* host) = 0;
+  // Runs over MPI (parallel/halo_exchange.hpp): `count` planes of constant padded i from `pi` of
+  // the level's field, count * geometry().stride_i() values, contiguous (i is the slowest index),
+  // to or from the host.
+  virtual void copy_planes_to_host(TimeLevel level, int pi, int count, double* host) = 0;
+  virtual void copy_host_to_planes(TimeLevel level, int pi, int count, const double* host) = 0;
 
   // The optional capabilities (core/optional_capabilities.hpp), or null where it lacks one: a
   // step in two parts (where its plan takes three kernels), fields in CUDA device memory, steps

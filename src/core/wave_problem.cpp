@@ -42,7 +42,7 @@ std::vector<double> damping_ramp(double dx) {
 
 WaveProblem::WaveProblem(const WaveParams& params, std::optional<StartSnapshot> start, std::optional<Slab> slab)
     : params_(params), global_params_(params), slab_(slab ? *slab : whole_grid(params.nx())), start_(std::move(start)) {
-  params_ = slab_params(params, slab_.nx);
+  params_ = slab_params(params, slab_.computed_nx());
   const int nx = params.nx(), ny = params.ny(), nz = params.nz();  // global
   sos_k_.resize(nz);
   cs2_k_.resize(nz);
@@ -54,8 +54,9 @@ WaveProblem::WaveProblem(const WaveParams& params, std::optional<StartSnapshot> 
   const std::vector<double> ramp = damping_ramp(params.dx);
   auto in_layer = [](int i, int n) { return i < kBoundaryLayers || i >= n - kBoundaryLayers; };
   auto layer_ramp = [&ramp](int i, int n) { return i < kBoundaryLayers ? ramp[i] : ramp[n - 1 - i]; };
-  damp_ij_.assign(std::size_t(slab_.nx) * ny, 0.0);
-  for (int i = slab_.offset; i < slab_.offset + slab_.nx; ++i)
+  const int i0 = slab_.computed_offset();
+  damp_ij_.assign(std::size_t(params_.nx()) * ny, 0.0);
+  for (int i = i0; i < i0 + params_.nx(); ++i)
     for (int j = 0; j < ny; ++j) {
       const bool in_x = in_layer(i, nx), in_y = in_layer(j, ny);
       double d = 0.0;
@@ -65,7 +66,7 @@ WaveProblem::WaveProblem(const WaveParams& params, std::optional<StartSnapshot> 
         d = layer_ramp(i, nx);
       else if (in_y)
         d = layer_ramp(j, ny);
-      damp_ij_[std::size_t(i - slab_.offset) * ny + j] = d;
+      damp_ij_[std::size_t(i - i0) * ny + j] = d;
     }
 }
 
@@ -75,7 +76,7 @@ void WaveProblem::fill_initial_u(double* padded) const {
   const int gnx = global_params_.nx();
   const int hx = (gnx + 2) / 2, hy = (g.ny + 2) / 2, hz = (g.nz + 2) / 2;  // global padded centre
   auto set = [&](int gi, int pj, int pk, double value) {  // global padded plane gi, if this slab has it
-    const int pi = gi - slab_.offset;
+    const int pi = gi - slab_.computed_offset();
     if (pi >= 0 && pi <= g.nx + 1) padded[g.index(pi, pj, pk)] = value;
   };
   set(hx, hy, hz, 50.0);
@@ -92,10 +93,11 @@ void WaveProblem::fill_start_state(double* now, double* prev) const {
   fill_initial_u(now);
   fill_initial_u(prev);
   if (!start_) return;
-  // The slab's planes and its ghost planes (the neighbours' planes; at the grid's x faces the
-  // ghosts keep the initial condition's zeros).
-  const int first = std::max(slab_.offset - 1, 0), last = std::min(slab_.offset + slab_.nx + 1, global_params_.nx());
-  start_->read_planes(*start_, global_params_, first, last - first, geometry(), first - slab_.offset + 1, now, prev);
+  // The computed planes and the ghost planes beyond (the neighbours' planes; at the grid's x faces
+  // the ghosts keep the initial condition's zeros).
+  const int i0 = slab_.computed_offset();
+  const int first = std::max(i0 - 1, 0), last = std::min(i0 + params_.nx() + 1, global_params_.nx());
+  start_->read_planes(*start_, global_params_, first, last - first, geometry(), first - i0 + 1, now, prev);
 }
 
 }  // namespace awave

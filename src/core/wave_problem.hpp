@@ -65,7 +65,8 @@ class WaveProblem {
   explicit WaveProblem(const WaveParams& params, std::optional<StartSnapshot> start = std::nullopt,
                        std::optional<Slab> slab = std::nullopt);
 
-  // The parameters of what this process computes: the slab's planes as nx.
+  // The parameters of what this process computes: the slab's computed planes as nx (its own,
+  // and where it sweeps over MPI the neighbours' it recomputes: Slab::computed_nx).
   const WaveParams& params() const { return params_; }
   const WaveParams& global_params() const { return global_params_; }
   const Slab& slab() const { return slab_; }

@@ -97,14 +97,16 @@ void WaveCpu::copy_u_to_host(double* h_now, double* h_prev) {
   if (h_prev) std::copy(ring_.prev()->begin(), ring_.prev()->end(), h_prev);
 }
 
-void WaveCpu::copy_now_plane_to_host(int pi, double* host) {
+void WaveCpu::copy_planes_to_host(TimeLevel level, int pi, int count, double* host) {
   const std::size_t n = problem_.geometry().stride_i();
-  std::copy_n(ring_.now()->data() + std::size_t(pi) * n, n, host);
+  const double* field = (level == TimeLevel::now ? ring_.now() : ring_.prev())->data();
+  std::copy_n(field + std::size_t(pi) * n, std::size_t(count) * n, host);
 }
 
-void WaveCpu::copy_host_to_now_plane(int pi, const double* host) {
+void WaveCpu::copy_host_to_planes(TimeLevel level, int pi, int count, const double* host) {
   const std::size_t n = problem_.geometry().stride_i();
-  std::copy_n(host, n, ring_.now()->data() + std::size_t(pi) * n);
+  double* field = (level == TimeLevel::now ? ring_.now() : ring_.prev())->data();
+  std::copy_n(host, std::size_t(count) * n, field + std::size_t(pi) * n);
 }
 
 }  // namespace awave

@@ -25,8 +25,8 @@ class WaveCpu final : public WaveImpl {
   void run(int nsteps) override;
   long time_step() const override { return ring_.time(); }
   void copy_u_to_host(double* h_now, double* h_prev) override;
-  void copy_now_plane_to_host(int pi, double* host) override;
-  void copy_host_to_now_plane(int pi, const double* host) override;
+  void copy_planes_to_host(TimeLevel level, int pi, int count, double* host) override;
+  void copy_host_to_planes(TimeLevel level, int pi, int count, const double* host) override;
 
  private:
   void step();

@@ -226,22 +226,22 @@ class WaveCuda final : public WaveImpl,
     ring_.rotate();
   }
 
-  void copy_now_plane_to_host(int pi, double* host) override {
-    const std::size_t n = problem_.geometry().stride_i();
+  void copy_planes_to_host(TimeLevel level, int pi, int count, double* host) override {
+    const std::size_t n = std::size_t(count) * problem_.geometry().stride_i();
     AWAVE_CUDA_CHECK(
-        cudaMemcpyAsync(host, ring_.now() + std::size_t(pi) * n, n * sizeof(double), cudaMemcpyDeviceToHost, stream_));
+        cudaMemcpyAsync(host, plane_on_device(level, pi), n * sizeof(double), cudaMemcpyDeviceToHost, stream_));
     AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
-  void copy_host_to_now_plane(int pi, const double* host) override {
-    const std::size_t n = problem_.geometry().stride_i();
+  void copy_host_to_planes(TimeLevel level, int pi, int count, const double* host) override {
+    const std::size_t n = std::size_t(count) * problem_.geometry().stride_i();
     AWAVE_CUDA_CHECK(
-        cudaMemcpyAsync(ring_.now() + std::size_t(pi) * n, host, n * sizeof(double), cudaMemcpyHostToDevice, stream_));
+        cudaMemcpyAsync(plane_on_device(level, pi), host, n * sizeof(double), cudaMemcpyHostToDevice, stream_));
     AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
-  double* now_plane_on_device(int pi) override {
-    return ring_.now() + std::size_t(pi) * problem_.geometry().stride_i();
+  double* plane_on_device(TimeLevel level, int pi) override {
+    return (level == TimeLevel::now ? ring_.now() : ring_.prev()) + std::size_t(pi) * problem_.geometry().stride_i();
   }
   std::optional<void*> cuda_stream() override { return stream_; }
   void advance_queued_step() override { ring_.rotate(); }

@@ -192,6 +192,7 @@ struct Part {
   hsize_t i0 = 0, ni = 0;
   hid_t dxpl = H5P_DEFAULT;
   bool root = true;
+  int pi0 = 1;  // the padded plane of the first of them in this process's fields (Slab::own_padded_plane0)
 };
 
 void extend_steps_array(hid_t ds, hsize_t n, int64_t value, const Part& part) {  // n: entries before this one
@@ -357,7 +358,7 @@ void write_series_field(hid_t ds, hid_t sums, int field, hsize_t t, const Field*
   double checksum_seconds = 0;
   std::future<std::vector<std::uint32_t>> planes = std::async(std::launch::async, [&] {
     const auto start = std::chrono::steady_clock::now();
-    std::vector<std::uint32_t> sums = plane_checksums<Stored>(padded, g, 1, int(part.ni));
+    std::vector<std::uint32_t> sums = plane_checksums<Stored>(padded, g, part.pi0, int(part.ni));
     checksum_seconds = seconds_since(start);
     return sums;
   });
@@ -365,7 +366,7 @@ void write_series_field(hid_t ds, hid_t sums, int field, hsize_t t, const Field*
     write_part_of_slot<Stored>(
         ds, global, part, t,
         [&](Stored* slab, int k0, int nk) {
-          transpose_planes<true>(slab, const_cast<Field*>(padded), g, 1, int(part.ni), k0, nk);
+          transpose_planes<true>(slab, const_cast<Field*>(padded), g, part.pi0, int(part.ni), k0, nk);
         },
         &parts);
   } catch (...) {
@@ -386,6 +387,7 @@ VtkHdfWriter::VtkHdfWriter(const std::string& path, const WaveProblem& problem, 
   if (slots < 1) fail("a file needs at least one snapshot slot");
   i0_ = problem.slab().offset;
   ni_ = problem.slab().nx;
+  pi0_ = problem.slab().own_padded_plane0();
   root_ = problem.slab().rank == 0;
   Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access");
   dxpl_ = check(H5Pcreate(H5P_DATASET_XFER), "transfer properties");
@@ -405,7 +407,7 @@ VtkHdfWriter::VtkHdfWriter(const std::string& path, const WaveProblem& problem, 
     H5Pclose(std::exchange(dxpl_, -1));
     fail("cannot create " + path);
   }
-  const Part part{hsize_t(i0_), hsize_t(ni_), dxpl_, root_};
+  const Part part{hsize_t(i0_), hsize_t(ni_), dxpl_, root_, pi0_};
   try {
     Handle root(H5Gcreate2(file_, "/VTKHDF", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, "/VTKHDF");
     write_attribute<int64_t>(root, "Version", {2, 3});
@@ -417,7 +419,7 @@ VtkHdfWriter::VtkHdfWriter(const std::string& path, const WaveProblem& problem, 
 
     Handle point_data(H5Gcreate2(root, "PointData", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, "PointData");
     write_static_array(point_data, "sos", p, part, [&](int, int, int k) { return problem.sos_k()[k]; });
-    write_static_array(point_data, "damp", p, part, [&](int i, int j, int) { return problem.damp(i, j); });
+    write_static_array(point_data, "damp", p, part, [&](int i, int j, int) { return problem.damp(pi0_ - 1 + i, j); });
     const int fields = layout.snapshot_fields();
     snapshots_.single = layout.single_precision;
     for (int a = 0; a < fields; ++a)
@@ -451,9 +453,9 @@ VtkHdfWriter::VtkHdfWriter(const std::string& path, const WaveProblem& problem, 
       const int ny = p.ny(), nz = p.nz();
       write_checksums(statics, {0, part.i0},
                       static_plane_checksums(part, ny, nz, [&](int, int, int k) { return problem.sos_k()[k]; }), part);
-      write_checksums(statics, {1, part.i0},
-                      static_plane_checksums(part, ny, nz, [&](int i, int j, int) { return problem.damp(i, j); }),
-                      part);
+      write_checksums(
+          statics, {1, part.i0},
+          static_plane_checksums(part, ny, nz, [&](int i, int j, int) { return problem.damp(pi0_ - 1 + i, j); }), part);
     }
 
     // Checkpoints apart from the snapshots (io/output_layout.hpp): u and u_prev in double with
@@ -539,7 +541,7 @@ void VtkHdfWriter::release_checked() {
 
 // Slot `slot` of a series: u (and u_prev where stored) with their checksums, and the record.
 void VtkHdfWriter::write_slot(const Series& series, long time, int64_t slot, const State& state) {
-  const Part part{hsize_t(i0_), hsize_t(ni_), dxpl_, root_};
+  const Part part{hsize_t(i0_), hsize_t(ni_), dxpl_, root_, pi0_};
   const hsize_t t = hsize_t(slot);
   const double n = double(params_.interior_points()) / params_.nx() * ni_ * (series.single ? 4 : 8);
   double& bytes = &series == &snapshots_ ? parts_.snapshot_bytes : parts_.checkpoint_bytes;
@@ -571,7 +573,7 @@ void VtkHdfWriter::append(long time, const State& state, bool checkpoint) {
   if (steps_ >= slots_) fail(fmt::format("more snapshots than the {} slots the file was made for", slots_));
   if (checkpoint && checkpoints_ >= checkpoint_slots_)
     fail(fmt::format("more checkpoints than the {} slots the file was made for", checkpoint_slots_));
-  const Part part{hsize_t(i0_), hsize_t(ni_), dxpl_, root_};
+  const Part part{hsize_t(i0_), hsize_t(ni_), dxpl_, root_, pi0_};
   if (checkpoint) {
     write_slot(checkpoints_series_, time, checkpoints_, {state.now, state.prev, nullptr});
     extend_steps_array(checkpoints_series_.steps, hsize_t(checkpoints_), time, part);

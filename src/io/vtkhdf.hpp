@@ -77,6 +77,7 @@ class VtkHdfWriter {
   PaddedGeometry geometry_;  // this process's padded fields
   OutputLayout layout_;
   int i0_ = 0, ni_ = 0;  // its planes of the file
+  int pi0_ = 1;          // the padded plane of the first in this process's fields
   bool root_ = true;
   long dxpl_ = -1;
   int64_t slots_, checkpoint_slots_ = 0;

@@ -47,7 +47,7 @@ class WaveKokkos final : public WaveImpl,
   using ExecSpace = typename Step::execution_space;
   using MemSpace = typename ExecSpace::memory_space;
   using Field = typename StepFields<MemSpace>::Field;
-  using HostPlane = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+  using HostPlanes = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
 
  public:
   WaveKokkos(const WaveProblem& problem, const StepPlan& plan, std::string id)
@@ -105,30 +105,32 @@ class WaveKokkos final : public WaveImpl,
     ring_.rotate();
   }
 
-  void copy_now_plane_to_host(int pi, double* host) override {
-    const Field& now = ring_.now();
-    HostPlane h(host, now.extent(1), now.extent(2));
-    Kokkos::deep_copy(exec_, h, Kokkos::subview(now, pi, Kokkos::ALL, Kokkos::ALL));
+  void copy_planes_to_host(TimeLevel level, int pi, int count, double* host) override {
+    const Field& f = field(level);
+    HostPlanes h(host, count, f.extent(1), f.extent(2));
+    Kokkos::deep_copy(exec_, h, Kokkos::subview(f, Kokkos::pair<int, int>(pi, pi + count), Kokkos::ALL, Kokkos::ALL));
     exec_.fence();
   }
 
-  void copy_host_to_now_plane(int pi, const double* host) override {
-    const Field& now = ring_.now();
-    HostPlane h(const_cast<double*>(host), now.extent(1), now.extent(2));
-    Kokkos::deep_copy(exec_, Kokkos::subview(now, pi, Kokkos::ALL, Kokkos::ALL), h);
+  void copy_host_to_planes(TimeLevel level, int pi, int count, const double* host) override {
+    const Field& f = field(level);
+    HostPlanes h(const_cast<double*>(host), count, f.extent(1), f.extent(2));
+    Kokkos::deep_copy(exec_, Kokkos::subview(f, Kokkos::pair<int, int>(pi, pi + count), Kokkos::ALL, Kokkos::ALL), h);
     exec_.fence();
   }
 
-  double* now_plane_on_device(int pi) override {
+  const Field& field(TimeLevel level) const { return level == TimeLevel::now ? ring_.now() : ring_.prev(); }
+
+  double* plane_on_device(TimeLevel level, int pi) override {
     // CudaSpace and OpenMPTargetSpace memory is CUDA device memory on an NVIDIA GPU (the NCCL
     // exchange checks); LayoutRight keeps a plane of constant i contiguous.
     if constexpr (KokkosBackend<ExecSpace>::on_host) {
-      (void)pi;
+      (void)level, (void)pi;
       return nullptr;
     } else {
-      const Field& now = ring_.now();
-      if (now.stride(0) != now.extent(1) * now.extent(2)) return nullptr;  // padded rows: not one block
-      return now.data() + std::size_t(pi) * now.stride(0);
+      const Field& f = field(level);
+      if (f.stride(0) != f.extent(1) * f.extent(2)) return nullptr;  // padded rows: not one block
+      return f.data() + std::size_t(pi) * f.stride(0);
     }
   }
 

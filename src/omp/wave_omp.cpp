@@ -119,8 +119,8 @@ class WaveOmp final : public WaveImpl, public SplitStep, public DeviceFields, pu
   void finish_step() override { ring_.rotate(); }
 
   // omp_target_alloc's memory on an NVIDIA GPU is CUDA device memory (the NCCL exchange checks).
-  double* now_plane_on_device(int pi) override {
-    return ring_.now() + std::size_t(pi) * problem_.geometry().stride_i();
+  double* plane_on_device(TimeLevel level, int pi) override {
+    return field(level) + std::size_t(pi) * problem_.geometry().stride_i();
   }
   std::shared_ptr<double> pinned_buffer(std::size_t n) override {  // pinned through libomptarget
     void* p = omp_alloc(n * sizeof(double), llvm_omp_target_host_mem_alloc);
@@ -129,17 +129,18 @@ class WaveOmp final : public WaveImpl, public SplitStep, public DeviceFields, pu
                                    [](double* q) { omp_free(q, llvm_omp_target_host_mem_alloc); });
   }
 
-  void copy_now_plane_to_host(int pi, double* host) override {
+  void copy_planes_to_host(TimeLevel level, int pi, int count, double* host) override {
     const std::size_t bytes = problem_.geometry().stride_i() * sizeof(double);
-    if (omp_target_memcpy(host, ring_.now(), bytes, 0, std::size_t(pi) * bytes, host_, device_) != 0)
-      throw std::runtime_error("OpenMP offload: copying a halo plane from the device failed");
+    if (omp_target_memcpy(host, field(level), count * bytes, 0, std::size_t(pi) * bytes, host_, device_) != 0)
+      throw std::runtime_error("OpenMP offload: copying halo planes from the device failed");
   }
 
-  void copy_host_to_now_plane(int pi, const double* host) override {
+  void copy_host_to_planes(TimeLevel level, int pi, int count, const double* host) override {
     const std::size_t bytes = problem_.geometry().stride_i() * sizeof(double);
-    if (omp_target_memcpy(ring_.now(), host, bytes, std::size_t(pi) * bytes, 0, device_, host_) != 0)
-      throw std::runtime_error("OpenMP offload: copying a halo plane to the device failed");
+    if (omp_target_memcpy(field(level), host, count * bytes, std::size_t(pi) * bytes, 0, device_, host_) != 0)
+      throw std::runtime_error("OpenMP offload: copying halo planes to the device failed");
   }
+  double* field(TimeLevel level) { return level == TimeLevel::now ? ring_.now() : ring_.prev(); }
 
   void copy_u_to_host(double* h_now, double* h_prev) override {
     refuse_incomplete_steps();  // every field written or checked passes here

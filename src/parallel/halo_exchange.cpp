@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 namespace awave {
 
@@ -22,19 +23,28 @@ bool gpu_ordering_enabled() {
 
 HaloExchange::HaloExchange(WaveImpl& impl, const WaveProblem& problem, ProcessGroup& group,
                            const HaloSettings& settings)
-    : impl_(impl), group_(group), slab_(problem.slab()), plane_(problem.geometry().stride_i()), settings_(settings) {
+    : impl_(impl),
+      group_(group),
+      slab_(problem.slab()),
+      own0_(problem.slab().own_padded_plane0()),
+      plane_(problem.geometry().stride_i()),
+      settings_(settings) {
   if (!group.distributed()) return;
   description_ = "through host memory and MPI";
+  const bool sweeps = impl.plan().steps_per_sweep > 1;
   // Only implementations whose fields are in CUDA device memory can send GPU to GPU.
   DeviceFields* const device = impl.device_fields();
-  if (const double* fields = device ? device->now_plane_on_device(0) : nullptr; fields && settings.path != HaloPath::mpi) {
+  if (const double* fields = device ? device->plane_on_device(TimeLevel::now, 0) : nullptr;
+      fields && settings.path != HaloPath::mpi) {
     std::optional<std::string> why = nccl_link::unavailable(group);
     if (!why) {
       try {
         nccl_link::open(group, fields, settings.timeout_seconds);
         gpu_to_gpu_ = true;
         StreamOrderedSteps* const stream = impl.stream_ordered_steps();
-        gpu_ordered_ = stream && stream->cuda_stream().has_value() && impl.split_step() && gpu_ordering_enabled();
+        // (A sweep's exchange is ordered by the host: its steps are not split.)
+        gpu_ordered_ =
+            stream && stream->cuda_stream().has_value() && impl.split_step() && !sweeps && gpu_ordering_enabled();
         waited_on_gpu_at_open_ = nccl_link::exposed_seconds();
         description_ = "GPU to GPU through " + nccl_link::version() +
                        (gpu_ordered_ ? ", ordered on the GPU" : ", ordered by the host");
@@ -46,28 +56,48 @@ HaloExchange::HaloExchange(WaveImpl& impl, const WaveProblem& problem, ProcessGr
     if (settings.path == HaloPath::nccl) throw std::runtime_error("-halo nccl: " + *why);
     description_ += " (not NCCL: " + *why + ")";
   }
+  const std::size_t values =
+      plane_ * (sweeps ? HaloDepth::sweep(impl.plan().steps_per_sweep) : HaloDepth::step()).planes();
   if (!slab_.first()) {
-    send_lo_ = impl.host_buffer(plane_).data;
-    recv_lo_ = impl.host_buffer(plane_).data;
+    send_lo_ = impl.host_buffer(values).data;
+    recv_lo_ = impl.host_buffer(values).data;
   }
   if (!slab_.last()) {
-    send_hi_ = impl.host_buffer(plane_).data;
-    recv_hi_ = impl.host_buffer(plane_).data;
+    send_hi_ = impl.host_buffer(values).data;
+    recv_hi_ = impl.host_buffer(values).data;
   }
 }
 
-// Padded planes 1..nx are the slab's own; 0 and nx+1 are its ghosts.
+// Own planes [own0, own0 + nx): a block leaves from each end and comes in just beyond it (the
+// ghost plane, or the neighbour's planes the slab recomputes).
+HaloExchange::BlockPlanes HaloExchange::block_planes(int planes) const {
+  return {own0_, own0_ + slab_.nx - planes, own0_ - planes, own0_ + slab_.nx};
+}
+
+// Through host buffers: the u(t) planes, then the u(t-1) planes, in one message a side.
 void HaloExchange::copy_out() {
   add_time(copy_seconds_, [&] {
-    if (send_lo_) impl_.copy_now_plane_to_host(1, send_lo_.get());
-    if (send_hi_) impl_.copy_now_plane_to_host(slab_.nx, send_hi_.get());
+    std::size_t at = 0;
+    for (const auto& [level, planes] : depth_.blocks()) {
+      if (!planes) continue;
+      const BlockPlanes b = block_planes(planes);
+      if (send_lo_) impl_.copy_planes_to_host(level, b.send_lo, planes, send_lo_.get() + at);
+      if (send_hi_) impl_.copy_planes_to_host(level, b.send_hi, planes, send_hi_.get() + at);
+      at += planes * plane_;
+    }
   });
 }
 
 void HaloExchange::copy_in() {
   add_time(copy_seconds_, [&] {
-    if (recv_lo_) impl_.copy_host_to_now_plane(0, recv_lo_.get());
-    if (recv_hi_) impl_.copy_host_to_now_plane(slab_.nx + 1, recv_hi_.get());
+    std::size_t at = 0;
+    for (const auto& [level, planes] : depth_.blocks()) {
+      if (!planes) continue;
+      const BlockPlanes b = block_planes(planes);
+      if (recv_lo_) impl_.copy_host_to_planes(level, b.recv_lo, planes, recv_lo_.get() + at);
+      if (recv_hi_) impl_.copy_host_to_planes(level, b.recv_hi, planes, recv_hi_.get() + at);
+      at += planes * plane_;
+    }
   });
 }
 
@@ -80,23 +110,33 @@ void HaloExchange::planted_stall() {
   ++exchanges_;
 }
 
-HaloExchange::DevicePlanes HaloExchange::device_planes() const {
+std::vector<nccl_link::PlaneBlock> HaloExchange::device_blocks() const {
   DeviceFields& device = *impl_.device_fields();  // (gpu_to_gpu_: it has them)
-  const auto plane = [&](int pi) { return device.now_plane_on_device(pi); };
-  return {slab_.first() ? nullptr : plane(1), slab_.last() ? nullptr : plane(slab_.nx),
-          slab_.first() ? nullptr : plane(0), slab_.last() ? nullptr : plane(slab_.nx + 1)};
+  std::vector<nccl_link::PlaneBlock> blocks;
+  for (const auto& [level, planes] : depth_.blocks()) {
+    if (!planes) continue;
+    const BlockPlanes b = block_planes(planes);
+    const auto at = [&, level = level](bool face, int pi) {
+      return face ? nullptr : device.plane_on_device(level, pi);
+    };
+    blocks.push_back({at(slab_.first(), b.send_lo), at(slab_.last(), b.send_hi), at(slab_.first(), b.recv_lo),
+                      at(slab_.last(), b.recv_hi), planes * plane_});
+  }
+  return blocks;
 }
 
-void HaloExchange::send() {
+void HaloExchange::send(HaloDepth depth) {
   planted_stall();
+  depth_ = depth;
   if (gpu_to_gpu_) {
-    const DevicePlanes p = device_planes();
-    add_time(mpi_seconds_, [&] { nccl_link::start(p.send_lo, p.send_hi, p.recv_lo, p.recv_hi, plane_); });
+    const std::vector<nccl_link::PlaneBlock> blocks = device_blocks();
+    add_time(mpi_seconds_, [&] { nccl_link::start(blocks); });
     return;
   }
   copy_out();
-  add_time(mpi_seconds_,
-           [&] { group_.start_exchange(send_lo_.get(), send_hi_.get(), recv_lo_.get(), recv_hi_.get(), plane_); });
+  add_time(mpi_seconds_, [&] {
+    group_.start_exchange(send_lo_.get(), send_hi_.get(), recv_lo_.get(), recv_hi_.get(), depth.planes() * plane_);
+  });
 }
 
 void HaloExchange::receive() {
@@ -115,8 +155,8 @@ bool HaloExchange::receive_on_thread() const {
 
 void HaloExchange::queue_send_receive(void* stream) {
   planted_stall();
-  const DevicePlanes p = device_planes();
-  nccl_link::queue_exchange(stream, p.send_lo, p.send_hi, p.recv_lo, p.recv_hi, plane_);
+  depth_ = HaloDepth::step();
+  nccl_link::queue_exchange(stream, device_blocks());
 }
 void HaloExchange::queue_wait_for_planes(void* stream) {
   nccl_link::queue_wait_for_planes(stream);

@@ -1,6 +1,8 @@
-// The halo exchange of a run over MPI, once for every implementation: after each step, a
+// The halo exchange of a run over MPI, once for every implementation: before each step, a
 // slab's first and last planes of `now` go to its neighbours, whose planes come into its
-// ghost planes. Two paths:
+// ghost planes; before each sweep of S steps (core/step_plan.hpp), its first and last S planes
+// of u(t) and S - 1 of u(t-1), into the neighbours' planes it recomputes (Slab::halo_lo, halo_hi):
+// level s of the sweep is then right S - s planes beyond its own, and level S on its own. Two paths:
 //  - GPU to GPU through NCCL (parallel/nccl_link.hpp), where the build has NCCL and the
 //    implementation's fields are in CUDA device memory: the implementation only says where a
 //    plane of `now` is;
@@ -11,13 +13,17 @@
 #pragma once
 
 #include "core/wave_impl.hpp"
+#include "parallel/nccl_link.hpp"
 #include "parallel/process_group.hpp"
 
+#include <array>
 #include <chrono>
 #include <exception>
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 namespace awave {
 
@@ -25,6 +31,18 @@ enum class HaloPath { fastest, mpi, nccl };  // -halo: fastest is NCCL where it 
 struct HaloSettings {
   HaloPath path = HaloPath::fastest;
   double timeout_seconds = 120;  // -halo_timeout: the longest wait for a neighbour's planes
+};
+
+// The planes a side one exchange carries, of u(t) and of u(t-1).
+struct HaloDepth {
+  int now_planes = 1, prev_planes = 0;
+  static HaloDepth step() { return {1, 0}; }
+  static HaloDepth sweep(int steps) { return {steps, steps - 1}; }
+  int planes() const { return now_planes + prev_planes; }
+  // The blocks in the order they travel: each level's planes.
+  std::array<std::pair<TimeLevel, int>, 2> blocks() const {
+    return {{{TimeLevel::now, now_planes}, {TimeLevel::prev, prev_planes}}};
+  }
 };
 
 // The exchange of one step's planes; the step loop (step_loop.hpp) places its parts around
@@ -41,14 +59,15 @@ class HaloExchange {
   // The path in words, for the log ("GPU to GPU through NCCL 2.28.3", or why host buffers).
   const std::string& path_description() const { return description_; }
 
-  // The planes of the current `now` leave (through host buffers: copied out first).
-  void send();
+  // The planes of the current levels leave (through host buffers: copied out first): a step's
+  // (the default), or a sweep's.
+  void send(HaloDepth depth = HaloDepth::step());
   // Waits for the neighbours' planes (bounded by the time-out); where MPI may wait on a second
   // thread, it does so while `work` runs on this one (the bulk of a step computed synchronously).
   template <class Work>
   void receive_while(Work work);
   void receive();
-  // Through host buffers: the received planes into the ghost planes of `now`.
+  // Through host buffers: the received planes into the ghost (or recomputed) planes.
   void copy_in();
 
   // Ordered on the GPU: queues on `stream` the planes' sends and receives, the wait for them
@@ -67,17 +86,22 @@ class HaloExchange {
   double mpi_seconds() const { return mpi_seconds_ + waited_on_gpu_seconds(); }
 
  private:
-  struct DevicePlanes {
-    double *send_lo, *send_hi, *recv_lo, *recv_hi;  // null at a grid face
+  // The blocks of the current levels, on the device: null at a grid face.
+  std::vector<nccl_link::PlaneBlock> device_blocks() const;
+  // The first padded plane of a block of `planes` planes: sent to / received from each side.
+  struct BlockPlanes {
+    int send_lo, send_hi, recv_lo, recv_hi;
   };
-  DevicePlanes device_planes() const;  // of the current `now`
+  BlockPlanes block_planes(int planes) const;
   void copy_out();
   void planted_stall();
   bool receive_on_thread() const;
   WaveImpl& impl_;
   ProcessGroup& group_;
   Slab slab_;
+  int own0_;  // the padded plane of the slab's first own plane
   std::size_t plane_;
+  HaloDepth depth_;  // of the exchange under way
   HaloSettings settings_;
   bool gpu_to_gpu_ = false;
   bool gpu_ordered_ = false;

@@ -201,14 +201,16 @@ void check_open() {
 }
 
 // Queues the sends and receives on the link's stream, then records `arrived` there.
-void queue_planes(const double* send_lo, const double* send_hi, double* recv_lo, double* recv_hi, std::size_t n,
-                  cudaEvent_t arrived, Clock::time_point since) {
+// (Both sides queue the blocks in the same order: NCCL pairs a peer's sends and receives in order.)
+void queue_planes(const std::vector<PlaneBlock>& blocks, cudaEvent_t arrived, Clock::time_point since) {
   const int lo = link->rank - 1, hi = link->rank + 1;
   ncclGroupStart();
-  if (recv_lo) ncclRecv(recv_lo, n, ncclDouble, lo, link->comm, link->stream);
-  if (send_lo) ncclSend(send_lo, n, ncclDouble, lo, link->comm, link->stream);
-  if (recv_hi) ncclRecv(recv_hi, n, ncclDouble, hi, link->comm, link->stream);
-  if (send_hi) ncclSend(send_hi, n, ncclDouble, hi, link->comm, link->stream);
+  for (const PlaneBlock& b : blocks) {
+    if (b.recv_lo) ncclRecv(b.recv_lo, b.n, ncclDouble, lo, link->comm, link->stream);
+    if (b.send_lo) ncclSend(b.send_lo, b.n, ncclDouble, lo, link->comm, link->stream);
+    if (b.recv_hi) ncclRecv(b.recv_hi, b.n, ncclDouble, hi, link->comm, link->stream);
+    if (b.send_hi) ncclSend(b.send_hi, b.n, ncclDouble, hi, link->comm, link->stream);
+  }
   const ncclResult_t r = ncclGroupEnd();
   if (r != ncclSuccess && r != ncclInProgress)
     fail(fmt::format("NCCL halo exchange: sending the planes failed: {}", ncclGetErrorString(r)));
@@ -272,10 +274,10 @@ void complete(QueuedStep& q) {
 
 }  // namespace
 
-void start(const double* send_lo, const double* send_hi, double* recv_lo, double* recv_hi, std::size_t n) {
+void start(const std::vector<PlaneBlock>& blocks) {
   check_open();
   link->started = Clock::now();
-  aborting_on_failure([&] { queue_planes(send_lo, send_hi, recv_lo, recv_hi, n, link->arrived, link->started); });
+  aborting_on_failure([&] { queue_planes(blocks, link->arrived, link->started); });
 }
 
 void finish() {
@@ -283,8 +285,7 @@ void finish() {
   aborting_on_failure([&] { wait_for(link->arrived, link->started); });
 }
 
-void queue_exchange(void* stream, const double* send_lo, const double* send_hi, double* recv_lo, double* recv_hi,
-                    std::size_t n) {
+void queue_exchange(void* stream, const std::vector<PlaneBlock>& blocks) {
   check_open();
   QueuedStep& q = step_being_queued();  // its events' last use completed: queue_step_end waited for it
   q.queued = Clock::now();
@@ -293,7 +294,7 @@ void queue_exchange(void* stream, const double* send_lo, const double* send_hi, 
     check_cuda(cudaEventRecord(q.ready, static_cast<cudaStream_t>(stream)), "ordering the planes after the step");
     if (!unordered_fault())
       check_cuda(cudaStreamWaitEvent(link->stream, q.ready, 0), "ordering the planes after the step");
-    queue_planes(send_lo, send_hi, recv_lo, recv_hi, n, q.arrived, q.queued);
+    queue_planes(blocks, q.arrived, q.queued);
   });
 }
 
@@ -367,11 +368,11 @@ void open(const ProcessGroup&, const void*, double) {
 std::string version() {
   return {};
 }
-void start(const double*, const double*, double*, double*, std::size_t) {
+void start(const std::vector<PlaneBlock>&) {
   throw std::runtime_error("this build has no NCCL");
 }
 void finish() {}
-void queue_exchange(void*, const double*, const double*, double*, double*, std::size_t) {
+void queue_exchange(void*, const std::vector<PlaneBlock>&) {
   throw std::runtime_error("this build has no NCCL");
 }
 void queue_wait_for_planes(void*) {}

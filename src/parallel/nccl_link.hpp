@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace awave {
 
@@ -29,20 +30,26 @@ std::optional<std::string> unavailable(const ProcessGroup& group);
 void open(const ProcessGroup& group, const void* device_memory, double timeout_seconds);
 // "NCCL 2.28.3": the library this process runs with (open first).
 std::string version();
-// Queues one exchange on the link's stream (null pointers: no such neighbour): send_lo to
-// rank - 1, send_hi to rank + 1, recv_lo from rank - 1, recv_hi from rank + 1, n doubles each,
-// all in device memory. The planes sent must be final when this is called.
-void start(const double* send_lo, const double* send_hi, double* recv_lo, double* recv_hi, std::size_t n);
+// One run of contiguous planes of one field, each way (null pointers: no such neighbour):
+// send_lo to rank - 1, send_hi to rank + 1, recv_lo from rank - 1, recv_hi from rank + 1, n
+// doubles each, all in device memory.
+struct PlaneBlock {
+  const double *send_lo, *send_hi;
+  double *recv_lo, *recv_hi;
+  std::size_t n;
+};
+// Queues one exchange of the blocks on the link's stream (a sweep's: u(t) and u(t-1)). The
+// planes sent must be final when this is called.
+void start(const std::vector<PlaneBlock>& blocks);
 // Returns when the planes of the last start() have arrived; throws (one line) where that takes
 // more than the time-out from start(), or NCCL reports an error, after aborting the communicator.
 void finish();
 
 // The exchange ordered on the GPU, for implementations that queue their steps on a CUDA stream
-// (`stream`, a cudaStream_t, null the legacy default stream): events order the planes with the kernels, and the host waits only
-// for the step before the one it has just queued, so the GPU never waits for the host.
-// Queues one exchange (as start()) after the work already queued on `stream`.
-void queue_exchange(void* stream, const double* send_lo, const double* send_hi, double* recv_lo, double* recv_hi,
-                    std::size_t n);
+// (`stream`, a cudaStream_t, null the legacy default stream): events order the planes with the kernels, and the host
+// waits only for the step before the one it has just queued, so the GPU never waits for the host. Queues one exchange
+// (as start()) after the work already queued on `stream`.
+void queue_exchange(void* stream, const std::vector<PlaneBlock>& blocks);
 // Marks the end of the bulk queued on `stream`; what is queued on it later waits for the planes.
 void queue_wait_for_planes(void* stream);
 // Marks the end of the step queued on `stream`, then waits for the step queued before it

@@ -1,8 +1,9 @@
 // The step loop of a run, once for every implementation: `steps` time steps, each with its halo
 // exchange where the run is spread over processes (halo_exchange.hpp). The ghost planes of `now`
-// are brought up to date at the start of each step (the first step's come from the start state);
-// where the implementation can split its step, the planes travel while it computes the bulk,
-// which reads no ghost plane, and the edges (the x layers) follow.
+// are brought up to date at the start of each step; where the implementation can split its step,
+// the planes travel while it computes the bulk, which reads no ghost plane, and the edges (the x
+// layers) follow. Where its plan sweeps, a sweep's planes (S of u(t), S - 1 of u(t-1)) are
+// exchanged once before each sweep, and a chunk's remainder of 1 or 2 steps exchanges per step.
 #pragma once
 
 #include "core/wave_impl.hpp"
@@ -23,6 +24,7 @@ class StepLoop {
 
  private:
   void step_with_exchange();
+  void sweep_with_exchange();
   void step_ordered_on_gpu();
   WaveImpl& impl_;
   ProcessGroup& group_;
