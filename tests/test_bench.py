@@ -251,5 +251,41 @@ class SweepLines(unittest.TestCase):
         for name, got in lines.items():
             self.assertGreater(got["lines"], 5, name)
 
+
+class SweepMpiSummary(unittest.TestCase):
+    """bench/sweep_mpi_summary.py on planted runs whose rates and efficiencies are known."""
+
+    @staticmethod
+    def run_doc(shape, seconds_per_chunk, processes=1):
+        impl = {"id": "cuda", "chunk_steps": [12, 12, 12], "chunk_seconds": [9.0] + seconds_per_chunk,
+                "steps_per_sweep": 3, "recomputed_halo": 3 if processes > 1 else 0}
+        if processes > 1:
+            impl["mpi"] = {"step_seconds": 9.0, "halo_copy_seconds": 0.0, "mpi_seconds": 1.0, "halo": "nccl"}
+        return {"params": {"shape": shape}, "implementations": [impl],
+                "build": {"name": "cuda-mpi", "git_commit": "abc", "compiler": "nvcc", "kokkos_version": "3.4.01",
+                          "accelerator": "H100"}}
+
+    def test_planted_rates(self):
+        import sweep_mpi_summary
+        with tempfile.TemporaryDirectory() as d:
+            n = 1024 ** 3
+            docs = {"one-1024_r1": self.run_doc([1024, 1024, 1024], [12 * n / 1e11, 12 * n / 1e11]),
+                    "one-1024_r2": self.run_doc([1024, 1024, 1024], [12 * n / 1.2e11, 12 * n / 1.2e11]),
+                    # 1.9e11 and 2.0e11 in the two rounds' chunks: median 1.95e11 against 2 x 1.1e11
+                    "strong-sweep_r1": self.run_doc([1024, 1024, 1024], [12 * n / 1.9e11] * 2, 2),
+                    "strong-sweep_r2": self.run_doc([1024, 1024, 1024], [12 * n / 2.0e11] * 2, 2)}
+            for name, doc in docs.items():
+                with open(os.path.join(d, name + ".json"), "w") as f:
+                    json.dump(doc, f)
+            runs, build = sweep_mpi_summary.collect(d)
+            self.assertAlmostEqual(runs["one-1024"]["cuda"][0][0] / 1e11, 1.0)
+            text = sweep_mpi_summary.table(runs, build)
+            row = next(line for line in text.splitlines() if line.startswith("| strong-sweep |"))
+            self.assertIn("1.950e+11 (1.900e+11-2.000e+11, 2 rounds)", row)
+            self.assertIn(f"| {1.95 / 2.2:.3f} |", row)
+            self.assertIn("exchange 10.0% (nccl)", row)
+            self.assertIn("3 a sweep, halo 3", row)
+
+
 if __name__ == "__main__":
     unittest.main()

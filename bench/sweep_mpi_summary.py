@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""The table of bench/device/sweep-mpi.sh (issue 46): each configuration's rate per implementation,
+the median over rounds of each run's median chunk (the first chunk, with its warm-up, left out),
+with the rounds' range; the scaling efficiencies against one GPU; where a run's time went.
+
+    python3 bench/sweep_mpi_summary.py OUT_DIR
+"""
+import json
+import pathlib
+import re
+import statistics
+import sys
+
+# Strong: two GPUs at 1024^3 against one at 1024^3; weak: two at 1024x512x512 against one at 512^3.
+EFFICIENCY = {
+    "strong-sweep": "one-1024",
+    "strong-single": "one-1024",
+    "strong-sweep-mpi": "one-1024",
+    "weak-sweep": "one-512",
+}
+
+
+def run_rates(doc):
+    """{implementation: (median chunk SU/s without the first chunk, plan words, time split)}."""
+    p = doc["params"]["shape"]
+    points = p[0] * p[1] * p[2]
+    out = {}
+    for r in doc["implementations"]:
+        rates = [n * points / s for n, s in zip(r["chunk_steps"][1:], r["chunk_seconds"][1:])]
+        plan = f"{r.get('steps_per_sweep', 1)} a sweep"
+        if r.get("recomputed_halo"):
+            plan += f", halo {r['recomputed_halo']}"
+        mpi = r.get("mpi") or {}
+        split = ""
+        if mpi:
+            total = mpi["step_seconds"] + mpi["halo_copy_seconds"] + mpi["mpi_seconds"]
+            split = f"exchange {100 * (mpi['halo_copy_seconds'] + mpi['mpi_seconds']) / total:.1f}% ({mpi['halo']})"
+        out[r["id"]] = (statistics.median(rates), plan, split)
+    return out
+
+
+def collect(folder):
+    """{config: {implementation: [(rate, plan, split) per round]}}, and the build of the runs."""
+    runs, build = {}, None
+    for path in sorted(pathlib.Path(folder).glob("*_r*.json")):
+        m = re.fullmatch(r"(.+)_r(\d+)\.json", path.name)
+        doc = json.loads(path.read_text())
+        build = build or doc["build"]
+        for impl, value in run_rates(doc).items():
+            runs.setdefault(m.group(1), {}).setdefault(impl, []).append(value)
+    return runs, build
+
+
+def table(runs, build):
+    lines = []
+    if build:
+        lines.append(f"Build {build['name']} at {build['git_commit']}, {build['compiler']}, Kokkos {build['kokkos_version']}, "
+                     f"{build['accelerator']}.")
+        lines.append("")
+    lines.append("| configuration | implementation | plan | median SU/s (rounds' range) | of one GPU x 2 | where the time went |")
+    lines.append("|---|---|---|---|---|---|")
+    for config in sorted(runs):
+        for impl in sorted(runs[config]):
+            values = runs[config][impl]
+            rates = [v[0] for v in values]
+            med = statistics.median(rates)
+            eff = ""
+            base = EFFICIENCY.get(config)
+            if base in runs and impl in runs[base]:
+                eff = f"{med / (2 * statistics.median(v[0] for v in runs[base][impl])):.3f}"
+            lines.append(f"| {config} | {impl} | {values[0][1]} | {med:.3e} ({min(rates):.3e}-{max(rates):.3e}, "
+                         f"{len(rates)} rounds) | {eff} | {values[0][2]} |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(table(*collect(sys.argv[1])))
