@@ -15,7 +15,6 @@ exe=$PWD/build/cuda-mpi/src/awave
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$out/gpu.txt"
 nvidia-smi topo -m > "$out/topo.txt" 2>&1
-"$exe" -version > "$out/version.txt" 2>&1
 if [ "${ONLY:-}" != scaling ]; then
   SHAPES=97,61,33 NPS="2 3 4" timeout 420 bash tests/mpi_check.sh "$exe" /tmp/sweep-mpi-check > "$out/mpi-check.txt" 2>&1
   echo "mpi_check: exit $? $(tail -1 "$out/mpi-check.txt"), $(grep -c '^ok' "$out/mpi-check.txt") ok" | tee -a "$out/summary.txt"
