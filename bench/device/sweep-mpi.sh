@@ -8,7 +8,7 @@
 #     and 512^3, two GPUs at 1024^3 (strong: swept, swept through -halo mpi, and single steps as
 #     before this issue) and 1024x512x512 (weak: 512^3 a GPU); 48 steps in chunks of 12 (4 sweeps),
 #     -no_check (step 1 checks), JSON per run. bench/sweep_mpi_summary.py makes the table.
-#   [ROUNDS=2] [ONLY=scaling] bench/device/sweep-mpi.sh OUT_DIR
+#   [ROUNDS=2] [ONLY=scaling|checks] bench/device/sweep-mpi.sh OUT_DIR
 set -uo pipefail
 out=${1:?usage: sweep-mpi.sh OUT_DIR}
 exe=$PWD/build/cuda-mpi/src/awave
@@ -21,6 +21,7 @@ if [ "${ONLY:-}" != scaling ]; then
   grep -h "halo exchange:\|steps a sweep\|single steps over MPI" /tmp/sweep-mpi-check/p*_sweep.txt | sort | uniq -c >> "$out/summary.txt"
   rm -rf /tmp/sweep-mpi-check
 fi
+[ "${ONLY:-}" = checks ] && exit 0
 run() {  # run NAME NP [VAR=VALUE...] -- ARGS...
   local name=$1 np=$2; shift 2
   local envs=()
