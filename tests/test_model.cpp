@@ -345,6 +345,27 @@ TEST(Slab, HaloOfNeighbourPlanes) {
   EXPECT_EQ(with_halo(whole_grid(20), 3).computed_nx(), 20) << "one process: no neighbours";
 }
 
+// A slab's sweep in two parts (core/sweep_march.hpp): the interior segments read no recomputed
+// plane (a segment reads 3 planes beyond its own), the rest cover the others, once.
+TEST(SweepSegments, InteriorReadsNoRecomputedPlane) {
+  for (const auto& [nx, lo, hi] :
+       std::vector<std::array<int, 3>>{{518, 3, 3}, {515, 0, 3}, {515, 3, 0}, {70, 3, 3}, {600, 0, 0}}) {
+    const SweepSegments s = sweep_segments(nx, lo, hi);
+    EXPECT_EQ(s.count, (nx + SweepTile::kSegment - 1) / SweepTile::kSegment);
+    EXPECT_LE(s.interior_begin, s.interior_end);
+    for (int seg = 0; seg < s.count; ++seg) {
+      const int i0 = seg * SweepTile::kSegment, i1 = std::min(i0 + SweepTile::kSegment, nx);
+      const bool reads_halo = (lo && i0 - SweepTile::kSteps < lo) || (hi && i1 + SweepTile::kSteps > nx - hi);
+      EXPECT_EQ(seg >= s.interior_begin && seg < s.interior_end, !reads_halo)
+          << nx << " " << lo << " " << hi << " " << seg;
+    }
+  }
+  EXPECT_EQ(sweep_segments(518, 3, 3).interior_begin, 1) << "segment 0 reads planes 0-2";
+  EXPECT_EQ(sweep_segments(518, 3, 3).interior_end, 8) << "segment 8 (planes 512-517) has recomputed ones";
+  EXPECT_EQ(sweep_segments(515, 0, 3).interior_begin, 0) << "a grid face's ghost is no neighbour's plane";
+  EXPECT_EQ(sweep_segments(70, 3, 3).interior_end - sweep_segments(70, 3, 3).interior_begin, 0) << "no interior";
+}
+
 // A slab's problem (core/wave_problem.hpp) holds the whole grid's values at every plane it
 // computes: coefficients and start state, the recomputed neighbours' planes included.
 TEST(WaveProblem, SlabWithHaloHoldsTheGridsValues) {

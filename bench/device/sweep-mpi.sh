@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Sweeps over MPI (issue 46), on a machine of 2 GPUs through on-device.sh, cuda-mpi build:
-#  1. bitwise: tests/mpi_check.sh at 97x61x33 on 2, 3 and 4 processes (fused, split, and swept:
-#     halos of 3 planes, once a sweep; 2 processes through NCCL, 3 and 4 share the GPUs through MPI),
-#     every file h5diff-identical to one process's, restarts across process counts, the planted
-#     shallow halo caught;
+#  1. bitwise: tests/mpi_check.sh on 2, 3 and 4 processes, its grids (the wave crosses the slabs'
+#     edges within its runs), fused, split, and swept (halos of 3 planes once a sweep, the interior
+#     overlapping the exchange; 2 processes through NCCL, 3 and 4 share the GPUs through MPI), every
+#     file h5diff-identical to one process's, restarts across process counts, the planted shallow
+#     halo caught;
 #  2. scaling, ROUNDS rounds interleaved, hand CUDA and Kokkos-CUDA in each run: one GPU at 1024^3
-#     and 512^3, two GPUs at 1024^3 (strong: swept, swept through -halo mpi, and single steps as
-#     before this issue) and 1024x512x512 (weak: 512^3 a GPU); 48 steps in chunks of 12 (4 sweeps),
+#     and 512^3, two GPUs at 1024^3 (strong: swept, swept without overlap (sweep.overlap=0), swept
+#     through -halo mpi, and single steps as before this issue) and 1024x512x512 (weak: 512^3 a GPU,
+#     with and without overlap); 48 steps in chunks of 12 (4 sweeps),
 #     -no_check (step 1 checks), JSON per run. bench/sweep_mpi_summary.py makes the table.
 #   [ROUNDS=2] [ONLY=scaling|checks] bench/device/sweep-mpi.sh OUT_DIR
 set -uo pipefail
@@ -16,7 +18,7 @@ mkdir -p "$out"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$out/gpu.txt"
 nvidia-smi topo -m > "$out/topo.txt" 2>&1
 if [ "${ONLY:-}" != scaling ]; then
-  SHAPES=97,61,33 NPS="2 3 4" timeout 420 bash tests/mpi_check.sh "$exe" /tmp/sweep-mpi-check > "$out/mpi-check.txt" 2>&1
+  NPS="2 3 4" timeout 420 bash tests/mpi_check.sh "$exe" /tmp/sweep-mpi-check > "$out/mpi-check.txt" 2>&1
   echo "mpi_check: exit $? $(tail -1 "$out/mpi-check.txt"), $(grep -c '^ok' "$out/mpi-check.txt") ok" | tee -a "$out/summary.txt"
   grep -h "halo exchange:\|steps a sweep\|single steps over MPI" /tmp/sweep-mpi-check/p*_sweep.txt | sort | uniq -c >> "$out/summary.txt"
   rm -rf /tmp/sweep-mpi-check
@@ -28,17 +30,19 @@ run() {  # run NAME NP [VAR=VALUE...] -- ARGS...
   while [ "$1" != -- ]; do envs+=("$1"); shift; done
   shift
   env "${envs[@]}" timeout 200 mpirun -np "$np" --oversubscribe --bind-to none -x LD_LIBRARY_PATH \
-    -x AWAVE_STEPS_PER_SWEEP "$exe" -impl cuda,kokkos-cuda -nsteps 48 -out_period 12 -no_check -no_output \
+    -x AWAVE_STEPS_PER_SWEEP -x AWAVE_SWEEP_OVERLAP "$exe" -impl cuda,kokkos-cuda -nsteps 48 -out_period 12 -no_check -no_output \
     -json "$out/$name.json" "$@" > "$out/$name.txt" 2>&1
   echo "$name: exit $? $(grep -h 'halo exchange:\|single steps over' "$out/$name.txt" | sort -u | tr '\n' ' ')" | tee -a "$out/summary.txt"
 }
-export AWAVE_STEPS_PER_SWEEP=
-for round in $(seq "${ROUNDS:-2}"); do
+export AWAVE_STEPS_PER_SWEEP= AWAVE_SWEEP_OVERLAP=
+for round in $(seq "${ROUNDS:-3}"); do
   run "one-1024_r$round" 1 -- -shape 1024,1024,1024
   run "strong-sweep_r$round" 2 -- -shape 1024,1024,1024
+  run "strong-sweep-serial_r$round" 2 AWAVE_SWEEP_OVERLAP=0 -- -shape 1024,1024,1024
   run "strong-single_r$round" 2 AWAVE_STEPS_PER_SWEEP=1 -- -shape 1024,1024,1024
   run "one-512_r$round" 1 -- -shape 512,512,512
   run "weak-sweep_r$round" 2 -- -shape 1024,512,512
+  run "weak-sweep-serial_r$round" 2 AWAVE_SWEEP_OVERLAP=0 -- -shape 1024,512,512
   [ "$round" = 1 ] && run "strong-sweep-mpi_r$round" 2 -- -shape 1024,1024,1024 -halo mpi
 done
 python3 bench/sweep_mpi_summary.py "$out" | tee "$out/table.md"

@@ -31,6 +31,23 @@ class SplitStep {
   ~SplitStep() = default;
 };
 
+// A sweep in two parts over MPI (core/sweep_march.hpp, sweep_segments), so that the halo exchange
+// overlaps the first: SweepPart::interior (the segments that read no recomputed neighbour plane)
+// and SweepPart::outer (the rest). Queued without waiting where the device allows;
+// finish_sweep() waits and advances the time counter by the sweep's steps. Handed out where the
+// plan sweeps a slab with a recomputed halo and sweeps_in_parts() (the GPU teams' sweeps).
+enum class SweepPart { interior, outer };
+class SplitSweep {
+ public:
+  virtual bool sweeps_in_parts() const = 0;
+  virtual void queue_sweep_part(SweepPart part) = 0;
+  virtual void wait_for_sweep_parts() = 0;  // what is queued has run
+  virtual void finish_sweep() = 0;
+
+ protected:
+  ~SplitSweep() = default;
+};
+
 // Fields in CUDA device memory, for the GPU-to-GPU exchange (NCCL): where padded plane `pi` of
 // the level is (geometry().stride_i() contiguous values, the next planes after it), or null where
 // the fields are not one such block. All NCCL needs besides: a step's queued work is complete when

@@ -38,6 +38,29 @@ struct SweepTile {
   AWAVE_HOST_DEVICE static int teams_i(int nx) { return (nx + kSegment - 1) / kSegment; }
 };
 
+// Over MPI the sweep of a slab is launched in two parts (parallel/step_loop.cpp): the interior
+// segments, whose marches read no recomputed neighbour plane, while the halo travels, then the
+// others. A segment marching [i0, i1) reads planes [i0 - kSteps, i1 + kSteps); halo_lo and
+// halo_hi are the recomputed planes at each end of the nx computed ones (0 at a grid face, whose
+// ghost plane holds no neighbour's values). The interior is [interior_begin, interior_end).
+struct SweepSegments {
+  int count = 0, interior_begin = 0, interior_end = 0;
+};
+inline SweepSegments sweep_segments(int nx, int halo_lo, int halo_hi) {
+  using T = SweepTile;
+  SweepSegments s;
+  s.count = T::teams_i(nx);
+  auto interior = [&](int segment) {
+    const int i0 = segment * T::kSegment, i1 = i0 + T::kSegment < nx ? i0 + T::kSegment : nx;
+    return (halo_lo == 0 || i0 - T::kSteps >= halo_lo) && (halo_hi == 0 || i1 + T::kSteps <= nx - halo_hi);
+  };
+  s.interior_begin = 0;
+  while (s.interior_begin < s.count && !interior(s.interior_begin)) ++s.interior_begin;
+  s.interior_end = s.interior_begin;
+  while (s.interior_end < s.count && interior(s.interior_end)) ++s.interior_end;
+  return s;
+}
+
 // The fields of one sweep: u(t-1) and u(t) are read, u(t+2) and u(t+3) written (four distinct
 // fields: a team must not overwrite what a neighbour team still reads).
 struct SweepFields {

@@ -124,9 +124,10 @@ __global__ void fused_step_kernel(StepArgs a) {
 
 // Three steps in one sweep (core/sweep_march.hpp), a thread block a team. Two blocks an SM: 48
 // registers, the study's bounds (report section 19, shape reg3p-26x14-table).
-__global__ void __launch_bounds__(SweepTile::kThreads, 2) sweep_kernel(SweepFields a) {
+// segment0: the first segment of the launch (a part of the sweep over MPI, sweep_segments).
+__global__ void __launch_bounds__(SweepTile::kThreads, 2) sweep_kernel(SweepFields a, int segment0) {
   extern __shared__ double scratch[];
-  sweep_march<SweepFields>(a, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, scratch,
+  sweep_march<SweepFields>(a, blockIdx.x, blockIdx.y, segment0 + blockIdx.z, threadIdx.x, threadIdx.y, scratch,
                            [] { __syncthreads(); });  // by value: sweep_march.hpp says why
 }
 
@@ -154,6 +155,7 @@ T* device_alloc(std::size_t n) {
 
 class WaveCuda final : public WaveImpl,
                        public SplitStep,
+                       public SplitSweep,
                        public DeviceFields,
                        public StreamOrderedSteps,
                        public PinnedHostMemory {
@@ -308,15 +310,37 @@ class WaveCuda final : public WaveImpl,
   // Three steps in one sweep: u(t+2) into `next`, u(t+3) into the spare field; they become prev
   // and now, and the old prev and now the free pair.
   void enqueue_sweep() {
+    enqueue_sweep_segments(0, SweepTile::teams_i(problem_.params().nx()));
+    ring_.advance_by_sweep(spare_, SweepTile::kSteps);
+  }
+  void enqueue_sweep_segments(int begin, int end) {
+    if (begin >= end) return;
     const PaddedGeometry g = problem_.geometry();
     const SweepFields f = sweep_fields(problem_, ring_.next(), spare_, ring_.now(), ring_.prev(), d_cs2_k_, d_damp_ij_,
                                        long(g.stride_i()), long(g.stride_j()));
-    const dim3 grid(SweepTile::teams_k(g.nz), SweepTile::teams_j(g.ny), SweepTile::teams_i(g.nx));
-    sweep_kernel<<<grid, dim3(SweepTile::kColumnsK, SweepTile::kColumnsJ), SweepTile::kScratchBytes, stream_>>>(f);
+    const dim3 grid(SweepTile::teams_k(g.nz), SweepTile::teams_j(g.ny), end - begin);
+    sweep_kernel<<<grid, dim3(SweepTile::kColumnsK, SweepTile::kColumnsJ), SweepTile::kScratchBytes, stream_>>>(f,
+                                                                                                                begin);
     AWAVE_CUDA_CHECK(cudaGetLastError());
+  }
+
+ public:
+  // Over MPI (SplitSweep): the interior segments while the halo travels, then the others.
+  bool sweeps_in_parts() const override { return true; }
+  void queue_sweep_part(SweepPart part) override {
+    const Slab& s = problem_.slab();
+    const SweepSegments seg = sweep_segments(problem_.params().nx(), s.halo_lo, s.halo_hi);
+    if (part == SweepPart::interior) return enqueue_sweep_segments(seg.interior_begin, seg.interior_end);
+    enqueue_sweep_segments(0, seg.interior_begin);
+    enqueue_sweep_segments(seg.interior_end, seg.count);
+  }
+  void wait_for_sweep_parts() override { AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+  void finish_sweep() override {
+    AWAVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
     ring_.advance_by_sweep(spare_, SweepTile::kSteps);
   }
 
+ private:
   // Tuning keys cuda.block and cuda.graphs (0: every kernel launched from the host, for
   // comparison), read once when the implementation is made.
   const LaunchShape launch_ = launch_shape(problem_.geometry());

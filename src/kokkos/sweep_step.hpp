@@ -49,6 +49,7 @@ struct SweepStep {
   // Two teams an SM, as hand CUDA's blocks (48 registers).
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<SweepTile::kThreads, 2>>;
   SweepFields fields;
+  int segment_begin = 0, segment_end = SweepTile::teams_i(fields.nx);  // the segments launched (sweep_segments)
 
   KOKKOS_INLINE_FUNCTION void operator()(const typename Policy::member_type& team) const {
     const int teams_k = SweepTile::teams_k(fields.nz), teams_j = SweepTile::teams_j(fields.ny);
@@ -60,12 +61,13 @@ struct SweepStep {
     const int t = team.league_rank(), r = team.team_rank();
     // (a temporary: get_shmem takes a reference, which device code cannot bind to a static member)
     double* scratch = static_cast<double*>(team.team_scratch(0).get_shmem(std::size_t(SweepTile::kScratchBytes)));
-    sweep_march(fields, t % teams_k, (t / teams_k) % teams_j, t / (teams_k * teams_j), r % SweepTile::kColumnsK,
-                r / SweepTile::kColumnsK, scratch, [&] { team.team_barrier(); });
+    sweep_march(fields, t % teams_k, (t / teams_k) % teams_j, segment_begin + t / (teams_k * teams_j),
+                r % SweepTile::kColumnsK, r / SweepTile::kColumnsK, scratch, [&] { team.team_barrier(); });
   }
 
   void launch(const ExecSpace& exec) const {
-    const int league = SweepTile::teams_k(fields.nz) * SweepTile::teams_j(fields.ny) * SweepTile::teams_i(fields.nx);
+    if (segment_begin >= segment_end) return;
+    const int league = SweepTile::teams_k(fields.nz) * SweepTile::teams_j(fields.ny) * (segment_end - segment_begin);
     Kokkos::parallel_for(
         "wave::sweep",
         Policy(exec, league, SweepTile::kThreads).set_scratch_size(0, Kokkos::PerTeam(SweepTile::kScratchBytes)),

@@ -1,6 +1,16 @@
 #include "parallel/step_loop.hpp"
 
-#include "core/tuning.hpp"  // test_fault
+#include "core/tuning.hpp"  // test_fault, tuning_word
+
+namespace awave {
+namespace {
+// sweep.overlap=0: a sweep over MPI waits for its planes before it starts, to compare.
+bool overlap_sweeps() {
+  static const bool on = tuning_word("sweep.overlap").value_or("1") == "1";
+  return on;
+}
+}  // namespace
+}  // namespace awave
 
 namespace awave {
 
@@ -38,15 +48,34 @@ void StepLoop::step_with_exchange() {
   });
 }
 
-// A sweep's planes, then the sweep over the slab and the neighbours' planes it recomputes.
+// A sweep's planes, then the sweep over the slab and the neighbours' planes it recomputes. Where
+// the implementation sweeps in parts, the interior segments (which read no recomputed plane) run
+// while the planes travel, and the outer segments once they have arrived; the sends read only the
+// levels the sweep reads, the receives write only recomputed planes, so the two never meet.
 void StepLoop::sweep_with_exchange() {
   const int steps = impl_.plan().steps_per_sweep;
   // (A planted fault for tests/mpi_check.sh: a plane of u(t) a side too few, which must show.)
   static const bool shallow = test_fault("SHALLOW_HALO").has_value();
   halo_.send(shallow ? HaloDepth{steps - 1, steps - 1} : HaloDepth::sweep(steps));
-  halo_.receive();
+  SplitSweep* const split = impl_.split_sweep();
+  if (!split || !overlap_sweeps()) {
+    halo_.receive();
+    halo_.copy_in();
+    add_time(step_seconds_, [&] { impl_.run(steps); });
+    return;
+  }
+  // (The interior is waited for inside the work, so that the exchange's time is what it adds.)
+  halo_.receive_while([&] {
+    add_time(step_seconds_, [&] {
+      split->queue_sweep_part(SweepPart::interior);
+      split->wait_for_sweep_parts();
+    });
+  });
   halo_.copy_in();
-  add_time(step_seconds_, [&] { impl_.run(steps); });
+  add_time(step_seconds_, [&] {
+    split->queue_sweep_part(SweepPart::outer);
+    split->finish_sweep();
+  });
 }
 
 // The GPU keeps the order, on the implementation's CUDA stream: the planes leave once the stream
