@@ -7,6 +7,7 @@ bytes), and Pennycook's metric on hand-checkable numbers.
 import copy
 import filecmp
 import json
+import math
 import os
 import subprocess
 import sys
@@ -287,6 +288,29 @@ class SweepMpiSummary(unittest.TestCase):
             self.assertIn(f"| {1.95 / 2.2:.3f} |", row)
             self.assertIn("exchange 10.0% (nccl)", row)
             self.assertIn("3 a sweep, halo 3", row)
+
+
+class ScalingModel(unittest.TestCase):
+    """bench/scaling_model.py on inputs whose answers can be written down."""
+
+    def test_free_exchange_leaves_the_recomputed_planes(self):
+        import scaling_model
+        # No latency, infinite bandwidth: a middle slab of 128 planes computes 134, an end slab of 512, 515.
+        self.assertAlmostEqual(scaling_model.sweep_efficiency(1024, 8, 1e11, 0, math.inf), 128 / 134)
+        self.assertAlmostEqual(scaling_model.sweep_efficiency(1024, 2, 1e11, 0, math.inf), 512 / 515)
+        self.assertEqual(scaling_model.sweep_efficiency(1024, 1, 1e11, 1, 1), 1.0)
+
+    def test_exchange_hidden_by_the_interior_or_not(self):
+        import scaling_model
+        n, rate = 1024, 1e11
+        plane_time = n * n * 3 / rate  # one plane of a sweep
+        # An exchange shorter than the interior (518 computed planes, interior segments 1-7: 448 planes) is hidden.
+        self.assertEqual(scaling_model.interior_planes(518, 3, 3), 448)
+        e = scaling_model.sweep_efficiency(n, 2, rate, 100 * plane_time, math.inf)
+        self.assertAlmostEqual(e, 512 / 515)
+        # Without overlap it adds its whole time.
+        e0 = scaling_model.sweep_efficiency(n, 2, rate, 100 * plane_time, math.inf, overlap=False)
+        self.assertAlmostEqual(e0, 512 / (515 + 100))
 
 
 if __name__ == "__main__":
