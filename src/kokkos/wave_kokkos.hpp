@@ -237,9 +237,9 @@ class WaveKokkos final : public WaveImpl,
       const SweepSegments seg = sweep_segments(problem_.params().nx(), s.halo_lo, s.halo_hi);
       const SweepFields f = current_sweep_fields();
       if (part == SweepPart::interior)
-        return SweepStep<ExecSpace>{f, seg.interior_begin, seg.interior_end}.launch(exec_);
-      SweepStep<ExecSpace>{f, 0, seg.interior_begin}.launch(exec_);
-      SweepStep<ExecSpace>{f, seg.interior_end, seg.count}.launch(exec_);
+        return SweepPartStep<ExecSpace>{f, seg.interior_begin, seg.interior_end}.launch(exec_);
+      SweepPartStep<ExecSpace>{f, 0, seg.interior_begin}.launch(exec_);
+      SweepPartStep<ExecSpace>{f, seg.interior_end, seg.count}.launch(exec_);
     } else {
       (void)part;
       throw std::logic_error("Kokkos: a sweep in parts where this backend sweeps whole");
