@@ -35,14 +35,15 @@ run() {  # run NAME NP [VAR=VALUE...] -- ARGS...
   echo "$name: exit $? $(grep -h 'halo exchange:\|single steps over' "$out/$name.txt" | sort -u | tr '\n' ' ')" | tee -a "$out/summary.txt"
 }
 export AWAVE_STEPS_PER_SWEEP= AWAVE_SWEEP_OVERLAP=
+# SHORT=1: the swept runs and their one-GPU bases only.
 for round in $(seq "${ROUNDS:-3}"); do
   run "one-1024_r$round" 1 -- -shape 1024,1024,1024
   run "strong-sweep_r$round" 2 -- -shape 1024,1024,1024
-  run "strong-sweep-serial_r$round" 2 AWAVE_SWEEP_OVERLAP=0 -- -shape 1024,1024,1024
-  run "strong-single_r$round" 2 AWAVE_STEPS_PER_SWEEP=1 -- -shape 1024,1024,1024
+  [ "${SHORT:-0}" = 1 ] || run "strong-sweep-serial_r$round" 2 AWAVE_SWEEP_OVERLAP=0 -- -shape 1024,1024,1024
+  [ "${SHORT:-0}" = 1 ] || run "strong-single_r$round" 2 AWAVE_STEPS_PER_SWEEP=1 -- -shape 1024,1024,1024
   run "one-512_r$round" 1 -- -shape 512,512,512
   run "weak-sweep_r$round" 2 -- -shape 1024,512,512
-  run "weak-sweep-serial_r$round" 2 AWAVE_SWEEP_OVERLAP=0 -- -shape 1024,512,512
-  [ "$round" = 1 ] && run "strong-sweep-mpi_r$round" 2 -- -shape 1024,1024,1024 -halo mpi
+  [ "${SHORT:-0}" = 1 ] || run "weak-sweep-serial_r$round" 2 AWAVE_SWEEP_OVERLAP=0 -- -shape 1024,512,512
+  [ "$round" = 1 ] && [ "${SHORT:-0}" != 1 ] && run "strong-sweep-mpi_r$round" 2 -- -shape 1024,1024,1024 -halo mpi
 done
 python3 bench/sweep_mpi_summary.py "$out" | tee "$out/table.md"
