@@ -35,11 +35,11 @@ class SplitStep {
 // overlaps the first: SweepPart::interior (the segments that read no recomputed neighbour plane)
 // and SweepPart::outer (the rest). Queued without waiting where the device allows;
 // finish_sweep() waits and advances the time counter by the sweep's steps. Handed out where the
-// plan sweeps a slab with a recomputed halo and sweeps_in_parts() (the GPU teams' sweeps).
+// plan sweeps a slab with a recomputed halo (hand CUDA has it; Kokkos-CUDA's parts ran slower
+// than its whole sweep, src/kokkos/wave_kokkos.hpp).
 enum class SweepPart { interior, outer };
 class SplitSweep {
  public:
-  virtual bool sweeps_in_parts() const = 0;
   virtual void queue_sweep_part(SweepPart part) = 0;
   virtual void wait_for_sweep_parts() = 0;  // what is queued has run
   virtual void finish_sweep() = 0;

@@ -61,10 +61,7 @@ class WaveImpl {
   // step in two parts (where its plan takes three kernels), a sweep in two parts (where it sweeps
   // a slab over MPI), fields in CUDA device memory, steps ordered on a CUDA stream.
   SplitStep* split_step() { return plan_.fused_step ? nullptr : dynamic_cast<SplitStep*>(this); }
-  SplitSweep* split_sweep() {
-    auto* s = plan_.recomputed_halo ? dynamic_cast<SplitSweep*>(this) : nullptr;
-    return s && s->sweeps_in_parts() ? s : nullptr;
-  }
+  SplitSweep* split_sweep() { return plan_.recomputed_halo ? dynamic_cast<SplitSweep*>(this) : nullptr; }
   DeviceFields* device_fields() { return dynamic_cast<DeviceFields*>(this); }
   StreamOrderedSteps* stream_ordered_steps() { return dynamic_cast<StreamOrderedSteps*>(this); }
   // Host memory the device copies to and from (halo planes, snapshots): pinned where the

@@ -326,7 +326,6 @@ class WaveCuda final : public WaveImpl,
 
  public:
   // Over MPI (SplitSweep): the interior segments while the halo travels, then the others.
-  bool sweeps_in_parts() const override { return true; }
   void queue_sweep_part(SweepPart part) override {
     const Slab& s = problem_.slab();
     const SweepSegments seg = sweep_segments(problem_.params().nx(), s.halo_lo, s.halo_hi);

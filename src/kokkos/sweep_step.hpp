@@ -50,11 +50,7 @@ struct SweepStep {
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<SweepTile::kThreads, 2>>;
   SweepFields fields;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const typename Policy::member_type& team) const { march(fields, team, 0); }
-
-  // A team's march, its segment counted from segment0.
-  KOKKOS_INLINE_FUNCTION static void march(const SweepFields& fields, const typename Policy::member_type& team,
-                                           int segment0) {
+  KOKKOS_INLINE_FUNCTION void operator()(const typename Policy::member_type& team) const {
     const int teams_k = SweepTile::teams_k(fields.nz), teams_j = SweepTile::teams_j(fields.ny);
 #if defined(KOKKOS_ENABLE_OPENMPTARGET)
     // OpenMPTarget may give a team fewer threads than asked; a column without its thread would
@@ -64,38 +60,16 @@ struct SweepStep {
     const int t = team.league_rank(), r = team.team_rank();
     // (a temporary: get_shmem takes a reference, which device code cannot bind to a static member)
     double* scratch = static_cast<double*>(team.team_scratch(0).get_shmem(std::size_t(SweepTile::kScratchBytes)));
-    sweep_march(fields, t % teams_k, (t / teams_k) % teams_j, segment0 + t / (teams_k * teams_j),
-                r % SweepTile::kColumnsK, r / SweepTile::kColumnsK, scratch, [&] { team.team_barrier(); });
+    sweep_march(fields, t % teams_k, (t / teams_k) % teams_j, t / (teams_k * teams_j), r % SweepTile::kColumnsK,
+                r / SweepTile::kColumnsK, scratch, [&] { team.team_barrier(); });
   }
 
-  template <class Functor>
-  static void launch(const ExecSpace& exec, const SweepFields& fields, int segments, const Functor& functor) {
-    if (segments <= 0) return;
-    const int league = SweepTile::teams_k(fields.nz) * SweepTile::teams_j(fields.ny) * segments;
+  void launch(const ExecSpace& exec) const {
+    const int league = SweepTile::teams_k(fields.nz) * SweepTile::teams_j(fields.ny) * SweepTile::teams_i(fields.nx);
     Kokkos::parallel_for(
         "wave::sweep",
         Policy(exec, league, SweepTile::kThreads).set_scratch_size(0, Kokkos::PerTeam(SweepTile::kScratchBytes)),
-        functor);
-  }
-  void launch(const ExecSpace& exec) const {
-    launch(exec, fields, SweepTile::teams_i(fields.nx), *this);
-  }
-};
-
-// Segments [segment_begin, segment_end) of the sweep (over MPI, sweep_segments): a functor of its
-// own, so that the whole sweep's stays as it was measured. With the range in SweepStep itself,
-// Kokkos-CUDA's whole sweep ran 0.87 x (1.30e11 against 1.50e11 SU/s at 1024^3 on the H200,
-// results/h200x2-2026-11-26/sweep-mpi-43a53a3).
-template <class ExecSpace>
-struct SweepPartStep {
-  using Policy = typename SweepStep<ExecSpace>::Policy;
-  SweepFields fields;
-  int segment_begin, segment_end;
-  KOKKOS_INLINE_FUNCTION void operator()(const typename Policy::member_type& team) const {
-    SweepStep<ExecSpace>::march(fields, team, segment_begin);
-  }
-  void launch(const ExecSpace& exec) const {
-    SweepStep<ExecSpace>::launch(exec, fields, segment_end - segment_begin, *this);
+        *this);
   }
 };
 

@@ -41,7 +41,6 @@ struct RoundToFloat {
 template <class Step>
 class WaveKokkos final : public WaveImpl,
                          public SplitStep,
-                         public SplitSweep,
                          public DeviceFields,
                          public StreamOrderedSteps,
                          public PinnedHostMemory {
@@ -211,49 +210,20 @@ class WaveKokkos final : public WaveImpl,
 
   // Three steps in one sweep: u(t+2) into `next`, u(t+3) into the spare field; they become prev
   // and now, and the old prev and now the free pair.
+  // Over MPI it runs whole after the halo has arrived: its interior segments as a functor of their
+  // own (the range as two more members) ran at 0.83 x its rate, which the overlap does not repay
+  // (results/h200x2-2026-11-26, sweep-mpi-cf9a00f).
   void sweep() {
-    const SweepFields f = current_sweep_fields();
+    const Field& now = ring_.now();
+    const SweepFields f = sweep_fields(problem_, ring_.next().data(), spare_.data(), now.data(), ring_.prev().data(),
+                                       cs2_k_.data(), damp_ij_.data(), long(now.stride(0)), long(now.stride(1)));
     if constexpr (kokkos_cache_sweeps<ExecSpace>)
       CacheSweepStep<ExecSpace>{f, cache_shape_}.launch(exec_);
     else
       SweepStep<ExecSpace>{f}.launch(exec_);
     ring_.advance_by_sweep(spare_, SweepTile::kSteps);
   }
-  SweepFields current_sweep_fields() const {
-    const Field& now = ring_.now();
-    return sweep_fields(problem_, ring_.next().data(), spare_.data(), now.data(), ring_.prev().data(), cs2_k_.data(),
-                        damp_ij_.data(), long(now.stride(0)), long(now.stride(1)));
-  }
 
- public:
-  // Over MPI (SplitSweep): the GPU teams' sweep in two parts, the interior segments while the halo
-  // travels (the host backends' cache sweep has no segments: it sweeps whole).
-  bool sweeps_in_parts() const override {
-    return kSweeps && kokkos_team_sweeps<ExecSpace>;
-  }
-  void queue_sweep_part(SweepPart part) override {
-    if constexpr (kSweeps && kokkos_team_sweeps<ExecSpace>) {
-      const Slab& s = problem_.slab();
-      const SweepSegments seg = sweep_segments(problem_.params().nx(), s.halo_lo, s.halo_hi);
-      const SweepFields f = current_sweep_fields();
-      if (part == SweepPart::interior)
-        return SweepPartStep<ExecSpace>{f, seg.interior_begin, seg.interior_end}.launch(exec_);
-      SweepPartStep<ExecSpace>{f, 0, seg.interior_begin}.launch(exec_);
-      SweepPartStep<ExecSpace>{f, seg.interior_end, seg.count}.launch(exec_);
-    } else {
-      (void)part;
-      throw std::logic_error("Kokkos: a sweep in parts where this backend sweeps whole");
-    }
-  }
-  void wait_for_sweep_parts() override {
-    exec_.fence();
-  }
-  void finish_sweep() override {
-    exec_.fence();
-    ring_.advance_by_sweep(spare_, SweepTile::kSteps);
-  }
-
- private:
   // The three levels holding the start state (prev; now; next, whose ghost points must be
   // now's). Returned as a prvalue, so ring_ is built in place: no View is ever moved from
   // (see time_ring.hpp).
