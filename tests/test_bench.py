@@ -313,5 +313,33 @@ class ScalingModel(unittest.TestCase):
         self.assertAlmostEqual(e0, 512 / (515 + 100))
 
 
+class NcuSummary(unittest.TestCase):
+    """bench/ncu_summary.py on a planted Nsight Compute report."""
+
+    TEXT = """    dram__bytes_read.sum          Gbyte          2.48
+    dram__bytes_write.sum         Mbyte        140.00
+    lts__t_bytes.sum              Gbyte          9.51
+    smsp__inst_executed.sum        inst 1,815,067,840
+    DRAM Throughput                   %        47.02
+    Duration                         us       864.03
+    L1/TEX Cache Throughput           %        57.43
+    L2 Cache Throughput               %        92.34
+    Compute (SM) Throughput           %        85.07
+    Issued Warp Per Scheduler                        0.86
+    Achieved Occupancy                        %        61.73
+"""
+
+    def test_planted_report(self):
+        import ncu_summary
+        r = ncu_summary.parse(self.TEXT)
+        self.assertAlmostEqual(r["duration_ms"], 0.86403)
+        self.assertEqual(r["instructions"], 1815067840)
+        self.assertAlmostEqual(r["dram_read_gb"] + r["dram_write_gb"], 2.62)
+        self.assertEqual(r["issued"], 0.86)
+        self.assertEqual(ncu_summary.bound(r), "L2")
+        r["l2_pct"] = 50
+        self.assertEqual(ncu_summary.bound(r), "issue (SM)")
+
+
 if __name__ == "__main__":
     unittest.main()

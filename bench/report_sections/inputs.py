@@ -49,6 +49,12 @@ DEFAULT_CHECKSUM_COST = sorted(glob.glob(os.path.join(HERE, "results", "*", "che
 # pinned buffers (5e07c1d: pageable, as at 045c7fa).
 DEFAULT_OUTPUT_LAYOUTS = sorted(glob.glob(os.path.join(HERE, "results", "*", "output-layouts-*")))
 # Temporal blocking (issue 36): the study's calls, each with hand CUDA beside it.
+# Nsight Compute of the sweep and the single step on both GPUs, one clean build (issue 45, item 4).
+DEFAULT_NCU = [(os.path.join(HERE, "results", f"{gpu.lower()}-2026-11-26", "ncu-cf9a00f", f"ncu-{kernel}-512.txt"),
+                f"{gpu}, {name}")
+               for gpu in ("H100", "H200")
+               for kernel, name in (("cuda", "hand CUDA sweep"), ("kokkos-cuda", "Kokkos-CUDA sweep"),
+                                    ("cuda-single", "hand CUDA single step (interior)"))]
 DEFAULT_TEMPORAL = sorted(glob.glob(os.path.join(HERE, "results", "*", "tblock-*")))
 # The product's sweep beside its single steps (bench/device/sweep-checks.sh), oldest first: the
 # machines of one day in the order they ran (the newest is the first page's).

@@ -9,9 +9,11 @@ import statistics
 import sys
 
 from .common import fmt_su
-from .inputs import HERE
+from .inputs import DEFAULT_NCU, HERE
 
 sys.path.insert(0, os.path.join(HERE, "device"))
+sys.path.insert(0, HERE)
+import ncu_summary  # noqa: E402
 import sweep_study_summary  # noqa: E402
 
 # The H100's triad (results/h100-2026-11-24, awave-devbench), the bandwidth the limits below use.
@@ -136,27 +138,26 @@ def temporal_section(w, study_dirs, product_dirs):
         if fractions:
             w(f"Each model's fraction of its limit at 512^3 / 1000^3 ({gpu.split(',')[0]}, 60 steps): "
               + "; ".join(fractions) + ".\n")
-    w("What bounds the sweep (Nsight Compute at 512^3, `results/h100-2026-11-25/ncu-sweep-6a683b2`): hand CUDA's "
-      "kernel moves 1.08 x the model's bytes at 57% of the DRAM bandwidth, while its schedulers issue on 77% of "
-      "the cycles at 62% occupancy (48 registers): it is bound by instruction issue (3.7 updates a point for "
-      "three steps, the halo's included) and the L2 traffic of the halos (2.4 x the DRAM bytes, L2 at 81%), not "
-      "by DRAM. Kokkos' team form executes 8% fewer instructions but moves 1.5 x hand CUDA's L2 bytes (Kokkos 3.4 "
-      "passes the functor through local memory; 24 B of spill against 8) and issues on 61% of the cycles: its "
-      "sweep takes 1.16 x hand CUDA's time. The register allocation matters as much: the same arithmetic "
-      "spelled differently ran at "
-      "1.46e11 SU/s at 512^3 (`reg3p-26x14`: a branch the block takes to the undamped update beside the full "
-      "one) and 1.75e11 (`reg3p-26x14-table`: the update's own test), and the product's kernel at 1.46e11 with "
-      "`next_value` alone (16 B of spill, `temporal-46ea31a`) and 1.54e11 with the table's spelling (8 B, "
-      "`temporal-dc054f9`; its chunks of 20 steps end with two single steps). Four steps a sweep lose to three "
-      "(1.11 / 1.20 x hand CUDA at 512^3 / 1000^3): the halo recomputed grows (5.7 updates a point for 4 steps "
-      "on a 24 x 12 tile) and the registers spill; two steps reach 1.09 / 1.10 x (`reg2p-28x16`), five 1.05 / "
-      "1.14 x, six 0.77 / 0.84 x.\n")
-    w("On the H200 (`results/h200-2026-11-26`, Nsight Compute at 512^3; issue 45) the sweep is bound by issue "
-      "as on the H100: the same 1.94e9 instructions in 2.38 ms against 2.43 (the two GPUs have the same SMs and "
-      "clocks), 0.79 warps issued a scheduler a cycle, DRAM at 40%: the H200's 1.45 x bandwidth goes unused, so "
-      "the sweep runs at the same rate on both and gains only 1.10-1.14 x over the H200's single steps. Those "
-      "are bound by L2 (the interior kernel: L2 throughput 96%, 2.1 x the DRAM bytes, DRAM at 75%), which is why "
-      "they stop at 0.85 of the DRAM limit there. Levers measured (issue 45; rule: >= 1.03 x hand CUDA's "
+    w("What bounds each kernel on both GPUs (Nsight Compute at 512^3, one kernel of each after two launches, "
+      "the same clean build at cf9a00f on each: `bench/device/sweep-counters.sh` with `SINGLE=1`, "
+      "`results/h100-2026-11-26/ncu-cf9a00f` and `results/h200-2026-11-26/ncu-cf9a00f`; `bound`: the unit "
+      "nearest its peak, `bench/ncu_summary.py`):\n")
+    w(ncu_summary.table([(path, name) for path, name in DEFAULT_NCU if os.path.exists(path)]) + "\n")
+    w("Hand CUDA's sweep is bound by instruction issue on both GPUs (77% / 85% SM throughput, 0.77 / 0.86 "
+      "warps issued a scheduler a cycle; the same 1.82e9 instructions: the two GPUs have the same SMs and "
+      "clocks), with DRAM at 61% / 47%: the H200's 1.45 x bandwidth goes unused, which is why the sweep runs "
+      "at nearly the same rate on both (2.27 / 2.04 ms). Its instructions are 3.7 updates a point for three "
+      "steps (the halo recomputed) and their addressing; the L2 carries 2.0 x the DRAM bytes (the halos). "
+      "Kokkos-CUDA's sweep executes 1% fewer instructions but moves 1.8 x hand CUDA's L2 bytes (Kokkos passes "
+      "the functor through local memory, and the march reads its fields through it) and issues on 61-64% of "
+      "the cycles: no unit is at its peak, its warps wait on those loads. The single step (hand CUDA's "
+      "interior kernel) is bound by L2 throughput on both (93% / 96%; 2.1 x the DRAM bytes: each point's "
+      "neighbour planes), which is why it stops at 0.96 / 0.85 of the DRAM limit. The register allocation "
+      "matters as much as the bytes: the same arithmetic spelled differently ran at 1.46e11 SU/s at 512^3 "
+      "(`reg3p-26x14`) and 1.75e11 (`reg3p-26x14-table`) on the H100; four steps a sweep lose to three "
+      "(1.11 / 1.20 x hand CUDA at 512^3 / 1000^3: 5.7 updates a point on a 24 x 12 tile, and spills), two "
+      "reach 1.09 / 1.10 x (`reg2p-28x16`), five 1.05 / 1.14 x, six 0.77 / 0.84 x.\n")
+    w("Levers measured (issue 45; rule: >= 1.03 x hand CUDA's "
       "sweep): the read-only data path for the sweep's loads (`__ldg`; the study's kernel has `ld.global.nc` "
       "where the product's had `ld.global`): 1.000 x on the H100, the same instructions, reverted "
       "(`results/h100-2026-11-26/ldg-4d8a58b`). Kokkos 4.6.01 against 3.4.01, the same source: Kokkos-CUDA's "
