@@ -84,6 +84,9 @@ DEFAULT_NCCL = [os.path.join(HERE, "results", d, "summary.txt") for d in
 # at d9dae2a) on 2 H200s, GPU to GPU
 # through NCCL (both paths at 3529911, NCCL with each strong run's slab alone at f8efcc7), then the
 # host-staged path on 4 and 2 H200s (2026-11-22).
+# Sweeps over MPI (issue 46), oldest first; the newest is the one shown.
+DEFAULT_SWEEP_MPI = [os.path.join(HERE, "results", "h200x2-2026-11-26", d)
+                     for d in ("sweep-mpi-b9e2df9", "sweep-mpi-43a53a3", "sweep-mpi-cf9a00f", "sweep-mpi-3cea47b")]
 DEFAULT_MPI = [os.path.join(HERE, "results", d) for d in
                ("h200x2-2026-11-24/nccl-order-9b9bd49/mpi-gpu", "h200x2-2026-11-24/nccl-order-8b49ef9/mpi-host",
                 "h200x2-2026-11-24/nccl-omp-d9dae2a/mpi-omp",
