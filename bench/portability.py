@@ -1,14 +1,16 @@
-"""The report's first page: performance portability as the field computes it.
+"""The report's first page: performance portability as the field computes it, for two questions.
 
-Applications x platforms architectural efficiency (each run's best-chunk SU/s x 24 B/site over the
-best triad measured on that hardware in the same study; a cell is the median over its runs, with a
-95% bootstrap interval where it has two or more), Pennycook's PP per application with its
-interval, a ranking that names a winner only where the intervals do not overlap, the
-cascade plot (Sewall, Pennycook et al., P3HPC 2020), the navigation chart (PP against code
-convergence, 1 - code divergence: Harrell et al., P3HPC 2018), lines of code, and the
-recommendation, every number of which is in the table. Read from study directories
-(bench/study.sh), a lines-of-code file (bench/count_loc.py) and a code-divergence file
-(bench/code_divergence.py).
+(a) The same algorithm in every model, single steps: architectural efficiency, each run's
+best-chunk SU/s x 24 B/site over the best triad measured on that hardware in the same study (the
+runs labelled single-steps where the default would sweep). (b) The best each model expresses, the
+sweep where it has one (its default runs): application efficiency, SU/s over the fastest code
+measured on that platform at that size, in either algorithm (the P3 methodology's). For each: a cell
+is the median over its runs, with a 95% bootstrap interval where it has two or more; Pennycook's PP
+per application with its interval; a ranking that names a winner only where the intervals do not
+overlap; the cascade plot (Sewall, Pennycook et al., P3HPC 2020); the navigation chart (PP against
+code convergence, 1 - code divergence: Harrell et al., P3HPC 2018); and a recommendation, every
+number of which is in its table. Read from study directories (bench/study.sh), a lines-of-code file
+(bench/count_loc.py) and a code-divergence file (bench/code_divergence.py).
 """
 import glob
 import json
@@ -106,10 +108,22 @@ def platform_name(platform):
     return hardware if build == "host" else f"{hardware} {TOOLCHAINS[build]}"
 
 
-def efficiency_samples(runs, triads, platform, app, shape):
-    """([efficiency of each run], note): [] where not measured, [0.0] where unsupported, refused or
-    wrong. A run after the first (its rounds run unchecked) holds the reference's bits by its
-    digest (awave -digest) equal to the checked round's reference digest; one that differs fails."""
+# The study's runs of the sweeping codes with -tune steps_per_sweep=1 carry this label (after the
+# variant's own, if any: offload-disabled-single-steps).
+SINGLE_STEPS = "single-steps"
+QUESTIONS = ("single", "best")
+
+
+def single_steps_label(label):
+    return f"{label}-{SINGLE_STEPS}" if label else SINGLE_STEPS
+
+
+def su_samples(runs, platform, app, shape, question="single"):
+    """([SU/s of each run], note): [] where not measured, [0.0] where unsupported, refused or wrong.
+    question "single": the single-step runs where the study has them, else the default ones if they
+    took single steps; "best": the default runs (the sweep where the code has one). A run after the
+    first (its rounds run unchecked) holds the reference's bits by its digest (awave -digest) equal
+    to the checked round's reference digest; one that differs fails."""
     hardware, build = platform
     spec = APPLICATIONS[app].get(build)
     if spec is None:
@@ -117,6 +131,10 @@ def efficiency_samples(runs, triads, platform, app, shape):
     impl, label = spec
     source_build = CPU_BUILD.get(label, build) if build == "host" else build
     rounds = runs.get((hardware, source_build, label, shape))
+    if question == "single":
+        single = runs.get((hardware, source_build, single_steps_label(label), shape))
+        if single and any(i["id"] == impl for r, _ in single for i in r.get("implementations", [])):
+            rounds = single
     if not rounds:
         return [], "not measured"
     reference_digests = {i.get("digest") for r, _ in rounds for i in r.get("implementations", [])
@@ -141,18 +159,43 @@ def efficiency_samples(runs, triads, platform, app, shape):
         if not checked:
             notes.add("unchecked")
         if res.get("steps_per_sweep", 1) > 1:
+            if question == "single":
+                return [], "swept; no single-step run"
             notes.add("sweep")
         samples.append(res["best_su_per_s"])
-    triad = triads.get(hardware)
+    return samples, ", ".join(sorted(notes))
+
+
+def platform_best_su(runs, plats, shape):
+    """{platform: the fastest cell (median SU/s) of any application in either algorithm}: the
+    reference of (b)'s application efficiency."""
+    best = {}
+    for p in plats:
+        medians = [statistics.median(su) for app in APPLICATIONS for q in QUESTIONS
+                   for su in [su_samples(runs, p, app, shape, q)[0]] if su and su != [0.0]]
+        best[p] = max(medians) if medians else None
+    return best
+
+
+def efficiency_samples(runs, triads, platform, app, shape, question="single", best=None):
+    """([efficiency of each run], note), as su_samples: (a) against the hardware's triad (24 B a
+    site), (b) against the platform's fastest cell at that size (best: platform_best_su's)."""
+    samples, note = su_samples(runs, platform, app, shape, question)
+    if not samples or samples == [0.0]:
+        return samples, note
+    if question == "best":
+        top = (best or {}).get(platform)
+        return ([su / top for su in samples], note) if top else ([], "no fastest code")
+    triad = triads.get(platform[0])
     if not triad:
         return [], "no triad"
-    return [su * BYTES_PER_SITE / 1e9 / triad[0] for su in samples], ", ".join(sorted(notes))
+    return [su * BYTES_PER_SITE / 1e9 / triad[0] for su in samples], note
 
 
-def efficiency(runs, triads, platform, app, shape):
+def efficiency(runs, triads, platform, app, shape, question="single", best=None):
     """(the median efficiency over the cell's runs, or 0, or None; note): None where not measured; 0
     where unsupported, refused or wrong."""
-    samples, note = efficiency_samples(runs, triads, platform, app, shape)
+    samples, note = efficiency_samples(runs, triads, platform, app, shape, question, best)
     return (statistics.median(samples) if samples else None), note
 
 
@@ -218,34 +261,42 @@ def application_lines(loc):
     return {app: sum(parts[p]["lines"] for p in ps if p in parts) for app, ps in APPLICATION_PARTS.items()}
 
 
-def table(runs, triads, shapes):
+def table(runs, triads, shapes, question="single"):
     """{app: {shape: {platform: (eff, note)}}} and {app: {shape: PP}} (None where a platform is
-    not measured)."""
+    not measured), for the question ("single" or "best")."""
     plats = platforms_of(runs)
     effs, pp = {}, {}
+    best = {s: platform_best_su(runs, plats, s) for s in shapes}
     for app in APPLICATIONS:
         effs[app], pp[app] = {}, {}
         for s in shapes:
-            row = {p: efficiency(runs, triads, p, app, s) for p in plats}
+            row = {p: efficiency(runs, triads, p, app, s, question, best[s]) for p in plats}
             effs[app][s] = row
             values = [e for e, _ in row.values()]
             pp[app][s] = None if any(v is None for v in values) else pennycook(values)
     return plats, effs, pp
 
 
-def table_intervals(runs, triads, plats, shapes):
+def table_intervals(runs, triads, plats, shapes, question="single"):
     """{app: {shape: PP interval or None}} and {app: {shape: {platform: cell interval or None}}}."""
     pp_ci, cell_ci = {}, {}
+    best = {s: platform_best_su(runs, plats, s) for s in shapes}
     for app in APPLICATIONS:
         pp_ci[app], cell_ci[app] = {}, {}
         for s in shapes:
-            cells = {p: efficiency_samples(runs, triads, p, app, s)[0] for p in plats}
+            cells = {p: efficiency_samples(runs, triads, p, app, s, question, best[s])[0] for p in plats}
             cell_ci[app][s] = {p: median_interval(c) for p, c in cells.items()}
             pp_ci[app][s] = None if any(not c for c in cells.values()) else pp_interval(list(cells.values()))
     return pp_ci, cell_ci
 
 
-def cascade_plot(plt, plats, effs, pp, shape, out_dir, name):
+QUESTION_WORDS = {
+    "single": ("architectural efficiency", "single steps: SU/s x 24 B / best triad"),
+    "best": ("application efficiency", "each model's best: SU/s / the platform's fastest"),
+}
+
+
+def cascade_plot(plt, plats, effs, pp, shape, out_dir, name, question="single"):
     fig, ax = plt.subplots(figsize=(7.5, 4.2))
     for idx, app in enumerate(APPLICATIONS):
         row = sorted(((e or 0.0, platform_name(p)) for p, (e, _) in effs[app][shape].items()), reverse=True)
@@ -259,9 +310,10 @@ def cascade_plot(plt, plats, effs, pp, shape, out_dir, name):
                         color=line.get_color())
     ax.set_xticks(range(1, len(plats) + 1))
     ax.set_xlabel("platforms, each application's in descending order of efficiency")
-    ax.set_ylabel("architectural efficiency (dashed: PP so far)")
-    ax.set_ylim(0, 1.05)
-    ax.set_title(f"Cascade, {shape} (efficiency = SU/s x 24 B / best triad)")
+    ax.set_ylabel(f"{QUESTION_WORDS[question][0]} (dashed: PP so far)")
+    ax.set_ylim(0, max(1.05, max((e or 0.0 for app in APPLICATIONS for e, _ in effs[app][shape].values()),
+                                 default=0) + 0.05))
+    ax.set_title(f"Cascade, {shape} ({QUESTION_WORDS[question][1]})")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=7, loc="lower left")
     path = os.path.join(out_dir, name)
@@ -271,7 +323,7 @@ def cascade_plot(plt, plats, effs, pp, shape, out_dir, name):
     return name
 
 
-def navigation_chart(plt, pp, shapes, convergence, out_dir, name):
+def navigation_chart(plt, pp, shapes, convergence, out_dir, name, question="single"):
     fig, ax = plt.subplots(figsize=(6.5, 4.2))
     markers = ["o", "s", "^", "D"]
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]  # as the cascade plots colour them
@@ -289,7 +341,8 @@ def navigation_chart(plt, pp, shapes, convergence, out_dir, name):
     ax.set_ylim(-0.02, 1.05)
     ax.set_xlabel("code convergence (1 - divergence, kernels)")
     ax.set_ylabel("performance portability (PP)")
-    ax.set_title("Navigation chart: up is faster everywhere, right is one code")
+    ax.set_title(f"Navigation chart ({QUESTION_WORDS[question][1].split(':')[0]}): up is faster everywhere, "
+                 "right is one code", fontsize=9)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=7, loc="lower left")
     fig.tight_layout()
@@ -315,16 +368,17 @@ def fmt_pp(value, interval):
 
 
 def first_page(w, plt, study_dirs, loc, divergence, out_dir, shapes=("512x512x512", "1000x1000x1000")):
-    """Writes the first page. Returns the runs it used, for the provenance section and the evidence:
+    """Writes the first page: both questions, each with its table, PP, plots and recommendation.
+    Returns the runs it used, for the provenance section and the evidence:
     {(hardware, build, label, shape): (result, directory)} of each run's first (checked) round."""
     runs, triads, cpus = load_study(study_dirs)
     present = sorted({k[3] for k in runs})
     shapes = [s for s in shapes if s in present] or sorted(present, key=points)[-2:]
-    plats, effs, pp = table(runs, triads, shapes)
-    pp_ci, cell_ci = table_intervals(runs, triads, plats, shapes)
-    # The commit of the table's own runs (the presets' default builds; variants are evidence).
+    plats = platforms_of(runs)
+    # The commit of the table's own runs (the presets' default builds and their single-step runs;
+    # variants are evidence).
     study_commits = sorted({r.get("build", {}).get("git_commit", "?") for (_, build, label, _), rounds in runs.items()
-                            if build in TOOLCHAINS and not label for r, _ in rounds})
+                            if build in TOOLCHAINS and label in ("", SINGLE_STEPS) for r, _ in rounds})
     loc, lines_note = effort_at_study_commit(loc, study_commits, "lines")
     lines = application_lines(loc)
     divergence, conv_note = effort_at_study_commit(divergence, study_commits, "divergence")
@@ -335,43 +389,21 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, shapes=("512x512x51
         return {k: v[0] for k, v in runs.items()}
     w(f"Platforms: {', '.join(platform_name(p) for p in plats)}"
       + "".join(f"; {h} = {n}" for h, n in sorted(cpus.items())) + ". "
-      "Efficiency: each run's best-chunk SU/s x 24 B/site over the best triad measured on that hardware in the same "
-      "study; a cell is the median over its runs (separate processes), in brackets its 95% bootstrap interval where it "
-      "has two runs or more "
-      "(" + ", ".join(f"{h} {bw:.0f} GB/s" for h, (bw, _) in sorted(triads.items())) + "); both GPU toolchains "
-      "are measured against the GPU's CUDA triad. PP: the harmonic mean over every platform, 0 where an "
-      "application does not run on one (Pennycook).\n")
-    for s in shapes:
-        name = cascade_plot(plt, plats, effs, pp, s, out_dir, "cascade_" + s.split("x")[0] + ".png")
-        w(f"![cascade {s}]({name})")
-    if conv:
-        w(f"![navigation chart]({navigation_chart(plt, pp, shapes, conv, out_dir, 'navigation.png')})")
-    w("")
-    head = "| application | " + " | ".join(platform_name(p) for p in plats) + " | PP | lines | convergence |"
-    w(f"Efficiency per platform, {' / '.join(shapes)} (each cell: the sizes in that order):\n")
-    w(head)
-    w("|---" * (len(plats) + 4) + "|")
-    swept = False
-    for app in APPLICATIONS:
-        cells = [" / ".join(fmt_eff(*effs[app][s][p], cell_ci[app][s][p]) for s in shapes) for p in plats]
-        swept = swept or any("§" in c for c in cells)
-        pps = " / ".join(fmt_pp(pp[app][s], pp_ci[app][s]) for s in shapes)
-        conv_cell = f"{conv[app]:.2f} (program {conv_program[app]:.2f})" if app in conv else conv_na.get(app, "n/a")
-        w(f"| {app} | " + " | ".join(cells) + f" | {pps} | {lines.get(app, 'n/a')} | {conv_cell} |")
-    w("")
+      "Two questions, two tables: (a) the same algorithm in every model (single steps), against what the "
+      "hardware allows; (b) the best each model can express (the three-step sweep where the code has one), "
+      "against the fastest code measured on each platform. A cell is the median over its runs (separate "
+      "processes, each its best chunk), in brackets its 95% bootstrap interval where it has two runs or more. "
+      "PP: the harmonic mean over every platform, 0 where an application does not run on one (Pennycook). "
+      f"Sizes {' / '.join(shapes)} (each cell: the sizes in that order). Runs a cell: "
+      f"{', '.join(map(str, sorted({len(rounds) for rounds in runs.values()})))}.\n")
+    for question in QUESTIONS:
+        question_part(w, plt, question, runs, triads, plats, shapes, lines, conv, conv_program, conv_na, out_dir)
     w("Lines: non-blank, non-comment lines of every file the application compiles beyond the shared core "
       "(`bench/count_loc.py`); the Kokkos forms share their fields, class and registration, counted in both. "
       "Convergence: 1 - code divergence over the platforms' builds, for the kernels (the application's folder "
       "and the core) and the whole program (`bench/code_divergence.py`, preprocessed compile commands; it does "
       "not see `if constexpr`); n/a where an application has one build for every platform it runs on, or where "
       "it was not measured at the study's commit.\n" + "".join(f"{n}\n" for n in (lines_note, conv_note) if n))
-    if swept:
-        w("§: the implementation took its default three-step sweep (temporal blocking), another algorithm than "
-          "the other cells' single steps, measured against the same single-step limit (24 B a site update): it "
-          "can pass 1.0, and its PP mixes the two algorithms.\n")
-    runs_a_cell = sorted({len(rounds) for rounds in runs.values()})
-    w(f"Runs a cell: {', '.join(map(str, runs_a_cell))}.\n")
-    recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci)
     offload = [platform_name(p) for p in plats if p[1] == "openmptarget"]
     w("**Kokkos versions.** Kokkos removed its OpenMPTarget backend in 5.1 (kokkos issue 8696, PR 8717: "
       "maintenance \"not justified by its current usage or performance\"). Every Kokkos OpenMP offload figure "
@@ -381,8 +413,42 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, shapes=("512x512x51
     return {k: v[0] for k, v in runs.items()}
 
 
-FIRST_PAGE = ("## Which programming model? The answer on one page", "| application |", "| PP | lines | convergence |",
-              "![cascade", "**Recommendation.**", "OpenMPTarget backend in 5.1")
+def question_part(w, plt, question, runs, triads, plats, shapes, lines, conv, conv_program, conv_na, out_dir):
+    """One question's table, plots and recommendation."""
+    _, effs, pp = table(runs, triads, shapes, question)
+    pp_ci, cell_ci = table_intervals(runs, triads, plats, shapes, question)
+    if question == "single":
+        w("### (a) The same algorithm in every model: single steps\n")
+        w("Architectural efficiency: SU/s x 24 B a site update over the best triad measured on that hardware in "
+          "the same study (" + ", ".join(f"{h} {bw:.0f} GB/s" for h, (bw, _) in sorted(triads.items())) +
+          "; both GPU toolchains against the GPU's CUDA triad). The codes that sweep by default ran again with "
+          "`-tune steps_per_sweep=1` for this table; a cell whose only runs swept is not measured here.\n")
+    else:
+        w("### (b) The best each model can express: the sweep where it has one\n")
+        w("Application efficiency (the P3 methodology's): SU/s over the fastest code measured on that platform at "
+          "that size, in either algorithm, so 1.00 is the platform's best. §: the cell's runs took the "
+          "three-step sweep.\n")
+    tag = "" if question == "single" else "_best"
+    for s in shapes:
+        name = cascade_plot(plt, plats, effs, pp, s, out_dir, f"cascade{tag}_" + s.split("x")[0] + ".png", question)
+        w(f"![cascade {s}]({name})")
+    if conv:
+        w(f"![navigation chart]({navigation_chart(plt, pp, shapes, conv, out_dir, f'navigation{tag}.png', question)})")
+    w("")
+    w("| application | " + " | ".join(platform_name(p) for p in plats) + " | PP | lines | convergence |")
+    w("|---" * (len(plats) + 4) + "|")
+    for app in APPLICATIONS:
+        cells = [" / ".join(fmt_eff(*effs[app][s][p], cell_ci[app][s][p]) for s in shapes) for p in plats]
+        pps = " / ".join(fmt_pp(pp[app][s], pp_ci[app][s]) for s in shapes)
+        conv_cell = f"{conv[app]:.2f} (program {conv_program[app]:.2f})" if app in conv else conv_na.get(app, "n/a")
+        w(f"| {app} | " + " | ".join(cells) + f" | {pps} | {lines.get(app, 'n/a')} | {conv_cell} |")
+    w("")
+    recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci, question)
+
+
+FIRST_PAGE = ("## Which programming model? The answer on one page", "### (a) The same algorithm",
+              "### (b) The best each model", "| application |", "| PP | lines | convergence |",
+              "![cascade", "**Recommendation", "OpenMPTarget backend in 5.1")
 
 
 def first_page_problems(report_text):
@@ -420,9 +486,10 @@ def ranking(pp, shape, pp_ci=None):
     return ranked, [a for a in ranked if a == ranked[0] or not apart(a)], True
 
 
-def recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci=None):
+def recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci=None, question="single"):
     """A winner only where one application's PP interval is above every other's at every size shown;
     else the applications the data cannot separate at some size, as a tie."""
+    head = f"**Recommendation ({'a' if question == 'single' else 'b'}).**"
     s = shapes[-1]
     per_size = [ranking(pp, x, pp_ci) for x in shapes]
     ranked, _, _ = per_size[-1]
@@ -444,13 +511,13 @@ def recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci=None):
     where = 'this platform' if len(plats) == 1 else f'these {len(plats)} platforms'
     at = " and ".join(shapes)
     if not decided:
-        text = (f"**Recommendation.** Over {where} no winner is named: the cells are single runs, so PP has "
+        text = (f"{head} Over {where} no winner is named: the cells are single runs, so PP has "
                 f"no interval to tell a difference from noise ({'; '.join(f'{a} {pps(a)}' for a in tied)} at {at}). ")
     elif len(tied) > 1:
-        text = (f"**Recommendation.** Over {where}, {' and '.join(tied)} tie for the highest PP: at {at} their 95% "
+        text = (f"{head} Over {where}, {' and '.join(tied)} tie for the highest PP: at {at} their 95% "
                 f"intervals overlap or the first changes ({'; '.join(f'{a} {pps(a)}' for a in tied)}). ")
     else:
-        text = f"**Recommendation.** Over {where}, {best} has the highest PP ({pps(best)} at {at}), its interval above every other's"
+        text = f"{head} Over {where}, {best} has the highest PP ({pps(best)} at {at}), its interval above every other's"
         if best in lines:
             text += f", in {lines[best]} lines"
         if best in conv:

@@ -12,7 +12,9 @@
 # GPU; none skips either part). The variants run unchecked (†); every default run is checked
 # against the CPU reference. ROUNDS (default 5): the first page's runs are repeated in separate
 # processes, round by round, so each cell is a median with an interval (rounds after the first are
-# held to the first's reference by their digest); the variants run once.
+# held to the first's reference by their digest); the variants run once. The codes that sweep by
+# default run again, as many rounds, with -tune steps_per_sweep=1 (label single-steps): the first
+# page's question (a) compares single steps in every model, (b) each model's best.
 set -uo pipefail
 out=${1:?usage: bench/study.sh OUT}
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -30,10 +32,14 @@ sweep() { echo "== sweep.py $*"; python3 bench/sweep.py "$@" || status=1; }
 
 gpu_builds=(); [ "${ONLY_HOST:-0}" = 1 ] || for p in cuda openmptarget; do [ -x "build/$p/src/awave" ] && gpu_builds+=("$p"); done
 has_build() { [[ " ${gpu_builds[*]} " == *" $1 "* ]]; }
+# The first page's codes that sweep by default, per build (the others take single steps anyway).
+sweepers() { case $1 in cuda) echo cuda,kokkos-cuda ;; openmptarget) echo omp,kokkos-openmptarget ;; host) echo cpu-openmp,kokkos-openmp ;; esac; }
 
 if [ $gpu = 1 ] && [ "$sizes" != none ]; then
   for preset in "${gpu_builds[@]}"; do
     sweep "$preset" "$out" --sizes "$sizes" --rounds "$rounds"
+    sweep "$preset" "$out" --sizes "$sizes" --rounds "$rounds" --impls "$(sweepers "$preset")" \
+      --tune steps_per_sweep=1 --label single-steps
     sweep "$preset" "$out" --sizes "$sizes" --impls "kokkos-$preset-mdrange" --tune kokkos.tile=0x0x0 \
       --label default-tiles --no-check
   done
@@ -51,10 +57,14 @@ if [ -x "$host_build/src/awave" ] && [ -n "$host_sizes" ]; then
   sweep host "$out" --sizes "$host_sizes" --rounds "$rounds" --impls cpu-openmp,kokkos-openmp,kokkos-openmp-mdrange \
     --reference cpu-openmp \
     --exe "$host_build/src/awave"
+  sweep host "$out" --sizes "$host_sizes" --rounds "$rounds" --impls "$(sweepers host)" --reference cpu-openmp \
+    --tune steps_per_sweep=1 --label single-steps --exe "$host_build/src/awave"
 fi
 if has_build openmptarget && [ -n "$host_sizes" ]; then
   sweep openmptarget "$out" --sizes "$host_sizes" --impls omp,kokkos-openmptarget,kokkos-openmptarget-mdrange \
     --env OMP_TARGET_OFFLOAD=DISABLED --label offload-disabled --no-check
+  sweep openmptarget "$out" --sizes "$host_sizes" --impls "$(sweepers openmptarget)" --tune steps_per_sweep=1 \
+    --env OMP_TARGET_OFFLOAD=DISABLED --label offload-disabled-single-steps --no-check
 fi
 python3 bench/count_loc.py "$out/loc.json" || status=1
 builds=()
