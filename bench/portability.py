@@ -396,6 +396,7 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, shapes=("512x512x51
       "PP: the harmonic mean over every platform, 0 where an application does not run on one (Pennycook). "
       f"Sizes {' / '.join(shapes)} (each cell: the sizes in that order). Runs a cell: "
       f"{', '.join(map(str, sorted({len(rounds) for rounds in runs.values()})))}.\n")
+    w(binding_sentence(runs, plats, shapes))
     for question in QUESTIONS:
         question_part(w, plt, question, runs, triads, plats, shapes, lines, conv, conv_program, conv_na, out_dir)
     w("Lines: non-blank, non-comment lines of every file the application compiles beyond the shared core "
@@ -411,6 +412,37 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, shapes=("512x512x51
       f"later the offload platforms ({', '.join(offload) or 'none measured here'}) have no Kokkos code, and "
       f"Kokkos' PP over these {len(plats)} platforms is then 0.\n")
     return {k: v[0] for k, v in runs.items()}
+
+
+def binding_sentence(runs, plats, shapes):
+    """How the CPU cells' threads were bound (each run records it: bench/sweep.py), and where the study
+    has the unbound runs too (label unbound), each CPU code's median unbound over bound."""
+    cpu = [p for p in plats if p[1] == "host"]
+    if not cpu:
+        return ""
+    hardware = cpu[0][0]
+    bindings = {r.get("sweep", {}).get("binding", {}).get("OMP_PROC_BIND") for s in shapes
+                for r, _ in runs.get((hardware, "host", "", s), [])}
+    said = ", ".join(sorted(b for b in bindings if b)) or None
+    text = (f"CPU cells: threads bound with OMP_PROC_BIND={said}" if said else
+            "CPU cells: the runs do not record their threads' binding (runs before the study recorded it)")
+    ratios = []
+    for app, spec in APPLICATIONS.items():
+        impl, label = spec.get("host", (None, None))
+        if not impl or label:
+            continue
+        for s in shapes:
+            bound = [i["best_su_per_s"] for r, _ in runs.get((hardware, "host", "", s), [])
+                     for i in r.get("implementations", []) if i["id"] == impl]
+            free = [i["best_su_per_s"] for r, _ in runs.get((hardware, "host", "unbound", s), [])
+                    for i in r.get("implementations", []) if i["id"] == impl]
+            if bound and free:
+                ratios.append(f"{app} {statistics.median(free) / statistics.median(bound):.2f} x at {s.split('x')[0]}^3")
+    if ratios:
+        text += "; unbound (OMP_PROC_BIND=false, the same rounds) each code ran at " + ", ".join(ratios)
+    else:
+        text += "; the unbound runs are not in this study"
+    return text + ".\n"
 
 
 def question_part(w, plt, question, runs, triads, plats, shapes, lines, conv, conv_program, conv_na, out_dir):

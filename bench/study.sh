@@ -23,6 +23,7 @@ gpu=0
 if command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1; then gpu=1; fi
 sizes=${SIZES:-256,512,1000}
 host_sizes=${HOST_SIZES:-$([ $gpu = 1 ] && echo 512,1000 || echo 64,96)}
+# The CPU runs' binding, as the README recommends (each run records it; the unbound runs beside).
 export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
 { [ $gpu = 1 ] && nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv,noheader
   lscpu | grep -E '^(Model name|CPU\(s\)|Thread|Core|Socket)'; } > "$out/machine.txt"
@@ -59,6 +60,9 @@ if [ -x "$host_build/src/awave" ] && [ -n "$host_sizes" ]; then
     --exe "$host_build/src/awave"
   sweep host "$out" --sizes "$host_sizes" --rounds "$rounds" --impls "$(sweepers host)" --reference cpu-openmp \
     --tune steps_per_sweep=1 --label single-steps --exe "$host_build/src/awave"
+  # The other binding, evidence beside the first page's (which uses the README's, spread): unbound threads.
+  sweep host "$out" --sizes "$host_sizes" --rounds "$rounds" --impls cpu-openmp,kokkos-openmp,kokkos-openmp-mdrange \
+    --reference cpu-openmp --env OMP_PROC_BIND=false --label unbound --exe "$host_build/src/awave"
 fi
 if has_build openmptarget && [ -n "$host_sizes" ]; then
   sweep openmptarget "$out" --sizes "$host_sizes" --impls omp,kokkos-openmptarget,kokkos-openmptarget-mdrange \

@@ -94,7 +94,9 @@ def run_one(exe, build, run, out_dir, gpu):
     env.update(run.get("env", {}))  # a variant's settings win (OMP_TARGET_OFFLOAD=DISABLED)
     proc = subprocess.run(args, capture_output=True, text=True, env=env)
     sweep = {"build": build, "command": " ".join(args[1:]), "exit_status": proc.returncode,
-             "label": run.get("label", ""), "env": run.get("env", {})}
+             "label": run.get("label", ""), "env": run.get("env", {}),
+             # the threads' binding the run had (a CPU cell's rate depends on it: report, first page)
+             "binding": {k: env.get(k, "") for k in ("OMP_PROC_BIND", "OMP_PLACES", "OMP_NUM_THREADS")}}
     if proc.returncode == 0 and os.path.exists(json_path):
         with open(json_path) as f:
             result = json.load(f)
