@@ -1,14 +1,14 @@
-"""Sections 1-6 (the bandwidth limit, SU/s against size, fraction of the limit, Kokkos against the
-hand-written code, Pennycook's PP over the two GPU toolchains, small problems) and section 11
-(ease of implementation), from the primary GPU's sweeps."""
+"""Sections 1-4 and 6 (the bandwidth limit, SU/s against size, fraction of the limit, Kokkos against the
+hand-written code, small problems), from the primary GPU's sweeps (the earlier reports' sections 5 and
+11, the first study's PP and recommendation, are left out: the first page answers)."""
 import matplotlib.pyplot as plt  # the Agg backend: bench/report.py chose it
 
-from .common import (BYTES_CACHED, BYTES_NAIVE, BYTES_NAIVE_FULL, GPU_IMPLS, PAIRS, PLATFORM_OF, STEPS_LAUNCHES, cell,
-                     fmt_pct, fmt_su, gpu_build_of, impl_result, ordered_shapes, pennycook, points, savefig, su_limit)
+from .common import (BYTES_CACHED, BYTES_NAIVE, BYTES_NAIVE_FULL, GPU_IMPLS, PAIRS, STEPS_LAUNCHES, cell, fmt_pct,
+                     fmt_su, gpu_build_of, impl_result, ordered_shapes, points, savefig, su_limit)
 
 
 def size_sections(w, runs, devbench, out_dir):
-    """Sections 1-6; returns what section 11 reads: the shapes, the SU/s limit and the Kokkos ratios."""
+    """Sections 1-4 and 6; returns the shapes, the SU/s limit and the Kokkos ratios."""
     cuda_bench = devbench.get("cuda", {})
     omp_bench = devbench.get("openmptarget", {})
     bw = cuda_bench.get("triad_bandwidth_gb_s")
@@ -109,27 +109,6 @@ def size_sections(w, runs, devbench, out_dir):
     ax.legend(fontsize=8)
     w(f"![Kokkos / hand-written]({savefig(fig, out_dir, 'kokkos_ratio.png')})\n")
 
-    # (e) performance portability
-    w("## 5. Performance portability (Pennycook)\n")
-    w("PP(a, p, H) is the harmonic mean over the platforms H of a code's efficiency, and 0 if the code "
-      "does not run on one of them. Efficiency here is architectural: best-chunk SU/s over the 24 B/site "
-      "limit above. The platform set H is the H100 reached through its two GPU toolchains: "
-      f"{{{', '.join(sorted(set(PLATFORM_OF.values())))}}}. Kokkos runs on both; each hand-written code "
-      "runs on one, so its PP over H is 0 at every size (not tabulated), and its PP over the platforms it "
-      "supports is its efficiency there.\n")
-    if limit:
-        w("| shape | Kokkos, over H | hand-written CUDA, over {CUDA} | hand-written OpenMP, over {OpenMP offload} |")
-        w("|---|---|---|---|")
-        for s in shapes:
-            effs = {}
-            for impl in GPU_IMPLS:
-                run = runs.get((gpu_build_of(impl), s))
-                r = impl_result(run, impl) if run else None
-                effs[impl] = r["best_su_per_s"] / limit if r else None
-            kokkos = pennycook([effs["kokkos-cuda"], effs["kokkos-openmptarget"]])
-            w(f"| {s} | {kokkos:.2f} | {pennycook([effs['cuda']]):.2f} | {pennycook([effs['omp']]):.2f} |")
-        w("")
-
     # (f) small sizes
     w("## 6. Small problems: time per step against launch overheads\n")
     launch = {"cuda": cuda_bench.get("launch_overhead_seconds"), "openmptarget": omp_bench.get("launch_overhead_seconds")}
@@ -179,46 +158,3 @@ def size_sections(w, runs, devbench, out_dir):
     w(f"![time per step]({savefig(fig, out_dir, 'small_sizes.png')})\n")
 
     return shapes, limit, ratio_series
-
-
-def ease_section(w, runs, loc, shapes, limit, ratio_series):
-    # (h) ease of implementation
-    w("## 11. Ease of implementation, and a recommendation\n")
-    if loc:
-        w(f"Lines of code (non-blank, non-comment; counted by `bench/count_loc.py` at commit `{loc['git_commit']}`) "
-          "that each implementation adds on top of the shared core (model, update formula, driver, I/O):\n")
-        w("| implementation | files | lines |")
-        w("|---|---|---|")
-        for name, entry in loc["implementations"].items():
-            w(f"| {name} | {', '.join(f'`{f}`' for f in entry['files'])} | {entry['lines']} |")
-        w("")
-    best = {}
-    for impl in GPU_IMPLS:
-        vals = [impl_result(runs[(gpu_build_of(impl), s)], impl) for s in shapes if (gpu_build_of(impl), s) in runs]
-        vals = [v["best_su_per_s"] for v in vals if v]
-        best[impl] = max(vals) if vals else None
-    if limit and all(best.values()):
-        lines = {k: v["lines"] for k, v in (loc or {}).get("implementations", {}).items()}
-        w("What the measurements say:")
-        w("- Peak SU/s over the sweep: " + ", ".join(f"{i} {fmt_su(best[i])} ({100 * best[i] / limit:.0f}% of the limit)"
-                                                     for i in GPU_IMPLS) + ".")
-        w(f"- One Kokkos source reached {100 * best['kokkos-cuda'] / best['cuda']:.0f}% of hand-written CUDA's peak "
-          f"and {100 * best['kokkos-openmptarget'] / best['omp']:.0f}% of hand-written OpenMP offload's peak, and "
-          "is the only code here with a non-zero performance portability over both toolchains.")
-        for k, h, _ in PAIRS:
-            ratios = sorted(ratio_series[k][1])
-            if ratios:
-                w(f"- {k} / {h} over the cubes: {ratios[0]:.2f} to {ratios[-1]:.2f}, median "
-                  f"{ratios[len(ratios) // 2]:.2f} (section 4).")
-        if lines:
-            w(f"- Code size: Kokkos {lines.get('kokkos', '?')} lines for every backend; hand-written CUDA "
-              f"{lines.get('cuda', '?')} and OpenMP offload {lines.get('omp', '?')} lines, one platform each.")
-        w("- Small problems are launch-bound: see section 6; the OpenMP offload runtime's per-region cost, "
-          "not the kernels, limits OpenMP (hand-written and Kokkos alike) there.")
-        w("")
-        w("Recommendation: write the solver once in Kokkos, with the backend-specific choices (the policy "
-          "and loop shape, tiles, the march's segment, where the sponge is tested) in one policy file, as here: "
-          "at the sizes that fill this GPU it stays within the ratios above of each hand-written code while "
-          "being the only one that runs through both toolchains. Keep a hand-written version as the yardstick: "
-          "it found the march that Kokkos-CUDA now runs (section 16), and it shows where the ratio still drops "
-          "(OpenMP offload throughout: Kokkos 3.4's OpenMPTarget regions are the worksharing loop the hand-written code left, section 16).\n")

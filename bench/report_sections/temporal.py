@@ -71,9 +71,9 @@ def temporal_first_page(w, product_dirs, sizes=(512, 1000), steps=60):
       f"{each(lambda n: _ratio(rows, n, steps, 'kokkos-cuda'))} x its own, so Kokkos-CUDA is "
       f"{each(lambda n: su(n, 'kokkos-cuda', 3) / su(n, 'cuda', 3))} of hand CUDA with the sweep "
       f"({each(lambda n: su(n, 'kokkos-cuda', 1) / su(n, 'cuda', 1))} with single steps): the portable team form "
-      "of the algorithm gives up about a tenth of it. Those rates pass the single-step bandwidth limit that the "
-      "efficiencies above are measured against (24 B a site update): the table above describes single steps, as "
-      "measured by its study. Hand OpenMP offload and the CPU codes sweep too (section 19, \"The sweep in every "
+      "of the algorithm gives up about a tenth of it. Those rates pass the single-step bandwidth limit (24 B a "
+      "site update) that table (a) measures against, which is why (a) takes single steps and (b) compares each "
+      "model's best with the platform's fastest code. Hand OpenMP offload and the CPU codes sweep too (section 19, \"The sweep in every "
       "model\"); Kokkos' OpenMPTarget backend does not.\n")
 
 
