@@ -424,7 +424,7 @@ def binding_sentence(runs, plats, shapes):
     bindings = {r.get("sweep", {}).get("binding", {}).get("OMP_PROC_BIND") for s in shapes
                 for r, _ in runs.get((hardware, "host", "", s), [])}
     said = ", ".join(sorted(b for b in bindings if b)) or None
-    text = (f"CPU cells: threads bound with OMP_PROC_BIND={said}" if said else
+    text = (f"CPU cells: the runs' OMP_PROC_BIND={said} (the README recommends spread)" if said else
             "CPU cells: the runs do not record their threads' binding (runs before the study recorded it)")
     ratios = []
     for app, spec in APPLICATIONS.items():
@@ -439,7 +439,7 @@ def binding_sentence(runs, plats, shapes):
             if bound and free:
                 ratios.append(f"{app} {statistics.median(free) / statistics.median(bound):.2f} x at {s.split('x')[0]}^3")
     if ratios:
-        text += "; unbound (OMP_PROC_BIND=false, the same rounds) each code ran at " + ", ".join(ratios)
+        text += "; with OMP_PROC_BIND=false (label unbound, the same rounds) each code ran at " + ", ".join(ratios)
     else:
         text += "; the unbound runs are not in this study"
     return text + ".\n"
