@@ -445,6 +445,60 @@ def binding_sentence(runs, plats, shapes):
     return text + ".\n"
 
 
+def pp_over_sizes_plot(plt, runs, triads, plats, question, out_dir, name):
+    """PP of each application at every size the study ran (all platforms), one line each."""
+    sizes = sorted({k[3] for k in runs}, key=points)
+    _, _, pp = table(runs, triads, sizes, question)
+    fig, ax = plt.subplots(figsize=(6.5, 3.6))
+    for app in APPLICATIONS:
+        xs = [round(points(s) ** (1 / 3)) for s in sizes if pp[app][s] is not None]
+        ys = [pp[app][s] for s in sizes if pp[app][s] is not None]
+        ax.plot(xs, ys, marker="o", label=app)
+    ax.set_xlabel("grid edge (cubes; interior points^(1/3))")
+    ax.set_ylabel(f"PP ({QUESTION_WORDS[question][0]})")
+    ax.set_ylim(0, 1.05 if question == "single" else 1.1)
+    ax.set_title(f"PP over the sizes ({QUESTION_WORDS[question][1].split(':')[0]})", fontsize=9)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out_dir, name), dpi=110)
+    plt.close(fig)
+    return name
+
+
+def subset_leaders(effs, plats, shape):
+    """{k: {app: the k-platform subsets where it has the highest PP (ties count for each)}}: how the
+    ranking depends on the platforms chosen, as the P3 cascade reads. Subsets with an unmeasured
+    cell are left out."""
+    import itertools
+    counts = {}
+    for k in range(1, len(plats) + 1):
+        counts[k] = {app: 0 for app in APPLICATIONS}
+        counts[k]["subsets"] = 0
+        for subset in itertools.combinations(plats, k):
+            pps = {app: pennycook([effs[app][shape][p][0] for p in subset]) for app in APPLICATIONS
+                   if all(effs[app][shape][p][0] is not None for p in subset)}
+            if len(pps) < len(APPLICATIONS):
+                continue
+            counts[k]["subsets"] += 1
+            top = max(pps.values())
+            for app, v in pps.items():
+                if top > 0 and v >= top - 1e-12:
+                    counts[k][app] += 1
+    return counts
+
+
+def subsets_table(w, effs, plats, shape):
+    counts = subset_leaders(effs, plats, shape)
+    w(f"Which application has the highest PP over each subset of the platforms ({shape}; medians, ties "
+      "counted for each; the cascade's reading):\n")
+    w("| platforms in the subset | subsets | " + " | ".join(APPLICATIONS) + " |")
+    w("|---" * (len(APPLICATIONS) + 2) + "|")
+    for k, row in counts.items():
+        w(f"| {k} | {row['subsets']} | " + " | ".join(str(row[a]) for a in APPLICATIONS) + " |")
+    w("")
+
+
 def question_part(w, plt, question, runs, triads, plats, shapes, lines, conv, conv_program, conv_na, out_dir):
     """One question's table, plots and recommendation."""
     _, effs, pp = table(runs, triads, shapes, question)
@@ -475,6 +529,8 @@ def question_part(w, plt, question, runs, triads, plats, shapes, lines, conv, co
         conv_cell = f"{conv[app]:.2f} (program {conv_program[app]:.2f})" if app in conv else conv_na.get(app, "n/a")
         w(f"| {app} | " + " | ".join(cells) + f" | {pps} | {lines.get(app, 'n/a')} | {conv_cell} |")
     w("")
+    w(f"![PP over the sizes]({pp_over_sizes_plot(plt, runs, triads, plats, question, out_dir, f'pp_sizes{tag}.png')})\n")
+    subsets_table(w, effs, plats, shapes[-1])
     recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci, question)
 
 

@@ -150,6 +150,23 @@ class FirstPageTable(unittest.TestCase):
         self.assertIn("| Kokkos idiomatic | 0.80 | 0.50 | 0.75 |", b)
         self.assertNotIn("§", a.split("| application |")[1])
 
+    def test_the_ranking_over_every_subset_of_the_platforms(self):
+        plats, effs, _ = self.table()
+        counts = pp.subset_leaders(effs, plats, "512x512x512")
+        # alone: hand CUDA leads on CUDA (1.00), hand omp and hand-written tie on offload (0.50), Kokkos tuned on the CPU
+        self.assertEqual(counts[1]["subsets"], 3)
+        self.assertEqual(counts[1]["hand-written"], 2)
+        self.assertEqual(counts[1]["hand OpenMP offload"], 1)
+        self.assertEqual(counts[1]["Kokkos tuned"], 1)
+        # all three: Kokkos tuned 0.62 against hand-written 0.60
+        self.assertEqual((counts[3]["subsets"], counts[3]["Kokkos tuned"], counts[3]["hand-written"]), (1, 1, 0))
+        text = self.first_page_text(None, None)
+        self.assertIn("| platforms in the subset | subsets | hand-written | hand OpenMP offload | Kokkos idiomatic | "
+                      "Kokkos tuned |", text)
+        self.assertIn("| 3 | 1 | 0 | 0 | 0 | 1 |", text)
+        for plot in ("pp_sizes.png", "pp_sizes_best.png"):
+            self.assertTrue(os.path.exists(os.path.join(self.d, plot)), plot)
+
     def test_the_cpu_binding_is_said_and_the_unbound_runs_compared(self):
         text = self.first_page_text(None, None)
         self.assertIn("CPU cells: the runs do not record their threads' binding", text)
