@@ -490,8 +490,9 @@ def subset_leaders(effs, plats, shape):
 
 def subsets_table(w, effs, plats, shape):
     counts = subset_leaders(effs, plats, shape)
-    w(f"Which application has the highest PP over each subset of the platforms ({shape}; medians, ties "
-      "counted for each; the cascade's reading):\n")
+    w(f"Which application has the highest median PP over each subset of the platforms ({shape}; equal "
+      "medians counted for each; the cascade's reading). A lead here is no win where the intervals overlap: "
+      "the recommendation below says which are ties.\n")
     w("| platforms in the subset | subsets | " + " | ".join(APPLICATIONS) + " |")
     w("|---" * (len(APPLICATIONS) + 2) + "|")
     for k, row in counts.items():
