@@ -38,9 +38,9 @@ struct SweepTile {
   AWAVE_HOST_DEVICE static int teams_i(int nx) { return (nx + kSegment - 1) / kSegment; }
 };
 
-// Over MPI the sweep of a slab is launched in two parts (parallel/step_loop.cpp): the interior
-// segments, whose marches read no recomputed neighbour plane, while the halo travels, then the
-// others. A segment marching [i0, i1) reads planes [i0 - kSteps, i1 + kSteps); halo_lo and
+// Over MPI hand CUDA launches the sweep of a slab in two parts (parallel/step_loop.cpp): the
+// interior segments, whose marches read no recomputed neighbour plane, while the halo travels, then
+// the others. A segment marching [i0, i1) reads planes [i0 - kSteps, i1 + kSteps); halo_lo and
 // halo_hi are the recomputed planes at each end of the nx computed ones (0 at a grid face, whose
 // ghost plane holds no neighbour's values). The interior is [interior_begin, interior_end).
 struct SweepSegments {
