@@ -9,7 +9,8 @@
 # plugins, PMIx and the help and configuration files, at their Debian paths (on-device.sh
 # adds them to the machine without replacing anything it has), and the libraries they load.
 # AWAVE_STAGE_TESTS=0 leaves the test executables out (to fit two builds in 64 MiB); the
-# awave* tools (awave, awave-devbench, awave-omp-shapes, awave-view) stay.
+# awave* tools (awave, awave-devbench, awave-omp-shapes, awave-view) stay. AWAVE_STAGE_ICU_STUB=1
+# replaces ICU's 31 MB data library with a stub (an offload MPI build then fits beside the repository).
 # HDF5's h5diff and h5dump come along (in .device/bin, on PATH there): the device scripts
 # compare files exactly with them.
 set -euo pipefail
@@ -45,6 +46,10 @@ for f in "${binaries[@]}"; do
 done | sort -u | while read -r name path; do
   [[ $name =~ $skip ]] || cp -L "$path" "$work/lib/$name"
 done
+# AWAVE_STAGE_ICU_STUB=1: ICU's data library replaced by a stub of its one symbol (icudata_stub.c says why).
+if [ "${AWAVE_STAGE_ICU_STUB:-0}" = 1 ] && [ -f "$work/lib/libicudata.so.72" ]; then
+  gcc -shared -fPIC -o "$work/lib/libicudata.so.72" -Wl,-soname,libicudata.so.72 "$top/bench/device/icudata_stub.c"
+fi
 excludes=(--exclude='*.o' --exclude='*.a' --exclude='CMakeFiles')
 [ "${AWAVE_STAGE_TESTS:-1}" = 0 ] && excludes+=(--exclude='test_*' --exclude='tests')
 tar -C "$top" -cf "$work/builds.tar" "${excludes[@]}" "${builds[@]}"
