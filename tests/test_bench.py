@@ -95,8 +95,11 @@ def copy_fixtures(d):
 
 
 class ReportOnFixtures(unittest.TestCase):
-    def generate(self, out):
-        return open(report.generate([FIXTURES], out)).read()
+    def generate(self, out, dirs=(FIXTURES,)):
+        """The report and the earlier studies' document it generates beside it, one after the other."""
+        path = report.generate(list(dirs), out)
+        with open(path) as f, open(os.path.join(out, "earlier-studies.md")) as g:
+            return f.read() + g.read()
 
     def test_numbers_failed_and_missing_runs(self):
         with tempfile.TemporaryDirectory() as out:
@@ -121,7 +124,7 @@ class ReportOnFixtures(unittest.TestCase):
             broken["implementations"][0]["chunk_seconds"] = []
             with open(os.path.join(d, "cuda_64x64x64.json"), "w") as f:
                 json.dump(broken, f)
-            md = open(report.generate([d], out)).read()
+            md = self.generate(out, [d])
             self.assertIn("| 64x64x64 | failed | failed |", md)
 
     def test_kokkos_versions_side_by_side(self):
@@ -136,7 +139,7 @@ class ReportOnFixtures(unittest.TestCase):
                     impl["best_su_per_s"] *= 2  # 4e10 -> 8e10: twice the 3.4 build's
             with open(os.path.join(d, "cuda-k46_64x64x64.json"), "w") as f:
                 json.dump(other, f)
-            md = open(report.generate([d], out)).read()
+            md = self.generate(out, [d])
             self.assertIn("### kokkos-cuda: Kokkos 3.4.01 (`cuda`) against Kokkos 4.6.1 (`cuda-k46`)", md)
             # Kokkos 4.6.1 / 3.4.01 = 2.00; the hand CUDA ran the same in both (1.00); Kokkos / hand 0.80, 1.60
             self.assertIn("| 64x64x64 | 4.00e+10 | 8.00e+10 | 2.00 | 1.00 | 0.80 | 1.60 |", md)
