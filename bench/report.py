@@ -90,6 +90,7 @@ def generate(dirs, out_dir, io_dirs=None, align_dirs=None, mpi_dirs=None, bitwis
     study_dirs = DEFAULT_STUDY if study_dirs is None else study_dirs
     effort_dirs = DEFAULT_EFFORT if effort_dirs is None else effort_dirs
     md, older, appendix, earlier = [], [], [], []
+    earlier_14, earlier_17, earlier_19 = [], [], []  # the earlier studies' sections, in their numbers' order
     md.append("# awave portability report\n")
     loc_study, divergence = study_inputs(study_dirs, effort_dirs)
     study_runs = portability.first_page(md.append, plt, study_dirs, loc_study, divergence, out_dir)
@@ -166,20 +167,20 @@ def generate(dirs, out_dir, io_dirs=None, align_dirs=None, mpi_dirs=None, bitwis
 
     io_section(w, io_dirs)
     align_section(w, align_dirs)
-    checksum_section(w, DEFAULT_CHECKSUM_COST)
-    layouts_section(w, DEFAULT_OUTPUT_LAYOUTS, DEFAULT_COPY_BEFORE)
+    checksum_section(earlier_17.append, DEFAULT_CHECKSUM_COST)
+    layouts_section(earlier_17.append, DEFAULT_OUTPUT_LAYOUTS, DEFAULT_COPY_BEFORE)
     appendix.append("# Appendix A. The GPU kernels' shapes (section 16)\n")
     omp_shapes_section(appendix.append, DEFAULT_OMP_SHAPES, DEFAULT_OMP_BEFORE_AFTER, DEFAULT_KERNEL_SHAPES)
     # The report: the product as it stands (over MPI, bitwise, temporal blocking), then provenance.
     w = md.append
     w("# The product as it stands\n")
-    mpi_section(w, mpi_dirs)
+    mpi_section(w, mpi_dirs, earlier_14.append)
     bitwise_section(w, bitwise_dirs, cost_dirs)
-    temporal_section(w, DEFAULT_TEMPORAL, DEFAULT_TEMPORAL_PRODUCT)
-    every_model_section(w, DEFAULT_EVERY_MODEL, DEFAULT_SWEEP_LOC)
+    temporal_section(w, DEFAULT_TEMPORAL, DEFAULT_TEMPORAL_PRODUCT, earlier_19.append)
+    every_model_section(w, DEFAULT_EVERY_MODEL, DEFAULT_SWEEP_LOC, earlier_19.append)
     provenance_section(md.append, study_runs, loc_study, divergence)
     with open(os.path.join(out_dir, "earlier-studies.md"), "w") as f:
-        f.write("\n".join(earlier + appendix + older) + "\n")
+        f.write("\n".join(earlier + earlier_14 + earlier_17 + earlier_19 + appendix + older) + "\n")
     with open(os.path.join(out_dir, "report.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     return os.path.join(out_dir, "report.md")

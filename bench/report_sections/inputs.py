@@ -88,6 +88,6 @@ DEFAULT_NCCL = [os.path.join(HERE, "results", d, "summary.txt") for d in
 DEFAULT_SWEEP_MPI = [os.path.join(HERE, "results", "h200x2-2026-11-26", d)
                      for d in ("sweep-mpi-b9e2df9", "sweep-mpi-43a53a3", "sweep-mpi-cf9a00f", "sweep-mpi-3cea47b")]
 DEFAULT_MPI = [os.path.join(HERE, "results", d) for d in
-               ("h200x2-2026-11-24/nccl-order-9b9bd49/mpi-gpu", "h200x2-2026-11-24/nccl-order-8b49ef9/mpi-host",
-                "h200x2-2026-11-24/nccl-omp-d9dae2a/mpi-omp",
+               ("h200x2-2026-11-24/nccl-order-9b9bd49/mpi-gpu", "h200x2-2026-11-24/nccl-omp-d9dae2a/mpi-omp",
+                "h200x2-2026-11-24/nccl-order-8b49ef9/mpi-host",
                 "h200x2-2026-11-23/mpi-f8efcc7", "h200x2-2026-11-23/mpi", "h200x4-2026-11-22/mpi", "h200x2-2026-11-22/mpi")]

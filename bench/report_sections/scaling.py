@@ -10,8 +10,10 @@ sys.path.insert(0, HERE)
 import scaling_model  # noqa: E402
 
 
-def mpi_section(w, mpi_dirs):
-    """Section 14: over MPI on several GPUs: checks, weak and strong scaling, a grid no GPU holds."""
+def mpi_section(w, mpi_dirs, older_w=None, current=2):
+    """Section 14: over MPI on several GPUs: checks, weak and strong scaling, a grid no GPU holds. The
+    first `current` folders (the product's present exchange) here; the older ones to older_w where
+    given (the earlier studies' document)."""
     present = with_results(mpi_dirs)
     if not present:
         return
@@ -31,8 +33,14 @@ def mpi_section(w, mpi_dirs):
       "first carries the exchange's warm-up; it is shown beside). Targets (issue 17, H200, 1024^3): strong "
       "scaling >= 97% at 2 GPUs, >= 90% at 4, >= 80% at 8; weak >= 97% at 2 and 4; the exchange's time not "
       "hidden by the bulk <= 0.2 ms a step; the same for the OpenMP offload builds.\n")
-    for d in present:
+    for d in present[:current] if older_w is not None else present:
         mpi_machine(w, d)
+    if older_w is not None and present[current:]:
+        w("The earlier machines' runs (the host-ordered exchange, the first NCCL and host-memory paths, 4 GPUs): "
+          "section 14 of [earlier-studies.md](earlier-studies.md).\n")
+        older_w("## 14 (earlier runs). Over MPI: the earlier machines\n")
+        for d in present[current:]:
+            mpi_machine(older_w, d)
     w("What limits it. Through host memory (`mpi`), each 8.4 MB plane goes device -> pinned host -> "
       "shared memory -> host -> device: 2.3-2.6 ms of wait a step at 2 GPUs, as long as the shrunken bulk, "
       "and it does not shrink with more GPUs: 89-92% strong at 2 GPUs, 56-69% at 4 (turning "

@@ -77,7 +77,9 @@ def temporal_first_page(w, product_dirs, sizes=(512, 1000), steps=60):
       "model\"); Kokkos' OpenMPTarget backend does not.\n")
 
 
-def temporal_section(w, study_dirs, product_dirs):
+def temporal_section(w, study_dirs, product_dirs, study_w=None):
+    """Section 19; the study's own calls (its tables and history) go to study_w where given (the earlier
+    studies' document), with a line here saying where."""
     """Section 19: the limits per steps a sweep, the product's sweep beside its single steps, and
     the study's shapes beside the product's hand CUDA."""
     if not study_dirs and not product_dirs:
@@ -172,6 +174,11 @@ def temporal_section(w, study_dirs, product_dirs):
       "kernel-local copy passed by reference was a tie, and Kokkos-CUDA by value lost (0.81 x: its functor is in "
       "local memory), so it keeps the reference. Issue 45's targets (1.8e11 H100, 2.3e11 H200) are not reached; "
       "Kokkos-CUDA is now 0.76-0.82 of hand CUDA under 3.4.01.\n")
+    if study_w is not None:
+        w("The study's calls, shape by shape, and its history: section 19 of "
+          "[earlier-studies.md](earlier-studies.md).\n")
+        w = study_w
+        w("## 19 (the study). The temporal-blocking study's calls\n")
     w("The study's calls, best segment per shape (`/ its limit`: the fraction of the limit of the shape's steps "
       "a sweep):\n")
     for d in study_dirs:
@@ -231,9 +238,10 @@ MODEL_NEEDS = [
 ]
 
 
-def every_model_section(w, dirs, loc_json=None):
+def every_model_section(w, dirs, loc_json=None, table_w=None):
     """The sweep in hand OpenMP offload, Kokkos' OpenMPTarget backend and on the CPU: each study folder's
-    medians (sweep_study_summary.collect) and what each model needed."""
+    medians (sweep_study_summary.collect) and what each model needed. The table of every run's medians
+    goes to table_w where given (the earlier studies' document), the decisions stay."""
     w("### The sweep in every model\n")
     w("Issue 44 took the sweep to the models beyond CUDA. Decision rules, stated in the scripts before the runs: "
       "on the GPU a sweep becomes its implementation's default where its median is >= 1.15 x its single steps' at "
@@ -242,6 +250,11 @@ def every_model_section(w, dirs, loc_json=None):
       "1000^3 (`bench/device/cpu-sweep.sh`, 24 B a site at the triad measured in the same call). Each row: the "
       "median over runs (separate processes, interleaved) of each run's best chunk, with the range; every run's "
       "bits the reference's (checked, or its `-digest` equal to a checked run's).\n")
+    decisions_w = w
+    if table_w is not None:
+        w("The medians of every run, folder by folder: section 19 of [earlier-studies.md](earlier-studies.md).\n")
+        w = table_w
+        w("## 19 (the sweep in every model). Every run's medians\n")
     w("| results | size | implementation | plan | runs | median SU/s | range | of the single-step limit | x single |")
     w("|---|---|---|---|---|---|---|---|---|")
     for d in dirs:
@@ -259,6 +272,7 @@ def every_model_section(w, dirs, loc_json=None):
         if bad:
             w(f"| `{os.path.relpath(d, HERE)}` | | {len(bad)} runs NOT the reference's bits | | | | | | |")
     w("")
+    w = decisions_w
     w("**Decisions.** Hand OpenMP offload's sweep met the rule on the H100: at 0232966 1.32 x its single steps at "
       "512^3 and 1.30 x at 1000^3 (five rounds each, ranges apart; 1.35e11 and 1.39e11 SU/s, 1.12 and 1.15 x the "
       "H100's single-step limit, 0.50 and 0.51 of its three-step limit; hand CUDA's sweep: 0.57). Between efcf452 "
