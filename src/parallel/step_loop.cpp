@@ -3,6 +3,7 @@
 #include "core/tuning.hpp"  // test_fault, tuning_word
 
 namespace awave {
+
 namespace {
 // sweep.overlap=0: a sweep over MPI waits for its planes before it starts, to compare.
 bool overlap_sweeps() {
@@ -10,9 +11,6 @@ bool overlap_sweeps() {
   return on;
 }
 }  // namespace
-}  // namespace awave
-
-namespace awave {
 
 StepLoop::StepLoop(WaveImpl& impl, const WaveProblem& problem, ProcessGroup& group, const HaloSettings& settings)
     : impl_(impl), group_(group), halo_(impl, problem, group, settings) {}
