@@ -74,30 +74,33 @@ HaloExchange::BlockPlanes HaloExchange::block_planes(int planes) const {
   return {own0_, own0_ + slab_.nx - planes, own0_ - planes, own0_ + slab_.nx};
 }
 
-// Through host buffers: the u(t) planes, then the u(t-1) planes, in one message a side.
+// Each level's block of the exchange under way, in the order they travel: its level, planes, first
+// padded planes, and where its values start in a host buffer (u(t) then u(t-1): one message a side).
+template <class Visit>
+void HaloExchange::for_each_block(Visit visit) const {
+  std::size_t at = 0;
+  for (const auto& [level, planes] : depth_.blocks()) {
+    if (!planes) continue;
+    visit(level, planes, block_planes(planes), at);
+    at += planes * plane_;
+  }
+}
+
 void HaloExchange::copy_out() {
   add_time(copy_seconds_, [&] {
-    std::size_t at = 0;
-    for (const auto& [level, planes] : depth_.blocks()) {
-      if (!planes) continue;
-      const BlockPlanes b = block_planes(planes);
+    for_each_block([&](TimeLevel level, int planes, const BlockPlanes& b, std::size_t at) {
       if (send_lo_) impl_.copy_planes_to_host(level, b.send_lo, planes, send_lo_.get() + at);
       if (send_hi_) impl_.copy_planes_to_host(level, b.send_hi, planes, send_hi_.get() + at);
-      at += planes * plane_;
-    }
+    });
   });
 }
 
 void HaloExchange::copy_in() {
   add_time(copy_seconds_, [&] {
-    std::size_t at = 0;
-    for (const auto& [level, planes] : depth_.blocks()) {
-      if (!planes) continue;
-      const BlockPlanes b = block_planes(planes);
+    for_each_block([&](TimeLevel level, int planes, const BlockPlanes& b, std::size_t at) {
       if (recv_lo_) impl_.copy_host_to_planes(level, b.recv_lo, planes, recv_lo_.get() + at);
       if (recv_hi_) impl_.copy_host_to_planes(level, b.recv_hi, planes, recv_hi_.get() + at);
-      at += planes * plane_;
-    }
+    });
   });
 }
 
@@ -113,15 +116,11 @@ void HaloExchange::planted_stall() {
 std::vector<nccl_link::PlaneBlock> HaloExchange::device_blocks() const {
   DeviceFields& device = *impl_.device_fields();  // (gpu_to_gpu_: it has them)
   std::vector<nccl_link::PlaneBlock> blocks;
-  for (const auto& [level, planes] : depth_.blocks()) {
-    if (!planes) continue;
-    const BlockPlanes b = block_planes(planes);
-    const auto at = [&, level = level](bool face, int pi) {
-      return face ? nullptr : device.plane_on_device(level, pi);
-    };
+  for_each_block([&](TimeLevel level, int planes, const BlockPlanes& b, std::size_t) {
+    const auto at = [&](bool face, int pi) { return face ? nullptr : device.plane_on_device(level, pi); };
     blocks.push_back({at(slab_.first(), b.send_lo), at(slab_.last(), b.send_hi), at(slab_.first(), b.recv_lo),
                       at(slab_.last(), b.recv_hi), planes * plane_});
-  }
+  });
   return blocks;
 }
 

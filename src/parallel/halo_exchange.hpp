@@ -93,6 +93,8 @@ class HaloExchange {
     int send_lo, send_hi, recv_lo, recv_hi;
   };
   BlockPlanes block_planes(int planes) const;
+  template <class Visit>
+  void for_each_block(Visit visit) const;
   void copy_out();
   void planted_stall();
   bool receive_on_thread() const;
