@@ -261,12 +261,13 @@ def application_lines(loc):
     return {app: sum(parts[p]["lines"] for p in ps if p in parts) for app, ps in APPLICATION_PARTS.items()}
 
 
-def table(runs, triads, shapes, question="single"):
+def table(runs, triads, shapes, question="single", best=None):
     """{app: {shape: {platform: (eff, note)}}} and {app: {shape: PP}} (None where a platform is
-    not measured), for the question ("single" or "best")."""
+    not measured), for the question ("single" or "best"); best: {shape: platform_best_su}, made
+    here where not given."""
     plats = platforms_of(runs)
     effs, pp = {}, {}
-    best = {s: platform_best_su(runs, plats, s) for s in shapes}
+    best = best or {s: platform_best_su(runs, plats, s) for s in shapes}
     for app in APPLICATIONS:
         effs[app], pp[app] = {}, {}
         for s in shapes:
@@ -277,10 +278,10 @@ def table(runs, triads, shapes, question="single"):
     return plats, effs, pp
 
 
-def table_intervals(runs, triads, plats, shapes, question="single"):
+def table_intervals(runs, triads, plats, shapes, question="single", best=None):
     """{app: {shape: PP interval or None}} and {app: {shape: {platform: cell interval or None}}}."""
     pp_ci, cell_ci = {}, {}
-    best = {s: platform_best_su(runs, plats, s) for s in shapes}
+    best = best or {s: platform_best_su(runs, plats, s) for s in shapes}
     for app in APPLICATIONS:
         pp_ci[app], cell_ci[app] = {}, {}
         for s in shapes:
@@ -502,8 +503,9 @@ def subsets_table(w, effs, plats, shape):
 
 def question_part(w, plt, question, runs, triads, plats, shapes, lines, conv, conv_program, conv_na, out_dir):
     """One question's table, plots and recommendation."""
-    _, effs, pp = table(runs, triads, shapes, question)
-    pp_ci, cell_ci = table_intervals(runs, triads, plats, shapes, question)
+    best = {s: platform_best_su(runs, plats, s) for s in shapes}  # (b)'s reference, once for both
+    _, effs, pp = table(runs, triads, shapes, question, best)
+    pp_ci, cell_ci = table_intervals(runs, triads, plats, shapes, question, best)
     if question == "single":
         w("### (a) The same algorithm in every model: single steps\n")
         w("Architectural efficiency: SU/s x 24 B a site update over the best triad measured on that hardware in "
