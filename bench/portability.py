@@ -55,6 +55,13 @@ def gpu_short(name):
     return words[0] if words else None
 
 
+def cpu_hardware(cores, machine_gpu):
+    """A CPU platform's name: its cores, and the GPU machine it is part of (two GPU machines' CPUs
+    are two platforms, even of one model)."""
+    where = gpu_short((machine_gpu or {}).get("name"))
+    return f"CPU ({cores} cores, {where} machine)" if where else f"CPU ({cores} cores)"
+
+
 def load_study(dirs):
     """Runs keyed by (hardware, build, label, shape) -> [(result, directory), ...]: the rounds of
     that run (bench/sweep.py --rounds: NAME_SHAPE.json, NAME_SHAPE.r2.json, ...) from one
@@ -71,7 +78,7 @@ def load_study(dirs):
             env = sweep.get("env", {})
             if preset == "host" or env.get("OMP_TARGET_OFFLOAD") == "DISABLED":
                 cpu = r.get("host_cpu") or {}
-                hardware = f"CPU ({cpu.get('cores', '?')} cores)"
+                hardware = cpu_hardware(cpu.get("cores", "?"), r.get("machine_gpu"))
                 cpus[hardware] = cpu.get("name", "?")
             else:
                 hardware = gpu_short((r.get("gpu") or {}).get("name"))
@@ -86,7 +93,7 @@ def load_study(dirs):
             if not bw:
                 continue
             if b.get("model") == "host-openmp":
-                hardware = f"CPU ({b.get('threads', '?')} cores)"
+                hardware = cpu_hardware(b.get("threads", "?"), b.get("machine_gpu"))
             else:
                 hardware = gpu_short((b.get("gpu") or {}).get("name"))
             if hardware and bw > triads.get(hardware, (0, ""))[0]:

@@ -6,10 +6,11 @@
 # are here, the code divergence; then this machine's report in OUT/report/report.md, whose first
 # page answers with the cascade plots, the navigation chart and the table.
 #   bench/study.sh OUT
-# The builds are build/PRESET; HOST_BUILD names another folder for the host one, and ONLY_HOST=1
-# leaves the GPU builds out even where they exist (ctest does both: it tests one build).
-# Sizes: SIZES (GPU, default 256,512,1000), HOST_SIZES (CPU, default 512,1000; 64,96 without a
-# GPU; none skips either part). The variants run unchecked (†); every default run is checked
+# The builds are build/PRESET; HOST_BUILD names another folder for the host one, GPU_BUILDS the GPU
+# presets to run (default "cuda openmptarget", those present), and ONLY_HOST=1 leaves the GPU builds
+# out even where they exist (ctest does both: it tests one build).
+# Sizes: SIZES (GPU, default 128,256,512,1000: the first page's PP over sizes), HOST_SIZES (CPU,
+# default the GPU's, so every size has all platforms; 64,96 without a GPU; none skips either part). The variants run unchecked (†); every default run is checked
 # against the CPU reference. ROUNDS (default 5): the first page's runs are repeated in separate
 # processes, round by round, so each cell is a median with an interval (rounds after the first are
 # held to the first's reference by their digest); the variants run once. The codes that sweep by
@@ -18,11 +19,14 @@
 set -uo pipefail
 out=${1:?usage: bench/study.sh OUT}
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+for p in ${GPU_BUILDS:-}; do
+  case $p in cuda | openmptarget) ;; *) echo "study: GPU_BUILDS takes cuda and openmptarget, not '$p'" >&2; exit 2 ;; esac
+done
 mkdir -p "$out"
 gpu=0
 if command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1; then gpu=1; fi
-sizes=${SIZES:-256,512,1000}
-host_sizes=${HOST_SIZES:-$([ $gpu = 1 ] && echo 512,1000 || echo 64,96)}
+sizes=${SIZES:-128,256,512,1000}
+host_sizes=${HOST_SIZES:-$([ $gpu = 1 ] && echo 128,256,512,1000 || echo 64,96)}
 # The CPU runs' binding, as the README recommends (each run records it; the unbound runs beside).
 export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
 { [ $gpu = 1 ] && nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv,noheader
@@ -31,7 +35,7 @@ rounds=${ROUNDS:-5}
 status=0
 sweep() { echo "== sweep.py $*"; python3 bench/sweep.py "$@" || status=1; }
 
-gpu_builds=(); [ "${ONLY_HOST:-0}" = 1 ] || for p in cuda openmptarget; do [ -x "build/$p/src/awave" ] && gpu_builds+=("$p"); done
+gpu_builds=(); [ "${ONLY_HOST:-0}" = 1 ] || for p in ${GPU_BUILDS:-cuda openmptarget}; do [ -x "build/$p/src/awave" ] && gpu_builds+=("$p"); done
 has_build() { [[ " ${gpu_builds[*]} " == *" $1 "* ]]; }
 # The first page's codes that sweep by default, per build (the others take single steps anyway).
 sweepers() { case $1 in cuda) echo cuda,kokkos-cuda ;; openmptarget) echo omp,kokkos-openmptarget ;; host) echo cpu-openmp,kokkos-openmp ;; esac; }

@@ -20,7 +20,10 @@ Every run is checked point by point: GPU runs against the CPU reference on the h
 threads (-reference cpu-openmp: the serial reference's arithmetic, bitwise identical; tested),
 so even 1000^3 is checked in about a minute on a 16-core host; host runs against the serial
 reference, the baseline they are compared with. --no-check skips the check.
-Runs above BIG_POINTS take fewer steps (STEPS_BIG), to keep the check's share of a sweep small.
+Runs above BIG_POINTS take fewer steps (STEPS_BIG), to keep the check's share of a sweep small (and a
+CPU run at 1000^3, about 2e9 SU/s on 16 cores, near 6 s a code).
+Every file records the machine's GPU ("gpu"; null for the host build, whose runs use none) and
+"machine_gpu" (the GPU of the machine whatever the build): two GPU machines' CPUs are two platforms.
 --impls, --reference, --tune (awave's -tune) and --env (e.g. OMP_TARGET_OFFLOAD=DISABLED) change
 what runs; --label names such a variant in the file names (NAME-LABEL_...) and records it.
 """
@@ -38,9 +41,11 @@ IMPLS = {"cuda": ["cuda", "kokkos-cuda", "kokkos-cuda-mdrange"],
 # GPU runs are checked against the threaded CPU reference; host runs against the serial one,
 # whose own timing is then the baseline the host backends are compared with.
 REFERENCE = {"cuda": "cpu-openmp", "openmptarget": "cpu-openmp", "host": "cpu"}
-STEPS = {"gpu": (100, 20), "host": (20, 5)}  # nsteps, out_period (chunks of out_period steps)
+# nsteps, out_period (chunks of out_period steps): chunks of a multiple of 3 steps, so a sweeping
+# code's chunk is sweeps alone (a chunk's remainder would take single steps).
+STEPS = {"gpu": (96, 24), "host": (24, 6)}
 BIG_POINTS = 256 ** 3
-STEPS_BIG = (40, 10)
+STEPS_BIG = {"gpu": (36, 12), "host": (12, 6)}
 SCHEMA = "awave-sweep-run/1"
 
 
@@ -74,14 +79,14 @@ def plan(build, sizes, check=True, impls=None, reference=None, tune="", env=None
     runs = []
     for shape in sizes:
         points = shape[0] * shape[1] * shape[2]
-        nsteps, out_period = STEPS_BIG if points > BIG_POINTS else STEPS[kind]
+        nsteps, out_period = (STEPS_BIG if points > BIG_POINTS else STEPS)[kind]
         runs.append({"name": run_name(build, shape), "preset": build, "shape": list(shape),
                      "impls": impls or IMPLS[build], "nsteps": nsteps, "out_period": out_period, "checked": check,
                      "reference": reference or REFERENCE[build], "tune": tune, "env": env or {}, "label": label})
     return runs
 
 
-def run_one(exe, build, run, out_dir, gpu):
+def run_one(exe, build, run, out_dir, gpu, machine_gpu):
     shape = ",".join(str(n) for n in run["shape"])
     json_path = os.path.join(out_dir, run["name"] + ".json")
     args = [exe, "-shape", shape, "-nsteps", str(run["nsteps"]), "-out_period", str(run["out_period"]), "-no_output",
@@ -109,6 +114,7 @@ def run_one(exe, build, run, out_dir, gpu):
     result["sweep_schema"] = SCHEMA
     result["sweep"] = sweep
     result["gpu"] = gpu
+    result["machine_gpu"] = machine_gpu
     result["host_cpu"] = cpu_info()
     if not run["checked"]:
         result["check_skipped_reason"] = (f"round {run['round']}: its digest is held to round 1's reference"
@@ -148,7 +154,8 @@ def main(argv):
     name = args.name or args.build
     exe = args.exe or os.path.join("build", name, "src", "awave")
     os.makedirs(args.out_dir, exist_ok=True)
-    gpu = None if args.build == "host" else gpu_info()
+    machine_gpu = gpu_info()
+    gpu = None if args.build == "host" else machine_gpu
     runs = plan(args.build, sizes, check=not args.no_check, impls=args.impls.split(",") if args.impls else None,
                 reference=args.reference, tune=args.tune, env=dict(e.split("=", 1) for e in args.env),
                 label=args.label)
@@ -167,13 +174,14 @@ def main(argv):
                               env=dict(os.environ, OMP_TARGET_OFFLOAD="MANDATORY"))
         bench = json.loads(proc.stdout) if proc.returncode == 0 else {"status": "failed", "error": proc.stderr[-2000:]}
         bench["gpu"] = gpu
+        bench["machine_gpu"] = machine_gpu
         with open(os.path.join(args.out_dir, f"devbench-{name}.json"), "w") as f:
             json.dump(bench, f, indent=1)
             f.write("\n")
         print(f"devbench {name}: {bench.get('triad_bandwidth_gb_s', 'failed')} GB/s triad", flush=True)
     failed = 0
     for run in runs:
-        result = run_one(exe, name, run, args.out_dir, gpu)
+        result = run_one(exe, name, run, args.out_dir, gpu, machine_gpu)
         if result["status"] != "ok":
             failed += result["status"] == "failed"
             print(f"{run['name']}: {result['status'].upper()} ({result['sweep']['exit_status']})", flush=True)

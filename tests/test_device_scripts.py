@@ -196,5 +196,16 @@ class AwaveLines(unittest.TestCase):
                 self.assertFalse(words in text, f"{os.path.basename(script)} greps {words!r}: use awave-lines.sh")
 
 
+class StudyCommand(unittest.TestCase):
+    def test_a_gpu_build_it_does_not_know_is_refused_before_anything_is_written(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "study")
+            r = subprocess.run(["bash", os.path.join(HERE, "..", "bench", "study.sh"), out],
+                               capture_output=True, text=True, env=dict(os.environ, GPU_BUILDS="cuda cdua"))
+            self.assertEqual(r.returncode, 2)
+            self.assertEqual(r.stderr.strip(), "study: GPU_BUILDS takes cuda and openmptarget, not 'cdua'")
+            self.assertFalse(os.path.exists(out))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -26,7 +26,7 @@ class Pennycook(unittest.TestCase):
 
 
 def run_file(d, name, build, gpu, impls, status="ok", label="", env=None, cores=16, checked=True, differences=0,
-             digest=None, sweeps=(), binding=None):
+             digest=None, sweeps=(), binding=None, machine_gpu=None):
     result = {"status": status, "date": "2026-11-25T00:00:00Z", "params": {"shape": [512, 512, 512]},
               "sweep": {"build": build, "label": label, "env": env or {}, **({"binding": binding} if binding else {})},
               "gpu": {"name": gpu} if gpu else None, "host_cpu": {"name": "Test CPU", "cores": cores},
@@ -35,6 +35,8 @@ def run_file(d, name, build, gpu, impls, status="ok", label="", env=None, cores=
                                    "bitwise": differences == 0, **({"digest": digest} if digest else {}),
                                    "steps_per_sweep": 3 if i in sweeps else 1}
                                   for i, su in impls.items()]}
+    if machine_gpu:
+        result["machine_gpu"] = {"name": machine_gpu}
     with open(os.path.join(d, name), "w") as f:
         json.dump(result, f)
 
@@ -77,6 +79,26 @@ class FirstPageTable(unittest.TestCase):
         self.assertAlmostEqual(e["Kokkos tuned"]["CPU (16 cores)"], 0.8)
         self.assertAlmostEqual(ppv["Kokkos tuned"]["512x512x512"], 3 / (1 / 0.9 + 1 / 0.4 + 1 / 0.8))
         self.assertAlmostEqual(ppv["hand-written"]["512x512x512"], 3 / (1 / 1.0 + 1 / 0.5 + 1 / 0.5))
+
+    def test_two_gpu_machines_cpus_are_two_platforms_each_with_its_triad(self):
+        other = tempfile.mkdtemp()
+        try:
+            for d, gpu, bw in ((self.d, "NVIDIA H100", 240), (other, "NVIDIA H200", 480)):
+                with open(os.path.join(d, "devbench-host.json"), "w") as f:
+                    json.dump({"model": "host-openmp", "triad_bandwidth_gb_s": bw, "threads": 16,
+                               "machine_gpu": {"name": gpu}}, f)
+                run_file(d, "host_512x512x512.json", "host", None,
+                         {"cpu-openmp": 0.5e10, "kokkos-openmp": 0.8e10, "kokkos-openmp-mdrange": 0.6e10},
+                         machine_gpu=gpu)
+            runs, triads, _ = pp.load_study([self.d, other])
+            plats, effs, _ = pp.table(runs, triads, ["512x512x512"])
+            names = [pp.platform_name(p) for p in plats]
+            self.assertEqual(names[-2:], ["CPU (16 cores, H100 machine)", "CPU (16 cores, H200 machine)"])
+            e = {pp.platform_name(p): v[0] for p, v in effs["Kokkos tuned"]["512x512x512"].items()}
+            self.assertAlmostEqual(e["CPU (16 cores, H100 machine)"], 0.8)
+            self.assertAlmostEqual(e["CPU (16 cores, H200 machine)"], 0.4, msg="the H200 machine's own triad")
+        finally:
+            shutil.rmtree(other)
 
     def test_a_refused_platform_and_a_missing_toolchain_score_zero(self):
         _, effs, ppv = self.table()
