@@ -89,8 +89,16 @@ def surviving_lines(text, root):
     return lines
 
 
+class CompilerMissing(Exception):
+    """A build's compiler is not on this machine (a GPU machine has the binaries only)."""
+
+
 def tu_lines(entry, root):
-    proc = subprocess.run(preprocess_args(entry), cwd=entry.get("directory", "."), capture_output=True, text=True)
+    args = preprocess_args(entry)
+    try:
+        proc = subprocess.run(args, cwd=entry.get("directory", "."), capture_output=True, text=True)
+    except FileNotFoundError:
+        raise CompilerMissing(f"{args[0]} is not on this machine") from None
     if proc.returncode != 0:
         raise RuntimeError(f"preprocessing {entry['file']} failed: {proc.stderr[-400:]}")
     return surviving_lines(proc.stdout, root)
@@ -192,8 +200,12 @@ def main(argv):
             return 1
     commit = subprocess.run(["git", "-C", TOP, "describe", "--always", "--dirty", "--abbrev=12"],
                             capture_output=True, text=True).stdout.strip() or "unknown"
-    result = {"schema": "awave-code-divergence/1", "git_commit": commit, "builds": builds,
-              "applications": summarise(application_sets(builds))}
+    try:
+        applications = summarise(application_sets(builds))
+    except CompilerMissing as e:
+        print(f"code_divergence: {e}: no divergence measured here", file=sys.stderr)
+        return 1
+    result = {"schema": "awave-code-divergence/1", "git_commit": commit, "builds": builds, "applications": applications}
     with open(argv[0], "w") as f:
         json.dump(result, f, indent=1)
         f.write("\n")

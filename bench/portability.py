@@ -16,8 +16,11 @@ import glob
 import json
 import os
 import random
-import re
 import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from report_sections.common import validate_run  # noqa: E402
 
 BYTES_PER_SITE = 24  # read now and prev once, write next once
 
@@ -71,6 +74,8 @@ def load_study(dirs):
         for path in sorted(glob.glob(os.path.join(d, "*_*x*x*.json"))):
             with open(path) as f:
                 r = json.load(f)
+            if r.get("status") == "ok" and validate_run(r):  # not awave's result format: no number from it
+                r = dict(r, status="invalid", problems=validate_run(r))
             sweep = r.get("sweep", {})
             build_name = sweep.get("build") or os.path.basename(path).split("_")[0]
             preset = build_name.split("-")[0] if build_name.split("-")[0] in TOOLCHAINS else build_name
@@ -146,7 +151,7 @@ def su_samples(runs, platform, app, shape, question="single"):
         return [], "not measured"
     reference_digests = {i.get("digest") for r, _ in rounds for i in r.get("implementations", [])
                          if i.get("is_reference") and i.get("digest")}
-    samples, notes = [], set()
+    samples, notes = [], set()  # samples: (SU/s, steps a sweep)
     for r, _ in rounds:
         if r.get("status") == "refused":
             return [0.0], "refused"
@@ -165,12 +170,15 @@ def su_samples(runs, platform, app, shape, question="single"):
             checked = True
         if not checked:
             notes.add("unchecked")
-        if res.get("steps_per_sweep", 1) > 1:
-            if question == "single":
-                return [], "swept; no single-step run"
-            notes.add("sweep")
-        samples.append(res["best_su_per_s"])
-    return samples, ", ".join(sorted(notes))
+        if res.get("steps_per_sweep", 1) > 1 and question == "single":
+            return [], "swept; no single-step run"
+        samples.append((res["best_su_per_s"], res.get("steps_per_sweep", 1)))
+    # One algorithm a cell: where the code is the check's reference (round 1 of the CPU sweeps), that
+    # round ran the reference's single steps, beside rounds that swept; (b) keeps the sweeps alone.
+    steps = max(k for _, k in samples)
+    if steps > 1:
+        notes.add("sweep")
+    return [su for su, k in samples if k == steps], ", ".join(sorted(notes))
 
 
 def platform_best_su(runs, plats, shape):
@@ -375,14 +383,21 @@ def fmt_pp(value, interval):
     return f"{value:.2f}" + (f" [{interval[0]:.2f}, {interval[1]:.2f}]" if interval and value else "")
 
 
-def first_page(w, plt, study_dirs, loc, divergence, out_dir, shapes=("512x512x512", "1000x1000x1000")):
+def page_shapes(runs, plats):
+    """The first page's two sizes: the two largest that every platform measured (its default runs),
+    so that each has a PP; the two largest measured anywhere where no size has every platform."""
+    present = {k[3] for k in runs}
+    everywhere = [s for s in present if all((h, b, "", s) in runs for h, b in plats)]
+    return sorted(everywhere or present, key=points)[-2:]
+
+
+def first_page(w, plt, study_dirs, loc, divergence, out_dir):
     """Writes the first page: both questions, each with its table, PP, plots and recommendation.
     Returns the runs it used, for the provenance section and the evidence:
     {(hardware, build, label, shape): (result, directory)} of each run's first (checked) round."""
     runs, triads, cpus = load_study(study_dirs)
-    present = sorted({k[3] for k in runs})
-    shapes = [s for s in shapes if s in present] or sorted(present, key=points)[-2:]
     plats = platforms_of(runs)
+    shapes = page_shapes(runs, plats)
     # The commit of the table's own runs (the presets' default builds and their single-step runs;
     # variants are evidence).
     study_commits = sorted({r.get("build", {}).get("git_commit", "?") for (_, build, label, _), rounds in runs.items()
@@ -416,7 +431,7 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, shapes=("512x512x51
     offload = [platform_name(p) for p in plats if p[1] == "openmptarget"]
     w("**Kokkos versions.** Kokkos removed its OpenMPTarget backend in 5.1 (kokkos issue 8696, PR 8717: "
       "maintenance \"not justified by its current usage or performance\"). Every Kokkos OpenMP offload figure "
-      "here (Kokkos 3.4.01, and 4.6.01 in the evidence) holds for Kokkos 5.0 and older only; on Kokkos 5.1 and "
+      "here (Kokkos 3.4.01; 4.6.01 in `bench/results/h100-2026-11-26/kokkos46-4d8a58b`) holds for Kokkos 5.0 and older only; on Kokkos 5.1 and "
       f"later the offload platforms ({', '.join(offload) or 'none measured here'}) have no Kokkos code, and "
       f"Kokkos' PP over these {len(plats)} platforms is then 0.\n")
     return {k: v[0] for k, v in runs.items()}
@@ -424,30 +439,35 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, shapes=("512x512x51
 
 def binding_sentence(runs, plats, shapes):
     """How the CPU cells' threads were bound (each run records it: bench/sweep.py), and where the study
-    has the unbound runs too (label unbound), each CPU code's median unbound over bound."""
+    has the unbound runs too (label unbound), each CPU code's median unbound over bound, per CPU."""
     cpu = [p for p in plats if p[1] == "host"]
     if not cpu:
         return ""
-    hardware = cpu[0][0]
-    bindings = {r.get("sweep", {}).get("binding", {}).get("OMP_PROC_BIND") for s in shapes
-                for r, _ in runs.get((hardware, "host", "", s), [])}
+    bindings = {r.get("sweep", {}).get("binding", {}).get("OMP_PROC_BIND") for h, _ in cpu for s in shapes
+                for r, _ in runs.get((h, "host", "", s), [])}
     said = ", ".join(sorted(b for b in bindings if b)) or None
     text = (f"CPU cells: the runs' OMP_PROC_BIND={said} (the README recommends spread)" if said else
             "CPU cells: the runs do not record their threads' binding (runs before the study recorded it)")
-    ratios = []
-    for app, spec in APPLICATIONS.items():
-        impl, label = spec.get("host", (None, None))
-        if not impl or label:
-            continue
-        for s in shapes:
-            bound = [i["best_su_per_s"] for r, _ in runs.get((hardware, "host", "", s), [])
-                     for i in r.get("implementations", []) if i["id"] == impl]
-            free = [i["best_su_per_s"] for r, _ in runs.get((hardware, "host", "unbound", s), [])
-                    for i in r.get("implementations", []) if i["id"] == impl]
-            if bound and free:
-                ratios.append(f"{app} {statistics.median(free) / statistics.median(bound):.2f} x at {s.split('x')[0]}^3")
-    if ratios:
-        text += "; with OMP_PROC_BIND=false (label unbound, the same rounds) each code ran at " + ", ".join(ratios)
+
+    def rates(hardware, label, s, impl):  # the code's own runs (not its round as the check's reference)
+        return [i["best_su_per_s"] for r, _ in runs.get((hardware, "host", label, s), [])
+                for i in r.get("implementations", []) if i["id"] == impl and not i.get("is_reference")]
+    per_cpu = []
+    for hardware, _ in cpu:
+        ratios = []
+        for app, spec in APPLICATIONS.items():
+            impl, label = spec.get("host", (None, None))
+            if not impl or label:
+                continue
+            got = [(s, rates(hardware, "", s, impl), rates(hardware, "unbound", s, impl)) for s in shapes]
+            if all(bound and free for _, bound, free in got):
+                ratios.append(f"{app} " + " / ".join(f"{statistics.median(free) / statistics.median(bound):.2f}"
+                                                     for _, bound, free in got))
+        if ratios:
+            per_cpu.append(f"{hardware}: " + ", ".join(ratios))
+    if per_cpu:
+        text += (f"; with OMP_PROC_BIND=false (label unbound, the same rounds) each code ran at these times its bound "
+                 f"median ({' / '.join(s.split('x')[0] + '^3' for s in shapes)}): " + "; ".join(per_cpu))
     else:
         text += "; the unbound runs are not in this study"
     return text + ".\n"
@@ -588,7 +608,6 @@ def recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci=None, question
     """A winner only where one application's PP interval is above every other's at every size shown;
     else the applications the data cannot separate at some size, as a tie."""
     head = f"**Recommendation ({'a' if question == 'single' else 'b'}).**"
-    s = shapes[-1]
     per_size = [ranking(pp, x, pp_ci) for x in shapes]
     ranked, _, _ = per_size[-1]
     decided = all(d for _, _, d in per_size)

@@ -4,9 +4,13 @@ hardware counters (bench/device/counters.sh) and compute-sanitizer's verdicts
 (bench/device/sanitize.sh)."""
 import csv
 import glob
+import json
 import os
 
 import portability as pp
+from report_sections.common import validate_run
+
+HERE = os.path.dirname(os.path.abspath(__file__))  # bench/
 
 HAND = {"cuda": "cuda", "openmptarget": "omp"}
 
@@ -37,6 +41,8 @@ def effort_ladder(w, runs, loc, shapes):
     w("Each rung as SU/s (best chunk) and, in brackets, its fraction of the hand-written code on the same "
       "GPU and toolchain. Rungs: the idiomatic form with Kokkos' default tiles (in the axis order the backend "
       "needs: k first on CUDA), the idiomatic form with the policy file's tile, the tuned form (the march). "
+      "Every rung takes single steps (the tuned form and the hand-written code from their `single-steps` runs: "
+      "the first page's question (a)). "
       "† unchecked run (a variant of a checked build), ‡ checked but not bitwise.\n")
     hardware = sorted({k[0] for k in runs if not k[0].startswith("CPU")})
     for build in ("cuda", "openmptarget"):
@@ -44,12 +50,14 @@ def effort_ladder(w, runs, loc, shapes):
         rows = []
         for h in hardware:
             for s in shapes:
-                hand, r = su(runs, h, build, "", s, HAND[build])
+                # One algorithm a row: the sweeping codes' single-step runs where the study has them.
+                one = pp.SINGLE_STEPS if (h, build, pp.SINGLE_STEPS, s) in runs else ""
+                hand, r = su(runs, h, build, one, s, HAND[build])
                 if r is None:
                     continue
                 default, _ = su(runs, h, build, "default-tiles", s, f"{kid}-mdrange")
                 policy, _ = su(runs, h, build, "", s, f"{kid}-mdrange")
-                tuned, _ = su(runs, h, build, "", s, kid)
+                tuned, _ = su(runs, h, build, one, s, kid)
                 naive, _ = su(runs, h, build, "naive-axes", s, f"{kid}-mdrange")
                 version = r["build"].get("kokkos_version", "?")
                 rows.append(f"| {h} | {s} | {version} | {fmt_rung(naive, hand) if naive else ''} | "
@@ -231,11 +239,98 @@ def sanitizer(w, dirs):
     w("")
 
 
+SWEEPERS = {"cuda": ("cuda", "kokkos-cuda"), "openmptarget": ("omp", "kokkos-openmptarget"),
+            "host": ("cpu-openmp", "kokkos-openmp")}
+
+
+def sweep_gain(w, rounds, shapes):
+    """Each sweeping code's median over its rounds with single steps (label single-steps) and with
+    its default plan (the sweep from its threshold), per platform and size: what (b) adds to (a)."""
+    w("### What the sweep gives\n")
+    w("Each sweeping code's median SU/s over its rounds with single steps (`-tune steps_per_sweep=1`) and with "
+      "its default plan (§: the three-step sweep), and their ratio; the range of each in brackets. A ratio whose "
+      "ranges overlap is a tie.\n")
+    w("| platform | size | code | single steps | default | x |")
+    w("|---|---|---|---|---|---|")
+    for (h, build, label, s) in sorted(rounds, key=lambda k: (k[0].startswith("CPU"), k[0], k[1], pp.points(k[3]))):
+        if label or s not in shapes or build not in SWEEPERS:
+            continue
+        single = rounds.get((h, build, pp.SINGLE_STEPS, s))
+        if not single:
+            continue
+        for impl in SWEEPERS[build]:
+            def rates(rs, sweep):
+                got = [i for r, _ in rs if r.get("status") == "ok" for i in r["implementations"]
+                       if i["id"] == impl and (i.get("steps_per_sweep", 1) > 1) == sweep and not
+                       (sweep and i.get("is_reference"))]
+                return [i["best_su_per_s"] for i in got]
+            one, best = rates(single, False), rates(rounds[(h, build, label, s)], True)
+            if not one:
+                continue
+            platform = pp.platform_name((h, build))
+            if not best:
+                w(f"| {platform} | {s} | {impl} | {pp.statistics.median(one):.3g} | single steps (its default plan here) | — |")
+                continue
+            ratio = pp.statistics.median(best) / pp.statistics.median(one)
+            apart = min(best) > max(one) or max(best) < min(one)
+            w(f"| {platform} | {s} | {impl} | {pp.statistics.median(one):.3g} [{min(one):.3g}, {max(one):.3g}] | "
+              f"{pp.statistics.median(best):.3g} § [{min(best):.3g}, {max(best):.3g}] | "
+              f"{ratio:.2f}{'' if apart else ' (tie)'} |")
+    w("")
+
+
+def census(w, study_dirs):
+    """Every run the study's manifests planned: present or missing, and how its bits were held to the
+    reference (checked point by point; a later round's -digest equal to its first round's reference
+    digest; unchecked, marked †), refused, failed or not awave's result format."""
+    w("### Every run, checked or marked\n")
+    w("| results | planned | checked | held by digest | digest differs | unchecked † | refused | failed or invalid | "
+      "missing |")
+    w("|---|---|---|---|---|---|---|---|---|")
+    for d in study_dirs:
+        counts = dict.fromkeys(("planned", "checked", "digest", "differs", "unchecked", "refused", "failed",
+                                "missing"), 0)
+        references = {}  # run name without the round -> round 1's reference digests
+        planned = []
+        for path in sorted(glob.glob(os.path.join(d, "manifest-*.json"))):
+            with open(path) as f:
+                planned += json.load(f)["runs"]
+        for run in sorted(planned, key=lambda r: r.get("round", 1)):
+            counts["planned"] += 1
+            path = os.path.join(d, run["name"] + ".json")
+            if not os.path.exists(path):
+                counts["missing"] += 1
+                continue
+            with open(path) as f:
+                r = json.load(f)
+            status = r.get("status")
+            if status == "ok" and validate_run(r):
+                status = "invalid"
+            if status != "ok":
+                counts["refused" if status == "refused" else "failed"] += 1
+                continue
+            impls = r["implementations"]
+            base = run["name"].split(".r")[0]
+            if run.get("round", 1) == 1:
+                references[base] = {i.get("digest") for i in impls if i.get("is_reference")}
+            if run["checked"]:
+                counts["checked"] += 1
+            elif run.get("round", 1) > 1 and references.get(base):
+                same = all(i.get("digest") in references[base] for i in impls if not i.get("is_reference"))
+                counts["digest" if same else "differs"] += 1
+            else:
+                counts["unchecked"] += 1
+        w(f"| `{os.path.relpath(d, os.path.dirname(HERE))}` | " + " | ".join(str(v) for v in counts.values()) + " |")
+    w("")
+
+
 def evidence(w, study_dirs, loc, shapes=("256x256x256", "512x512x512", "1000x1000x1000")):
     rounds, _, _ = pp.load_study(study_dirs)
     runs = {k: v[0] for k, v in rounds.items()}  # each run's first (checked) round
-    w("## Evidence for the first page\n")
+    w("## 1. Evidence for the first page\n")
     effort_ladder(w, runs, loc, [s for s in shapes if any(k[3] == s for k in runs)])
+    sweep_gain(w, rounds, shapes)
+    census(w, study_dirs)
     kokkos_versions(w, runs, shapes)
     counters(w, study_dirs, runs)
     sanitizer(w, study_dirs)

@@ -1,6 +1,6 @@
-"""Tests of the benchmark harness: the result-file schema (on a real awave result), the report
-generator on fixed inputs (a failed and a missing run must show, not vanish; same files, same
-bytes), and Pennycook's metric on hand-checkable numbers.
+"""Tests of the benchmark harness: the result-file schema (on a real awave result, and planted
+faults), the report from the committed results (same files, same bytes; its sections in order,
+its first page complete), and the summaries the device scripts' results pass through.
 
     AWAVE_EXE=build/host/src/awave /usr/bin/python3 -m unittest tests/test_bench.py
 """
@@ -9,6 +9,7 @@ import filecmp
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -17,9 +18,8 @@ import unittest
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOP, "bench"))
 import report  # noqa: E402
-from report_sections import common, kernel_shapes  # noqa: E402
-
-FIXTURES = os.path.join(TOP, "tests", "bench_fixtures")
+import portability  # noqa: E402
+from report_sections import common  # noqa: E402
 
 
 class SweepVariants(unittest.TestCase):
@@ -88,146 +88,25 @@ class ResultSchema(unittest.TestCase):
             self.assertNotEqual(common.validate_run(broken), [], name)
 
 
-def copy_fixtures(d):
-    for name in os.listdir(FIXTURES):
-        with open(os.path.join(FIXTURES, name)) as src, open(os.path.join(d, name), "w") as dst:
-            dst.write(src.read())
+class Report(unittest.TestCase):
+    """bench/report.py on the committed results (the current study and the product's sections)."""
 
-
-class ReportOnFixtures(unittest.TestCase):
-    def generate(self, out, dirs=(FIXTURES,)):
-        """The report and the earlier studies' document it generates beside it, one after the other."""
-        path = report.generate(list(dirs), out)
-        with open(path) as f, open(os.path.join(out, "earlier-studies.md")) as g:
-            return f.read() + g.read()
-
-    def test_numbers_failed_and_missing_runs(self):
-        with tempfile.TemporaryDirectory() as out:
-            md = self.generate(out)
-            # limit 2400 GB/s / 24 B = 1e11 SU/s
-            self.assertIn("**1.00e+11 SU/s**", md)
-            self.assertIn("| 64x64x64 | 5.00e+10 (50%) | 4.00e+10 (40%) | 2.00e+10 (20%) | 2.50e+10 (25%) |", md)
-            self.assertIn("| 128x128x128 | failed | failed | 3.00e+10 (30%) | 3.00e+10 (30%) |", md)
-            self.assertIn("| 256x256x256 | missing | missing | missing | missing |", md)
-            self.assertIn("| 64x64x64 | 0.80 | 1.25 |", md)  # Kokkos / hand-written
-            # The first study's PP section (the earlier reports' section 5) is left out: page one answers.
-            self.assertNotIn("## 5. Performance portability", md)
-            self.assertNotIn("## 11. Ease of implementation", md)
-            for png in ("su_vs_size.png", "kokkos_ratio.png", "small_sizes.png"):
-                self.assertGreater(os.path.getsize(os.path.join(out, png)), 1000, png)
-
-    def test_invalid_result_file_shows_as_failed(self):
-        with tempfile.TemporaryDirectory() as d, tempfile.TemporaryDirectory() as out:
-            copy_fixtures(d)
-            with open(os.path.join(d, "cuda_64x64x64.json")) as f:
-                broken = json.load(f)
-            broken["implementations"][0]["chunk_seconds"] = []
-            with open(os.path.join(d, "cuda_64x64x64.json"), "w") as f:
-                json.dump(broken, f)
-            md = self.generate(out, [d])
-            self.assertIn("| 64x64x64 | failed | failed |", md)
-
-    def test_kokkos_versions_side_by_side(self):
-        with tempfile.TemporaryDirectory() as d, tempfile.TemporaryDirectory() as out:
-            copy_fixtures(d)
-            with open(os.path.join(FIXTURES, "cuda_64x64x64.json")) as f:
-                other = json.load(f)
-            other["sweep"]["build"] = "cuda-k46"
-            other["build"]["kokkos_version"] = "4.6.1"
-            for impl in other["implementations"]:
-                if impl["id"] == "kokkos-cuda":
-                    impl["best_su_per_s"] *= 2  # 4e10 -> 8e10: twice the 3.4 build's
-            with open(os.path.join(d, "cuda-k46_64x64x64.json"), "w") as f:
-                json.dump(other, f)
-            md = self.generate(out, [d])
-            self.assertIn("### kokkos-cuda: Kokkos 3.4.01 (`cuda`) against Kokkos 4.6.1 (`cuda-k46`)", md)
-            # Kokkos 4.6.1 / 3.4.01 = 2.00; the hand CUDA ran the same in both (1.00); Kokkos / hand 0.80, 1.60
-            self.assertIn("| 64x64x64 | 4.00e+10 | 8.00e+10 | 2.00 | 1.00 | 0.80 | 1.60 |", md)
-            self.assertIn("| Kokkos-CUDA / hand CUDA, every size (Kokkos 4.6.1, ", md)
-
-    def test_same_files_same_report(self):
+    def test_same_files_same_report_in_order_and_its_first_page_complete(self):
         with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
-            self.generate(a)
-            self.generate(b)
+            report.generate(a)
+            report.generate(b)
             names = sorted(os.listdir(a))
             self.assertEqual(names, sorted(os.listdir(b)))
             match, mismatch, errors = filecmp.cmpfiles(a, b, names, shallow=False)
             self.assertEqual(mismatch + errors, [])
-
-
-class KernelShapesLog(unittest.TestCase):
-    """bench/device/kernel-shapes.sh's log, in both of its formats; a run the call's limit cut has no number."""
-
-    def parse(self, text):
-        with tempfile.TemporaryDirectory() as d:
-            path = os.path.join(d, "shapes.log")
-            with open(path, "w") as f:
-                f.write(text)
-            return kernel_shapes.kernel_shapes_runs(path)
-
-    def test_best_chunk_in_both_formats(self):
-        runs = self.parse(
-            "cuda                 512   AWAVE_CUDA_BLOCK=32,8,4 AWAVE_CUDA_RESTRICT=0  -no_check best 1.33e+11\n"
-            "1.474e+11 SU/s\n"  # the first format: progress average, then the best chunk
-            "kokkos-cuda          192   AWAVE_KOKKOS_MARCH_PLANE_BYTES=0  checked best 2.499e+08 SU/s\n"
-            "  check: bitwise identical to the reference (7301384 points): PASS\n"
-            "cuda                 1000  AWAVE_CUDA_BLOCK=  -no_check best 1.433e+11 SU/s\n"
-            "cuda                 1000  AWAVE_CUDA_BLOCK=64,4,16  -no_check best  SU/s\n")  # cut
-        self.assertEqual(runs[("cuda", 512, "AWAVE_CUDA_BLOCK=32,8,4 AWAVE_CUDA_RESTRICT=0")], 1.474e11)
-        self.assertEqual(runs[("kokkos-cuda", 192, "AWAVE_KOKKOS_MARCH_PLANE_BYTES=0")], 2.499e8)
-        self.assertEqual(runs[("cuda", 1000, "AWAVE_CUDA_BLOCK=")], 1.433e11)
-        self.assertNotIn(("cuda", 1000, "AWAVE_CUDA_BLOCK=64,4,16"), runs)
-        self.assertEqual(len(runs), 3)
-
-
-class OmpShapesTable(unittest.TestCase):
-    def test_every_shape_shown_and_a_differing_one_marked(self):
-        rows = [{"shape": "teams-flag", "threads": 128, "segment": 16, "n": 64, "steps": 30, "su_per_s": 1.0e10,
-                 "bitwise_with_three_region": True},
-                {"shape": "teams-nowait", "threads": 128, "segment": 16, "n": 64, "steps": 30, "su_per_s": 2.0e10,
-                 "bitwise_with_three_region": False},
-                {"shape": "a-new-form", "threads": 256, "segment": 8, "n": 64, "steps": 30,
-                 "su_per_s": 3.0e10, "bitwise_with_three_region": True}]
-        with tempfile.TemporaryDirectory() as d:
-            path = os.path.join(d, "omp-shapes.jsonl")
-            with open(path, "w") as f:
-                f.writelines(json.dumps(r) + "\n" for r in rows)
-            lines = []
-            kernel_shapes.omp_shapes_section(lines.append, [path], [])
-        table = [line for line in lines if line.startswith(("| teams-", "| a-new-form"))]
-        self.assertIn("| teams-flag | 128 | - | 1.00e+10 | yes |", table)
-        self.assertIn("| teams-nowait | 128 | - | 2.00e+10 | **no** |", table)
-        self.assertIn("| a-new-form | 256 | 3.00e+10 | - | yes |", table)
-        self.assertEqual(len(table), 3)
-
-
-class CudaShapesTable(unittest.TestCase):
-    def test_every_shape_shown(self):
-        rows = [{"n": 64, "shape": "march", "segment": 8, "registers": 32, "su_per_s": 1.0e10,
-                 "bitwise_with_march": True, "diagnostic": False},
-                {"n": 64, "shape": "a-new-form", "segment": 8, "registers": 40, "su_per_s": 2.0e10,
-                 "bitwise_with_march": False, "diagnostic": False}]
-        with tempfile.TemporaryDirectory() as d:
-            path = os.path.join(d, "cuda-shapes.jsonl")
-            with open(path, "w") as f:
-                f.writelines(json.dumps(r) + "\n" for r in rows)
-            lines = []
-            kernel_shapes.cuda_shapes_tables(lines.append, [path])
-        self.assertIn("| march | 32 | 1.00e+10 | yes |", lines)
-        self.assertIn("| a-new-form | 40 | 2.00e+10 | **no** |", lines)
-
-
-class Pennycook(unittest.TestCase):
-    def test_harmonic_mean(self):
-        self.assertAlmostEqual(common.pennycook([0.5, 1.0]), 2 / 3)
-        self.assertAlmostEqual(common.pennycook([0.4, 0.25]), 2 / 6.5)
-        self.assertAlmostEqual(common.pennycook([0.8]), 0.8)
-
-    def test_unsupported_platform_gives_zero(self):
-        self.assertEqual(common.pennycook([0.9, None]), 0.0)
-        self.assertEqual(common.pennycook([0.9, 0.0]), 0.0)
-        self.assertEqual(common.pennycook([]), 0.0)
-
+            with open(os.path.join(a, "report.md")) as f:
+                text = f.read()
+        self.assertEqual(portability.first_page_problems(text), [])
+        numbered = [int(m) for m in re.findall(r"^## (\d+)\. ", text, re.M)]
+        self.assertEqual(numbered, list(range(1, len(numbered) + 1)), "sections in order, none missing")
+        self.assertNotIn("earlier-studies.md", text)
+        for png in re.findall(r"\]\(([\w.]+\.png)\)", text):
+            self.assertIn(png, names, "every plot the report shows is made with it")
 
 
 class SweepLines(unittest.TestCase):

@@ -2,6 +2,8 @@
 known: Pennycook's PP, the first page's efficiency table (a refused platform scores 0, a
 failed check 0, a missing run leaves PP unknown), and code divergence from real preprocessor
 runs over planted sources (the Jaccard distances worked out by hand)."""
+import contextlib
+import io
 import json
 import os
 import shutil
@@ -9,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "bench"))
@@ -27,11 +30,18 @@ class Pennycook(unittest.TestCase):
 
 def run_file(d, name, build, gpu, impls, status="ok", label="", env=None, cores=16, checked=True, differences=0,
              digest=None, sweeps=(), binding=None, machine_gpu=None):
-    result = {"status": status, "date": "2026-11-25T00:00:00Z", "params": {"shape": [512, 512, 512]},
+    """A study run file as bench/sweep.py writes it, awave's result format complete (validate_run)."""
+    result = {"schema": "awave-run/1", "status": status, "date": "2026-11-25T00:00:00Z",
+              "params": {"shape": [512, 512, 512], "nsteps": 12}, "passed": differences == 0,
+              "checked_against_cpu": checked, "bytes_per_site_model": 24,
               "sweep": {"build": build, "label": label, "env": env or {}, **({"binding": binding} if binding else {})},
               "gpu": {"name": gpu} if gpu else None, "host_cpu": {"name": "Test CPU", "cores": cores},
-              "build": {"git_commit": "abc", "kokkos_version": "3.4.1", "compiler": "x"},
-              "implementations": [{"id": i, "best_su_per_s": su, "checked": checked, "differences": differences,
+              "build": {"name": build, "git_commit": "abc", "kokkos_version": "3.4.1", "compiler": "x", "kokkos": "x",
+                        "accelerator": gpu or "none"},
+              "implementations": [{"id": i, "best_su_per_s": su, "median_su_per_s": su, "checked": checked,
+                                   "differences": differences, "chunk_steps": [6, 6], "chunk_seconds": [1.0, 1.0],
+                                   "effective_bandwidth_gb_s": 1.0, "on_device": gpu is not None,
+                                   "uses_kokkos": i.startswith("kokkos"),
                                    "bitwise": differences == 0, **({"digest": digest} if digest else {}),
                                    "steps_per_sweep": 3 if i in sweeps else 1}
                                   for i, su in impls.items()]}
@@ -114,6 +124,18 @@ class FirstPageTable(unittest.TestCase):
         cpu = next(p for p in effs["Kokkos tuned"]["512x512x512"] if p[1] == "host")
         self.assertEqual(effs["Kokkos tuned"]["512x512x512"][cpu], (0.0, "FAILS the check"))
         self.assertEqual(ppv["Kokkos tuned"]["512x512x512"], 0.0)
+
+    def test_a_file_not_in_awaves_format_gives_no_number(self):
+        path = os.path.join(self.d, "host_512x512x512.json")
+        with open(path) as f:
+            r = json.load(f)
+        r["implementations"][1]["chunk_steps"] = [6]  # chunks that do not add up to nsteps
+        with open(path, "w") as f:
+            json.dump(r, f)
+        _, effs, ppv = self.table()
+        cpu = next(p for p in effs["Kokkos tuned"]["512x512x512"] if p[1] == "host")
+        self.assertEqual(effs["Kokkos tuned"]["512x512x512"][cpu], (None, "invalid"))
+        self.assertIsNone(ppv["Kokkos tuned"]["512x512x512"], "no number from it, so PP unknown")
 
     def test_a_missing_run_leaves_pp_unknown(self):
         for name in ("openmptarget_512x512x512.json", "host_512x512x512.json"):
@@ -201,8 +223,8 @@ class FirstPageTable(unittest.TestCase):
                  label="unbound", env={"OMP_PROC_BIND": "false"})
         text = self.first_page_text(None, None)
         self.assertIn("CPU cells: the runs' OMP_PROC_BIND=spread (the README recommends spread); with "
-                      "OMP_PROC_BIND=false (label unbound, the same rounds) each code ran at hand-written 0.80 x at 512^3, Kokkos idiomatic 1.00 x at 512^3, "
-                      "Kokkos tuned 0.50 x at 512^3.", text)
+                      "OMP_PROC_BIND=false (label unbound, the same rounds) each code ran at these times its bound median "
+                      "(512^3): CPU (16 cores): hand-written 0.80, Kokkos idiomatic 1.00, Kokkos tuned 0.50.", text)
         self.assertIn("| Kokkos tuned | 0.90 | 0.40 | 0.80 |", text, "the first page's cells are the bound runs")
 
     def test_effort_from_another_commit_is_left_out(self):
@@ -351,7 +373,8 @@ class Intervals(unittest.TestCase):
             run_file(d, "host_512x512x512.json", "host", None, {"kokkos-openmp": 0.8e10}, digest="aa")
             with open(os.path.join(d, "host_512x512x512.json")) as f:
                 r = json.load(f)
-            r["implementations"].append({"id": "cpu", "is_reference": True, "digest": "aa", "best_su_per_s": 1e8})
+            r["implementations"].append(dict(r["implementations"][0], id="cpu", is_reference=True, checked=False,
+                                             best_su_per_s=1e8))
             with open(os.path.join(d, "host_512x512x512.json"), "w") as f:
                 json.dump(r, f)
             plat = ("CPU (16 cores)", "host")
@@ -362,6 +385,62 @@ class Intervals(unittest.TestCase):
                 runs, triads, _ = pp.load_study([d])
                 samples, note = pp.efficiency_samples(runs, triads, plat, "Kokkos tuned", "512x512x512")
                 self.assertEqual(([round(x, 6) for x in samples], note), expect, digest)
+        finally:
+            shutil.rmtree(d)
+
+    def test_the_references_single_step_round_stays_out_of_a_swept_cell(self):
+        # Round 1 of the CPU sweeps: cpu-openmp is the check's reference and took single steps there;
+        # rounds 2-3 swept. (b) takes the sweeps alone; (a) the single-step run.
+        d = tempfile.mkdtemp()
+        try:
+            with open(os.path.join(d, "devbench-host.json"), "w") as f:
+                json.dump(dict(model="host-openmp", triad_bandwidth_gb_s=240, threads=16), f)
+            run_file(d, "host_512x512x512.json", "host", None, {"cpu-openmp": 0.2e10, "kokkos-openmp": 0.8e10},
+                     digest="aa", sweeps=("kokkos-openmp",))
+            with open(os.path.join(d, "host_512x512x512.json")) as f:
+                r = json.load(f)
+            r["implementations"][0].update(is_reference=True, checked=False)
+            with open(os.path.join(d, "host_512x512x512.json"), "w") as f:
+                json.dump(r, f)
+            for k in (2, 3):
+                run_file(d, f"host_512x512x512.r{k}.json", "host", None, {"cpu-openmp": 0.6e10, "kokkos-openmp": 0.8e10},
+                         checked=False, digest="aa", sweeps=("cpu-openmp", "kokkos-openmp"))
+            runs, _, _ = pp.load_study([d])
+            plat = ("CPU (16 cores)", "host")
+            self.assertEqual(pp.su_samples(runs, plat, "hand-written", "512x512x512", "best"), ([0.6e10, 0.6e10], "sweep"))
+            self.assertEqual(pp.su_samples(runs, plat, "hand-written", "512x512x512", "single"),
+                             ([], "swept; no single-step run"))
+        finally:
+            shutil.rmtree(d)
+
+
+class Census(unittest.TestCase):
+    def test_every_planned_run_is_counted_once_in_its_column(self):
+        import study_evidence
+        d = tempfile.mkdtemp()
+        try:
+            names = ["host_512x512x512", "host_512x512x512.r2", "host_512x512x512.r3", "host_512x512x512.r4",
+                     "host-v_512x512x512", "openmptarget-off_512x512x512"]
+            runs = [{"name": n, "round": int(n.split(".r")[1]) if ".r" in n else 1,
+                     "checked": n == "host_512x512x512"} for n in names]
+            with open(os.path.join(d, "manifest-host.json"), "w") as f:
+                json.dump({"runs": runs}, f)
+            run_file(d, "host_512x512x512.json", "host", None, {"cpu-openmp": 1e9, "kokkos-openmp": 2e9}, digest="aa")
+            with open(os.path.join(d, "host_512x512x512.json")) as f:
+                r = json.load(f)
+            r["implementations"][0].update(is_reference=True, checked=False)
+            with open(os.path.join(d, "host_512x512x512.json"), "w") as f:
+                json.dump(r, f)
+            run_file(d, "host_512x512x512.r2.json", "host", None, {"kokkos-openmp": 2e9}, checked=False, digest="aa")
+            run_file(d, "host_512x512x512.r3.json", "host", None, {"kokkos-openmp": 2e9}, checked=False, digest="bb")
+            # r4 missing
+            run_file(d, "host-v_512x512x512.json", "host", None, {"kokkos-openmp": 2e9}, checked=False)
+            run_file(d, "openmptarget-off_512x512x512.json", "openmptarget", None, {}, status="refused")
+            lines = []
+            study_evidence.census(lines.append, [d])
+            row = next(line for line in lines if line.startswith("| `"))
+            # planned 6: checked 1, held 1, differs 1, unchecked 1, refused 1, failed 0, missing 1
+            self.assertTrue(row.endswith("| 6 | 1 | 1 | 1 | 1 | 1 | 0 | 1 |"), row)
         finally:
             shutil.rmtree(d)
 
@@ -561,6 +640,28 @@ class CodeDivergenceEndToEnd(unittest.TestCase):
         self.assertIsNone(summary["kernels"]["divergence"], "the same build twice would read as divergence 0")
         self.assertEqual(summary["why"], f"n/a: one build ({self.builds['gpu']}) for cpu, gpu")
 
+    def test_a_missing_compiler_is_one_line_and_no_file(self):
+        # As on a GPU machine, which has the binaries but not the builds' compilers.
+        for build in self.builds.values():
+            path = os.path.join(build, "compile_commands.json")
+            with open(path) as f:
+                commands = json.load(f)
+            for c in commands:
+                c["arguments"][0] = "/nonexistent/nvcc_wrapper"
+            with open(path, "w") as f:
+                json.dump(commands, f)
+        with self.assertRaises(cd.CompilerMissing):
+            cd.application_sets(self.builds, root=self.root, applications={"model": {"*": ["src/model/main.cpp"]}})
+        out = os.path.join(self.root, "divergence.json")
+        err = io.StringIO()
+        with mock.patch.object(cd, "application_sets", lambda builds: cd.tu_lines(
+                {"directory": self.root, "file": "x.cpp", "arguments": ["/nonexistent/nvcc_wrapper", "-c", "x.cpp"]},
+                self.root)), contextlib.redirect_stderr(err):
+            rc = cd.main([out] + [f"{p}={b}" for p, b in self.builds.items()])
+        self.assertEqual(rc, 1)
+        self.assertEqual(err.getvalue().strip(), "code_divergence: /nonexistent/nvcc_wrapper is not on this machine: "
+                                                 "no divergence measured here")
+        self.assertFalse(os.path.exists(out))
 
 if __name__ == "__main__":
     unittest.main()

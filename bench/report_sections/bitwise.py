@@ -12,7 +12,7 @@ def bitwise_section(w, bitwise_dirs, cost_dirs):
     costs = with_results(cost_dirs)
     if not present and not costs:
         return
-    w("## 15. Bitwise: the reference's bits on every GPU, any run length\n")
+    w("## 3. Bitwise: the reference's bits on every GPU, any run length\n")
     w("Every implementation computes the reference's operations in the reference's order; the builds "
       "forbid floating-point contraction (FMA) on every compiler (`cmake/AwaveExactFP.cmake`: nvcc and "
       "nvcc_wrapper `--fmad=false`, gcc and clang `-ffp-contract=off`, fast-math flags refused at "

@@ -1,6 +1,7 @@
 """Section 14: MPI and NCCL over several GPUs."""
 import glob
 import os
+import re
 import sys
 
 from .common import fmt_su, load_runs, steady_su, steady_su_of, with_results
@@ -10,14 +11,13 @@ sys.path.insert(0, HERE)
 import scaling_model  # noqa: E402
 
 
-def mpi_section(w, mpi_dirs, older_w=None, current=2):
-    """Section 14: over MPI on several GPUs: checks, weak and strong scaling, a grid no GPU holds. The
-    first `current` folders (the product's present exchange) here; the older ones to older_w where
-    given (the earlier studies' document)."""
+def mpi_section(w, mpi_dirs):
+    """Section 2: over MPI on several GPUs: checks, weak and strong scaling of the product's present
+    exchange (the earlier machines' runs are in their results folders' READMEs)."""
     present = with_results(mpi_dirs)
     if not present:
         return
-    w("## 14. Over MPI: several GPUs, one grid\n")
+    w("## 2. Over MPI: several GPUs, one grid\n")
     w("`mpirun -np P awave`: slabs of x-planes, one GPU per process, the halo exchange once in the core "
       "(`src/parallel/halo_exchange.cpp`) by one of two paths, chosen with `-halo` and shown per run below: "
       "`nccl`, GPU to GPU (`ncclSend`/`ncclRecv` straight from and into the `now` field; the default in the "
@@ -33,14 +33,10 @@ def mpi_section(w, mpi_dirs, older_w=None, current=2):
       "first carries the exchange's warm-up; it is shown beside). Targets (issue 17, H200, 1024^3): strong "
       "scaling >= 97% at 2 GPUs, >= 90% at 4, >= 80% at 8; weak >= 97% at 2 and 4; the exchange's time not "
       "hidden by the bulk <= 0.2 ms a step; the same for the OpenMP offload builds.\n")
-    for d in present[:current] if older_w is not None else present:
+    for d in present:
         mpi_machine(w, d)
-    if older_w is not None and present[current:]:
-        w("The earlier machines' runs (the host-ordered exchange, the first NCCL and host-memory paths, 4 GPUs): "
-          "section 14 of [earlier-studies.md](earlier-studies.md).\n")
-        older_w("## 14 (earlier runs). Over MPI: the earlier machines\n")
-        for d in present[current:]:
-            mpi_machine(older_w, d)
+    w("The earlier machines' runs (the host-ordered exchange, the first NCCL and host-memory paths, 4 GPUs): "
+      "`bench/results/h200x2-2026-11-23/README.md`.\n")
     w("What limits it. Through host memory (`mpi`), each 8.4 MB plane goes device -> pinned host -> "
       "shared memory -> host -> device: 2.3-2.6 ms of wait a step at 2 GPUs, as long as the shrunken bulk, "
       "and it does not shrink with more GPUs: 89-92% strong at 2 GPUs, 56-69% at 4 (turning "
@@ -137,14 +133,21 @@ def nccl_paragraph(w, summaries):
       "their rates are two GPUs'.) "
       "On one GPU, with the real NCCL of the machine: processes sharing it fall back to host memory, "
       "saying why, and `-halo nccl` is refused in one line (`results/h200-2026-11-23/nccl-1gpu`).\n")
+    w("| summary | checks (ok, failures) | planted faults that ended as the check expects | status |")
+    w("|---|---|---|---|")
     for path in summaries:
         if not os.path.exists(path):
             continue
-        w(f"`{os.path.relpath(path, HERE)}`:\n")
-        w("```")
         with open(path) as f:
-            w(f.read().rstrip())
-        w("```\n")
+            lines = f.read().splitlines()
+        checks = "; ".join(re.sub(r" on 2 processes", "", line.split(": ", 1)[0] + ": " + line.rsplit(": ", 1)[1])
+                           for line in lines if "ok," in line and "failures" in line) or "—"
+        planted = [line for line in lines if "planted" in line]
+        caught = sum("caught" in line or "rc=3" in line or "PASS" in line for line in planted)
+        status = next((line.split()[1] for line in lines if line.startswith("status ")), "?")
+        w(f"| `{os.path.relpath(path, HERE)}` | {checks} | {f'{caught} of {len(planted)}' if planted else '—'} | "
+          f"{status} |")
+    w("")
 
 
 def halo_label(mpi):

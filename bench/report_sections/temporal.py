@@ -1,11 +1,10 @@
-"""Section 19 and a paragraph of the first page: beyond the one-step limit, temporal blocking
-(issue 36). The study's runs (bench/studies/cuda-temporal-blocking/cuda_temporal_blocking.cu through bench/device/tblock.sh:
-tblock-* directories), the product's (bench/device/sweep-checks.sh: temporal-* directories) and the
-sweep in every model (issue 44: offload-sweep-* and cpu-sweep-* directories)."""
+"""Section 4: beyond the one-step limit, temporal blocking (issues 36, 44, 45): the product's sweep
+beside its single steps (bench/device/sweep-checks.sh: temporal-* directories), the Nsight Compute
+bounds, the levers measured, and the sweep in every model. The study's own calls (tblock-*) and
+every model's run-by-run medians are in their results folders' READMEs."""
 import glob
 import json
 import os
-import statistics
 import sys
 
 from .common import fmt_su
@@ -14,7 +13,6 @@ from .inputs import DEFAULT_NCU, HERE
 sys.path.insert(0, os.path.join(HERE, "device"))
 sys.path.insert(0, HERE)
 import ncu_summary  # noqa: E402
-import sweep_study_summary  # noqa: E402
 
 # The H100's triad (results/h100-2026-11-24, awave-devbench), the bandwidth the limits below use.
 H100_TRIAD_GB_S = 2896.0
@@ -45,46 +43,13 @@ def product_runs(d):
     return rows, gpu, commit
 
 
-def _ratio(rows, n, steps, impl):
-    r = rows.get((n, steps, impl), {})
-    return r[3][0] / r[1][0] if 1 in r and 3 in r else None
-
-
-def temporal_first_page(w, product_dirs, sizes=(512, 1000), steps=60):
-    """The first page's paragraph: what the sweep does to the answer, from the newest product run."""
+def temporal_section(w, product_dirs):
+    """Section 4: the limits per steps a sweep, the study's result, the product's sweep beside its single
+    steps, what bounds each kernel and the levers measured. The study's calls, shape by shape, and its
+    history are in their results folder's README."""
     if not product_dirs:
         return
-    rows, gpu, commit = product_runs(product_dirs[-1])
-    have = [n for n in sizes if (n, steps, "cuda") in rows and (n, steps, "kokkos-cuda") in rows]
-    if not have:
-        return
-
-    def each(f):
-        return " / ".join(f"{f(n):.2f}" for n in have)
-
-    def su(n, impl, plan):
-        return rows[(n, steps, impl)][plan][0]
-    w(f"**Three steps a sweep.** From 200^3 points hand CUDA and the tuned Kokkos form on CUDA take three time "
-      f"steps in one sweep of the grid (temporal blocking, section 19), bit for bit. On the {gpu.split(',')[0]} at "
-      f"{' / '.join(f'{n}^3' for n in have)} (commit `{commit}`, chunks of 20 steps) hand CUDA runs "
-      f"{each(lambda n: _ratio(rows, n, steps, 'cuda'))} x its single steps and Kokkos-CUDA "
-      f"{each(lambda n: _ratio(rows, n, steps, 'kokkos-cuda'))} x its own, so Kokkos-CUDA is "
-      f"{each(lambda n: su(n, 'kokkos-cuda', 3) / su(n, 'cuda', 3))} of hand CUDA with the sweep "
-      f"({each(lambda n: su(n, 'kokkos-cuda', 1) / su(n, 'cuda', 1))} with single steps): the portable team form "
-      "of the algorithm gives up about a tenth of it. Those rates pass the single-step bandwidth limit (24 B a "
-      "site update) that table (a) measures against, which is why (a) takes single steps and (b) compares each "
-      "model's best with the platform's fastest code. Hand OpenMP offload and the CPU codes sweep too (section 19, \"The sweep in every "
-      "model\"); Kokkos' OpenMPTarget backend does not.\n")
-
-
-def temporal_section(w, study_dirs, product_dirs, study_w=None):
-    """Section 19; the study's own calls (its tables and history) go to study_w where given (the earlier
-    studies' document), with a line here saying where."""
-    """Section 19: the limits per steps a sweep, the product's sweep beside its single steps, and
-    the study's shapes beside the product's hand CUDA."""
-    if not study_dirs and not product_dirs:
-        return
-    w("## 19. Beyond the one-step limit: temporal blocking\n")
+    w("## 4. Beyond the one-step limit: temporal blocking\n")
     w("A single step reads `now` and `prev` and writes `next`: 24 B a site update. A sweep of S steps reads u(t-1) "
       "and u(t) and writes its last two levels, 32 B for S updates of a site: the limit rises with S. The study "
       "(`bench/studies/cuda-temporal-blocking/cuda_temporal_blocking.cu`, `awave-cuda-tblock`) timed two- to six-step shapes, sponge layers "
@@ -104,7 +69,7 @@ def temporal_section(w, study_dirs, product_dirs, study_w=None):
       "plane), and issues the next plane's loads before the barrier. It is in the product "
       "(`src/core/sweep_march.hpp`, written once; hand CUDA's thread block and Kokkos' TeamPolicy team with "
       "scratch memory run it) from 200^3 points, with a fourth field; over MPI a slab sweeps too, with halos of "
-      "3 planes exchanged once a sweep (issue 46, section 14); single steps where nz <= 2 (the start has values "
+      "3 planes exchanged once a sweep (issue 46, section 2); single steps where nz <= 2 (the start has values "
       "on z ghosts). The threshold: at "
       "200^3 both sweeps beat their single steps (Kokkos-CUDA by 2%), at 192^3 Kokkos-CUDA's lost (the tables "
       "below). The H200 could not be had: the three calls that asked for one ran on H100s (three machines, "
@@ -174,49 +139,8 @@ def temporal_section(w, study_dirs, product_dirs, study_w=None):
       "kernel-local copy passed by reference was a tie, and Kokkos-CUDA by value lost (0.81 x: its functor is in "
       "local memory), so it keeps the reference. Issue 45's targets (1.8e11 H100, 2.3e11 H200) are not reached; "
       "Kokkos-CUDA is now 0.76-0.82 of hand CUDA under 3.4.01.\n")
-    if study_w is not None:
-        w("The study's calls, shape by shape, and its history: section 19 of "
-          "[earlier-studies.md](earlier-studies.md).\n")
-        w = study_w
-        w("## 19 (the study). The temporal-blocking study's calls\n")
-    w("The study's calls, best segment per shape (`/ its limit`: the fraction of the limit of the shape's steps "
-      "a sweep):\n")
-    for d in study_dirs:
-        path = os.path.join(d, "tblock.jsonl")
-        if not os.path.exists(path):
-            continue
-        rows = [json.loads(line) for line in open(path) if line.strip()]
-        product = {}
-        for p in glob.glob(os.path.join(d, "product-*.json")):
-            with open(p) as f:
-                run = json.load(f)
-            product[run["params"]["shape"][0]] = (run["implementations"][0]["best_su_per_s"], run["build"]["git_commit"])
-        if not product:
-            continue
-        w(f"`{os.path.relpath(d, HERE)}` ({rows[0]['gpu']}; hand CUDA of awave "
-          f"`{next(iter(product.values()))[1]}`, single steps):\n")
-        w("| N | hand CUDA | shape | steps a sweep | best segment | SU/s | / hand CUDA | / its limit | bitwise |")
-        w("|---|---|---|---|---|---|---|---|---|")
-        for n in sorted({r["n"] for r in rows}):
-            best = {}
-            for r in rows:
-                if r["n"] == n and r["shape"] != "single" and not r["shape"].startswith("planted"):
-                    if r["shape"] not in best or r["su_per_s"] > best[r["shape"]]["su_per_s"]:
-                        best[r["shape"]] = r
-            for shape, r in sorted(best.items()):
-                su_hand = product.get(n, (None,))[0]
-                ratio = f"{r['su_per_s'] / su_hand:.3f}" if su_hand else "-"
-                s = r.get("steps_per_sweep", 2)
-                bitwise = all(x["bitwise"] for x in rows if x["n"] == n and x["shape"] == shape)
-                w(f"| {n}^3 | {fmt_su(su_hand) if su_hand else '-'} | {shape} | {s} | {r['segment']} | "
-                  f"{fmt_su(r['su_per_s'])} | {ratio} | {r['su_per_s'] / limit(s):.2f} | {'yes' if bitwise else 'NO'} |")
-        w("")
-    w("History: the first two-step shapes (`tile2`, 2.5-D with both levels' planes in shared memory, two barriers "
-      "a plane) ran 0.70-0.79 x hand CUDA; `reg2` (the marched axis in registers, one barrier a plane) 1.03-1.06 "
-      "x, latency-bound (Nsight Compute, `results/h100-2026-11-25/ncu-reg2-8e10cb7`: 57% of DRAM bandwidth, 35% "
-      "of the cycles between a warp's instructions at the barrier, 30% waiting for global loads issued after "
-      "it). Issuing the next plane's loads before the barrier (`reg2p`) and taking three steps (`reg3p`) are what "
-      "moved it.\n")
+    w("The study's calls, shape by shape, and its history: `bench/results/h100-2026-11-25/README.md` (the calls of "
+      "the H100 and the H200, `tblock-*`), as the report last showed them.\n")
 
 
 # What each model needed for the sweep beyond its single step (issue 44, item 6), read from the code.
@@ -238,10 +162,9 @@ MODEL_NEEDS = [
 ]
 
 
-def every_model_section(w, dirs, loc_json=None, table_w=None):
-    """The sweep in hand OpenMP offload, Kokkos' OpenMPTarget backend and on the CPU: each study folder's
-    medians (sweep_study_summary.collect) and what each model needed. The table of every run's medians
-    goes to table_w where given (the earlier studies' document), the decisions stay."""
+def every_model_section(w, loc_json=None):
+    """The sweep in hand OpenMP offload, Kokkos' OpenMPTarget backend and on the CPU: the decisions and
+    what each model needed (every run's medians, folder by folder: the results' README)."""
     w("### The sweep in every model\n")
     w("Issue 44 took the sweep to the models beyond CUDA. Decision rules, stated in the scripts before the runs: "
       "on the GPU a sweep becomes its implementation's default where its median is >= 1.15 x its single steps' at "
@@ -250,29 +173,8 @@ def every_model_section(w, dirs, loc_json=None, table_w=None):
       "1000^3 (`bench/device/cpu-sweep.sh`, 24 B a site at the triad measured in the same call). Each row: the "
       "median over runs (separate processes, interleaved) of each run's best chunk, with the range; every run's "
       "bits the reference's (checked, or its `-digest` equal to a checked run's).\n")
-    decisions_w = w
-    if table_w is not None:
-        w("The medians of every run, folder by folder: section 19 of [earlier-studies.md](earlier-studies.md).\n")
-        w = table_w
-        w("## 19 (the sweep in every model). Every run's medians\n")
-    w("| results | size | implementation | plan | runs | median SU/s | range | of the single-step limit | x single |")
-    w("|---|---|---|---|---|---|---|---|---|")
-    for d in dirs:
-        if not os.path.isdir(d):
-            continue
-        rates, lim, bad, _ = sweep_study_summary.collect(d)
-        medians = {k: statistics.median(v) for k, v in rates.items()}
-        for key in sorted(rates):
-            points, size, impl, plan = key
-            single = medians.get((points, size, impl, "single"))
-            ratio = f"{medians[key] / single:.3f}" if single and plan != "single" else "-"
-            w(f"| `{os.path.relpath(d, HERE)}` | {size} | {impl} | {plan} | {len(rates[key])} | "
-              f"{fmt_su(medians[key])} | {fmt_su(min(rates[key]))}-{fmt_su(max(rates[key]))} | "
-              f"{f'{medians[key] / lim:.2f}' if lim else '-'} | {ratio} |")
-        if bad:
-            w(f"| `{os.path.relpath(d, HERE)}` | | {len(bad)} runs NOT the reference's bits | | | | | | |")
-    w("")
-    w = decisions_w
+    w("Every run's medians, folder by folder (`bench/device/sweep_study_summary.py` over the folders "
+      "`offload-sweep-*`, `cpu-sweep-*`, `omp-sweep-copy-*` and the H200's): `bench/results/h100-2026-11-25/README.md`.\n")
     w("**Decisions.** Hand OpenMP offload's sweep met the rule on the H100: at 0232966 1.32 x its single steps at "
       "512^3 and 1.30 x at 1000^3 (five rounds each, ranges apart; 1.35e11 and 1.39e11 SU/s, 1.12 and 1.15 x the "
       "H100's single-step limit, 0.50 and 0.51 of its three-step limit; hand CUDA's sweep: 0.57). Between efcf452 "

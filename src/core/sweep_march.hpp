@@ -2,7 +2,7 @@
 // implementations that take it (hand CUDA: a thread block; Kokkos: a TeamPolicy team with scratch
 // memory). A single step reads `now` and `prev` and writes `next`, 24 B a point; a sweep of three
 // reads u(t-1) and u(t) and writes u(t+2) and u(t+3), 32 B for three. The study that chose this
-// form and tile (report section 19; bench/studies/cuda-temporal-blocking/cuda_temporal_blocking.cu, shape
+// form and tile (report section 4; bench/studies/cuda-temporal-blocking/cuda_temporal_blocking.cu, shape
 // reg3p-26x14-table) ran it at 1.52 x and 1.60 x hand CUDA's single steps at 512^3 and 1000^3 on the H100.
 //
 // A team owns a (k, j) tile of kTileK x kTileJ points and marches i over kSegment planes. Its
@@ -146,7 +146,7 @@ AWAVE_HOST_DEVICE inline void sweep_march(typename SweepFieldsAs<Fields>::type a
                           L[(jj + 1) * HK + kk], L[jj * HK + kk - 1], L[jj * HK + kk + 1]};
         const double prev = s == 1 ? prev_p : w[s < 2 ? 0 : s - 2][1], d = damp(p);
         // (next_value's arithmetic either way; next_value alone made nvcc spill: 1.46e11 against
-        // 1.54e11 SU/s at 512^3, report section 19)
+        // 1.54e11 SU/s at 512^3, report section 4)
         const double value = d == 0.0 ? undamped_next(st, prev, cs2, a.f) : next_value(st, prev, cs2, d, a.f, a.dt);
         level[s] = value;
         if (s >= S - 1 && ring <= 0 && p >= i0 && p < i1) (s == S ? a.u3 : a.u2)[c0 + p * a.si] = value;
