@@ -101,6 +101,8 @@ class Report(unittest.TestCase):
             self.assertEqual(mismatch + errors, [])
             with open(os.path.join(a, "report.md")) as f:
                 text = f.read()
+        with open(os.path.join(TOP, "bench", "report", "report.md")) as f:
+            self.assertEqual(f.read(), text, "the committed report is stale: run python3 bench/report.py")
         self.assertEqual(portability.first_page_problems(text), [])
         numbered = [int(m) for m in re.findall(r"^## (\d+)\. ", text, re.M)]
         self.assertEqual(numbered, list(range(1, len(numbered) + 1)), "sections in order, none missing")
