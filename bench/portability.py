@@ -417,7 +417,10 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir):
       "against the fastest code measured on each platform. A cell is the median over its runs (separate "
       "processes, each its best chunk), in brackets its 95% bootstrap interval where it has two runs or more. "
       "PP: the harmonic mean over every platform, 0 where an application does not run on one (Pennycook). "
-      f"Sizes {' / '.join(shapes)} (each cell: the sizes in that order). Runs a cell: "
+      f"Sizes {' / '.join(shapes)} (each cell: the sizes in that order; the two largest every platform measured)."
+      + "".join(f" {s}: measured on {', '.join(platform_name(p) for p in plats if (*p, '', s) in runs)} only, no PP."
+                for s in sorted({k[3] for k in runs}, key=points) if points(s) > points(shapes[-1])) +
+      " Runs a cell: "
       f"{', '.join(map(str, sorted({len(rounds) for rounds in runs.values()})))}.\n")
     w(binding_sentence(runs, plats, shapes))
     for question in QUESTIONS:
