@@ -176,6 +176,19 @@ class FirstPageTable(unittest.TestCase):
         pp.first_page(lines.append, plt, [self.d], loc, divergence, self.d)
         return "\n".join(lines)
 
+    def test_the_page_takes_the_sizes_every_platform_measured_and_names_the_others(self):
+        run_file(self.d, "cuda_1000x1000x1000.json", "cuda", "NVIDIA H100",
+                 {"cuda": 1e11, "kokkos-cuda": 0.9e11, "kokkos-cuda-mdrange": 0.8e11})
+        path = os.path.join(self.d, "cuda_1000x1000x1000.json")
+        with open(path) as f:
+            r = json.load(f)
+        r["params"]["shape"] = [1000, 1000, 1000]
+        with open(path, "w") as f:
+            json.dump(r, f)
+        text = self.first_page_text(None, None)
+        self.assertIn("Sizes 512x512x512 (each cell: the sizes in that order; the two largest every platform measured). "
+                      "1000x1000x1000: measured on H100 CUDA only, no PP.", text)
+
     def test_single_steps_and_sweeps_answer_their_own_question(self):
         # The default CUDA runs swept; the single-step runs (label single-steps) are slower.
         run_file(self.d, "cuda_512x512x512.json", "cuda", "NVIDIA H100",
