@@ -422,9 +422,16 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir):
                 for s in sorted({k[3] for k in runs}, key=points) if points(s) > points(shapes[-1])) +
       " Runs a cell: "
       f"{', '.join(map(str, sorted({len(rounds) for rounds in runs.values()})))}.\n")
-    w(binding_sentence(runs, plats, shapes))
+    parts, verdicts = [], []
     for question in QUESTIONS:
-        question_part(w, plt, question, runs, triads, plats, shapes, lines, conv, conv_program, conv_na, out_dir)
+        verdicts.append(question_part(parts.append, plt, question, runs, triads, plats, shapes, lines, conv,
+                                      conv_program, conv_na, out_dir))
+    w(f"**In brief, over these {len(plats)} platforms at {' and '.join(shapes)}.** (a) The same algorithm "
+      f"(single steps): {verdicts[0]}. (b) Each model's best: {verdicts[1]}. A winner is named only where its "
+      "PP interval lies above every other's at every size; the tables, plots and recommendations follow.\n")
+    w(binding_sentence(runs, plats, shapes))
+    for line in parts:
+        w(line)
     w("Lines: non-blank, non-comment lines of every file the application compiles beyond the shared core "
       "(`bench/count_loc.py`); the Kokkos forms share their fields, class and registration, counted in both. "
       "Convergence: 1 - code divergence over the platforms' builds, for the kernels (the application's folder "
@@ -564,10 +571,10 @@ def question_part(w, plt, question, runs, triads, plats, shapes, lines, conv, co
     w("")
     w(f"![PP over the sizes]({pp_over_sizes_plot(plt, runs, triads, plats, question, out_dir, f'pp_sizes{tag}.png')})\n")
     subsets_table(w, effs, plats, shapes[-1])
-    recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci, question)
+    return recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci, question)
 
 
-FIRST_PAGE = ("## Which programming model? The answer on one page", "### (a) The same algorithm",
+FIRST_PAGE = ("## Which programming model? The answer on one page", "**In brief", "### (a) The same algorithm",
               "### (b) The best each model", "| application |", "| PP | lines | convergence |",
               "![cascade", "**Recommendation", "OpenMPTarget backend in 5.1")
 
@@ -633,10 +640,13 @@ def recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci=None, question
     if not decided:
         text = (f"{head} Over {where} no winner is named: the cells are single runs, so PP has "
                 f"no interval to tell a difference from noise ({'; '.join(f'{a} {pps(a)}' for a in tied)} at {at}). ")
+        verdict = "no winner named (cells of one run)"
     elif len(tied) > 1:
         text = (f"{head} Over {where}, {' and '.join(tied)} tie for the highest PP: at {at} their 95% "
                 f"intervals overlap or the first changes ({'; '.join(f'{a} {pps(a)}' for a in tied)}). ")
+        verdict = f"{' and '.join(tied)} **tie** (PP {'; '.join(f'{a} {pps(a)}' for a in tied)})"
     else:
+        verdict = f"**{best}** leads (PP {pps(best)}, its interval above every other's)"
         text = f"{head} Over {where}, {best} has the highest PP ({pps(best)} at {at}), its interval above every other's"
         if best in lines:
             text += f", in {lines[best]} lines"
@@ -662,6 +672,7 @@ def recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci=None, question
     else:
         text += f"On these numbers {best} is the choice; no single-source code matches it here."
     w(text + "\n")
+    return verdict
 
 
 if __name__ == "__main__":

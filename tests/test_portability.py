@@ -288,8 +288,8 @@ class Ranking(unittest.TestCase):
         plats, effs, ppv = pp.table(runs, triads, ["512x512x512"])
         pp_ci, _ = pp.table_intervals(runs, triads, plats, ["512x512x512"])
         lines = []
-        pp.recommendation(lines.append, plats, effs, ppv, ["512x512x512"], {}, {}, pp_ci)
-        return lines[0], ppv, pp_ci
+        verdict = pp.recommendation(lines.append, plats, effs, ppv, ["512x512x512"], {}, {}, pp_ci)
+        return lines[0] + "\nIn brief: " + verdict, ppv, pp_ci
 
     def test_the_highest_pp_is_recommended_where_its_interval_is_apart(self):
         # Kokkos tuned 0.9 / 0.8 / 0.8 (PP 0.83); hand 1.0 / 0.4 / 0.5 (0.55); idiomatic 0.5 everywhere.
@@ -300,6 +300,7 @@ class Ranking(unittest.TestCase):
         lo, hi = ci["Kokkos tuned"]["512x512x512"]
         self.assertTrue(0.80 < lo < 0.83 < hi < 0.86, ci)
         self.assertIn("Kokkos tuned has the highest PP (0.83 [", text)
+        self.assertIn("In brief: **Kokkos tuned** leads (PP 0.83 [", text)
         self.assertIn("its interval above every other's", text)
         self.assertIn("Choose Kokkos", text)
         self.assertNotIn("tie", text)
@@ -322,7 +323,9 @@ class Ranking(unittest.TestCase):
         self.assertGreaterEqual(ci["hand-written"]["512x512x512"][1], ci["Kokkos tuned"]["512x512x512"][0])
         self.assertIn("Kokkos tuned and hand-written tie for the highest PP: at 512x512x512 their 95% intervals overlap",
                       text)
+        self.assertIn("In brief: Kokkos tuned and hand-written **tie** (PP", text)
         self.assertNotIn("has the highest PP", text)
+        self.assertNotIn("leads (PP", text)
         self.assertNotIn("Choose Kokkos", text)
 
     def test_the_same_medians_with_a_narrow_spread_name_the_winner(self):
@@ -513,7 +516,8 @@ class FirstPageCheck(unittest.TestCase):
     """The check ctest runs on bench/study.sh's report (bench.study_report_first_page): it names what
     a first page lacks (planted)."""
 
-    PAGE = ("# r\n## Which programming model? The answer on one page\n### (a) The same algorithm x\n![cascade 1](c.png)\n"
+    PAGE = ("# r\n## Which programming model? The answer on one page\n**In brief** x\n### (a) The same algorithm x\n"
+            "![cascade 1](c.png)\n"
             "| application | A | PP | lines | convergence |\n**Recommendation (a).** x\n### (b) The best each model x\n"
             "Kokkos removed its OpenMPTarget backend in 5.1\n## Evidence\n")
 
