@@ -3,7 +3,8 @@
 // memory). A single step reads `now` and `prev` and writes `next`, 24 B a point; a sweep of three
 // reads u(t-1) and u(t) and writes u(t+2) and u(t+3), 32 B for three. The study that chose this
 // form and tile (report section 4; bench/studies/cuda-temporal-blocking/cuda_temporal_blocking.cu, shape
-// reg3p-26x14-table) ran it at 1.52 x and 1.60 x hand CUDA's single steps at 512^3 and 1000^3 on the H100.
+// reg3p-26x14-table) ran it at 1.52 x and 1.60 x hand CUDA's single steps at 512^3 and 1000^3 on the H100
+// (the study's calls: bench/results/h100-2026-11-25/README.md).
 //
 // A team owns a (k, j) tile of kTileK x kTileJ points and marches i over kSegment planes. Its
 // threads are the tile's columns with a halo of S = 3 (kColumnsK x kColumnsJ = 32 x 20): level
