@@ -6,6 +6,7 @@ import glob
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -205,6 +206,15 @@ class StudyCommand(unittest.TestCase):
             self.assertEqual(r.returncode, 2)
             self.assertEqual(r.stderr.strip(), "study: GPU_BUILDS takes cuda and openmptarget, not 'cdua'")
             self.assertFalse(os.path.exists(out))
+
+    def test_study_parts_refuses_a_part_it_does_not_know_before_running_any(self):
+        script = os.path.join(DEVICE, "study-parts.sh")
+        for items in (["cuda:200", "gpu:100"], ["cuda:2x"], ["cpu"]):
+            r = subprocess.run([shutil.which("bash"), script] + items, capture_output=True, text=True,
+                               env=dict(os.environ, SIZES="64", PATH="/nonexistent"))  # no nvidia-smi reached
+            self.assertEqual(r.returncode, 2, items)
+            self.assertIn("is not PART:SECONDS (cuda, openmptarget or cpu)", r.stderr)
+            self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
 
 
 if __name__ == "__main__":

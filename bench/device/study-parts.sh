@@ -1,0 +1,29 @@
+#!/bin/bash
+# On a GPU machine: bench/study.sh in parts, each under its own time limit, so that a study longer than a
+# device call's 10 minutes comes back part by part (the current study's calls: results/*/study-9295f57).
+#   SIZES=128,256,512 bench/device/on-device.sh ARCHIVE bash bench/device/study-parts.sh cuda:200 openmptarget:160 cpu:170
+# Parts: cuda | openmptarget (that GPU preset's runs) | cpu (the host build's and the offload build's on
+# the CPU), each PART:SECONDS, at SIZES on every platform, into /root/study/study-TAG (TAG: the GPU, h100
+# or h200), which stays while the machine is held; the whole folder is tarred to $OUT after each part.
+set -u
+sizes=${SIZES:?SIZES: the sizes of every part, e.g. 128,256,512}
+for item in "$@"; do  # every part checked before any runs
+  [[ $item =~ ^(cuda|openmptarget|cpu):[0-9]+$ ]] ||
+    { echo "study-parts: '$item' is not PART:SECONDS (cuda, openmptarget or cpu)" >&2; exit 2; }
+done
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+tag=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | awk '{print tolower($2)}')
+s=/root/study/study-$tag
+mkdir -p "$s"
+for item in "$@"; do
+  part=${item%%:*}; limit=${item#*:}
+  start=$(date +%s)
+  case $part in
+    cuda | openmptarget) GPU_BUILDS=$part SIZES=$sizes HOST_SIZES=none timeout "$limit" bash bench/study.sh "$s" > "$s/console-$part.txt" 2>&1 ;;
+    cpu) SIZES=none HOST_SIZES=$sizes timeout "$limit" bash bench/study.sh "$s" > "$s/console-$part.txt" 2>&1 ;;
+  esac
+  echo "study.sh exit $?, $(( $(date +%s) - start )) s" >> "$s/console-$part.txt"
+  nvidia-smi --query-gpu=name,clocks.current.sm,clocks.max.sm,temperature.gpu --format=csv >> "$s/console-$part.txt"
+  tar -C /root/study -cJf "$OUT/study-$tag-$part.tar.xz" "study-$tag"
+  tail -3 "$s/console-$part.txt"
+done
