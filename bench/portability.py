@@ -65,6 +65,15 @@ def cpu_hardware(cores, machine_gpu):
     return f"CPU ({cores} cores, {where} machine)" if where else f"CPU ({cores} cores)"
 
 
+def load_run(path):
+    """One run file of a study; status "invalid" (no number from it) where awave's result is not in
+    awave's format (validate_run)."""
+    with open(path) as f:
+        r = json.load(f)
+    problems = validate_run(r) if r.get("status") == "ok" else []
+    return dict(r, status="invalid", problems=problems) if problems else r
+
+
 def load_study(dirs):
     """Runs keyed by (hardware, build, label, shape) -> [(result, directory), ...]: the rounds of
     that run (bench/sweep.py --rounds: NAME_SHAPE.json, NAME_SHAPE.r2.json, ...) from one
@@ -72,10 +81,7 @@ def load_study(dirs):
     groups, triads, cpus = {}, {}, {}
     for d in dirs:
         for path in sorted(glob.glob(os.path.join(d, "*_*x*x*.json"))):
-            with open(path) as f:
-                r = json.load(f)
-            if r.get("status") == "ok" and validate_run(r):  # not awave's result format: no number from it
-                r = dict(r, status="invalid", problems=validate_run(r))
+            r = load_run(path)
             sweep = r.get("sweep", {})
             build_name = sweep.get("build") or os.path.basename(path).split("_")[0]
             preset = build_name.split("-")[0] if build_name.split("-")[0] in TOOLCHAINS else build_name
@@ -130,10 +136,11 @@ def single_steps_label(label):
     return f"{label}-{SINGLE_STEPS}" if label else SINGLE_STEPS
 
 
-def su_samples(runs, platform, app, shape, question="single"):
+def su_samples(runs, platform, app, shape, question="single", variant=""):
     """([SU/s of each run], note): [] where not measured, [0.0] where unsupported, refused or wrong.
     question "single": the single-step runs where the study has them, else the default ones if they
-    took single steps; "best": the default runs (the sweep where the code has one). A run after the
+    took single steps; "best": the default runs (the sweep where the code has one); variant: another
+    label's runs instead of the default ones (e.g. unbound), for a code whose default has none. A run after the
     first (its rounds run unchecked) holds the reference's bits by its digest (awave -digest) equal
     to the checked round's reference digest; one that differs fails."""
     hardware, build = platform
@@ -142,6 +149,7 @@ def su_samples(runs, platform, app, shape, question="single"):
         return [0.0], "does not run here"
     impl, label = spec
     source_build = CPU_BUILD.get(label, build) if build == "host" else build
+    label = variant or label
     rounds = runs.get((hardware, source_build, label, shape))
     if question == "single":
         single = runs.get((hardware, source_build, single_steps_label(label), shape))
@@ -441,7 +449,8 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir):
     offload = [platform_name(p) for p in plats if p[1] == "openmptarget"]
     w("**Kokkos versions.** Kokkos removed its OpenMPTarget backend in 5.1 (kokkos issue 8696, PR 8717: "
       "maintenance \"not justified by its current usage or performance\"). Every Kokkos OpenMP offload figure "
-      "here (Kokkos 3.4.01; 4.6.01 in `bench/results/h100-2026-11-26/kokkos46-4d8a58b`) holds for Kokkos 5.0 and older only; on Kokkos 5.1 and "
+      "here (Kokkos 3.4.01; 4.6.01 in `bench/results/h100-2026-11-26/kokkos46-4d8a58b`) holds for Kokkos 5.0 "
+      "and older only; on Kokkos 5.1 and "
       f"later the offload platforms ({', '.join(offload) or 'none measured here'}) have no Kokkos code, and "
       f"Kokkos' PP over these {len(plats)} platforms is then 0.\n")
     return {k: v[0] for k, v in runs.items()}
@@ -458,23 +467,20 @@ def binding_sentence(runs, plats, shapes):
     said = ", ".join(sorted(b for b in bindings if b)) or None
     text = (f"CPU cells: the runs' OMP_PROC_BIND={said} (the README recommends spread)" if said else
             "CPU cells: the runs do not record their threads' binding (runs before the study recorded it)")
-
-    def rates(hardware, label, s, impl):  # the code's own runs (not its round as the check's reference)
-        return [i["best_su_per_s"] for r, _ in runs.get((hardware, "host", label, s), [])
-                for i in r.get("implementations", []) if i["id"] == impl and not i.get("is_reference")]
     per_cpu = []
-    for hardware, _ in cpu:
+    for platform in cpu:
         ratios = []
         for app, spec in APPLICATIONS.items():
             impl, label = spec.get("host", (None, None))
             if not impl or label:
                 continue
-            got = [(s, rates(hardware, "", s, impl), rates(hardware, "unbound", s, impl)) for s in shapes]
+            got = [(s, su_samples(runs, platform, app, s, "best")[0],
+                    su_samples(runs, platform, app, s, "best", "unbound")[0]) for s in shapes]
             if all(bound and free for _, bound, free in got):
                 ratios.append(f"{app} " + " / ".join(f"{statistics.median(free) / statistics.median(bound):.2f}"
                                                      for _, bound, free in got))
         if ratios:
-            per_cpu.append(f"{hardware}: " + ", ".join(ratios))
+            per_cpu.append(f"{platform[0]}: " + ", ".join(ratios))
     if per_cpu:
         text += (f"; with OMP_PROC_BIND=false (label unbound, the same rounds) each code ran at these times its bound "
                  f"median ({' / '.join(s.split('x')[0] + '^3' for s in shapes)}): " + "; ".join(per_cpu))

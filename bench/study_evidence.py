@@ -6,11 +6,10 @@ import csv
 import glob
 import json
 import os
+import statistics
 
 import portability as pp
-from report_sections.common import validate_run
-
-HERE = os.path.dirname(os.path.abspath(__file__))  # bench/
+from report_sections.inputs import HERE
 
 HAND = {"cuda": "cuda", "openmptarget": "omp"}
 
@@ -239,43 +238,36 @@ def sanitizer(w, dirs):
     w("")
 
 
-SWEEPERS = {"cuda": ("cuda", "kokkos-cuda"), "openmptarget": ("omp", "kokkos-openmptarget"),
-            "host": ("cpu-openmp", "kokkos-openmp")}
-
-
 def sweep_gain(w, rounds, shapes):
-    """Each sweeping code's median over its rounds with single steps (label single-steps) and with
-    its default plan (the sweep from its threshold), per platform and size: what (b) adds to (a)."""
+    """The two applications whose codes sweep, per platform and size: their cell of question (a) (single
+    steps) beside their cell of (b) (the default plan, the sweep from its threshold), in SU/s, the samples
+    the first page takes (portability.su_samples): what (b) adds to (a)."""
     w("### What the sweep gives\n")
     w("Each sweeping code's median SU/s over its rounds with single steps (`-tune steps_per_sweep=1`) and with "
       "its default plan (§: the three-step sweep), and their ratio; the range of each in brackets. A ratio whose "
       "ranges overlap is a tie.\n")
     w("| platform | size | code | single steps | default | x |")
     w("|---|---|---|---|---|---|")
-    for (h, build, label, s) in sorted(rounds, key=lambda k: (k[0].startswith("CPU"), k[0], k[1], pp.points(k[3]))):
-        if label or s not in shapes or build not in SWEEPERS:
-            continue
-        single = rounds.get((h, build, pp.SINGLE_STEPS, s))
-        if not single:
-            continue
-        for impl in SWEEPERS[build]:
-            def rates(rs, sweep):
-                got = [i for r, _ in rs if r.get("status") == "ok" for i in r["implementations"]
-                       if i["id"] == impl and (i.get("steps_per_sweep", 1) > 1) == sweep and not
-                       (sweep and i.get("is_reference"))]
-                return [i["best_su_per_s"] for i in got]
-            one, best = rates(single, False), rates(rounds[(h, build, label, s)], True)
-            if not one:
+    for platform in sorted(pp.platforms_of(rounds), key=lambda p: (p[0].startswith("CPU"), p)):
+        for s in shapes:
+            if (*platform, pp.SINGLE_STEPS, s) not in rounds:
                 continue
-            platform = pp.platform_name((h, build))
-            if not best:
-                w(f"| {platform} | {s} | {impl} | {pp.statistics.median(one):.3g} | single steps (its default plan here) | — |")
-                continue
-            ratio = pp.statistics.median(best) / pp.statistics.median(one)
-            apart = min(best) > max(one) or max(best) < min(one)
-            w(f"| {platform} | {s} | {impl} | {pp.statistics.median(one):.3g} [{min(one):.3g}, {max(one):.3g}] | "
-              f"{pp.statistics.median(best):.3g} § [{min(best):.3g}, {max(best):.3g}] | "
-              f"{ratio:.2f}{'' if apart else ' (tie)'} |")
+            for app in ("hand-written", "Kokkos tuned"):
+                impl = pp.APPLICATIONS[app][platform[1]][0]
+                one, _ = pp.su_samples(rounds, platform, app, s, "single")
+                best, note = pp.su_samples(rounds, platform, app, s, "best")
+                if not one:
+                    continue
+                name = pp.platform_name(platform)
+                if "sweep" not in note:
+                    w(f"| {name} | {s} | {impl} | {statistics.median(one):.3g} | single steps (its default plan here) "
+                      "| — |")
+                    continue
+                ratio = statistics.median(best) / statistics.median(one)
+                apart = min(best) > max(one) or max(best) < min(one)
+                w(f"| {name} | {s} | {impl} | {statistics.median(one):.3g} [{min(one):.3g}, {max(one):.3g}] | "
+                  f"{statistics.median(best):.3g} § [{min(best):.3g}, {max(best):.3g}] | "
+                  f"{ratio:.2f}{'' if apart else ' (tie)'} |")
     w("")
 
 
@@ -301,11 +293,8 @@ def census(w, study_dirs):
             if not os.path.exists(path):
                 counts["missing"] += 1
                 continue
-            with open(path) as f:
-                r = json.load(f)
+            r = pp.load_run(path)
             status = r.get("status")
-            if status == "ok" and validate_run(r):
-                status = "invalid"
             if status != "ok":
                 counts["refused" if status == "refused" else "failed"] += 1
                 continue

@@ -108,7 +108,8 @@ class Report(unittest.TestCase):
         self.assertEqual(numbered, list(range(1, len(numbered) + 1)), "sections in order, none missing")
         # Every document and results path the report names is in the repository (as given, from the
         # report's folder, from bench/ or from the top).
-        for path in set(re.findall(r"[\w./-]+\.md\b", text)) | set(re.findall(r"`((?:bench/)?results/[\w./-]+)`", text)):
+        named = set(re.findall(r"[\w./-]+\.md\b", text)) | set(re.findall(r"`((?:bench/)?results/[\w./-]+)`", text))
+        for path in named:
             self.assertTrue(any(os.path.exists(os.path.join(base, path)) for base in
                                 (os.path.join(TOP, "bench", "report"), os.path.join(TOP, "bench"), TOP)), path)
         for png in re.findall(r"\]\(([\w.]+\.png)\)", text):
