@@ -31,10 +31,19 @@ using awave_test::slurp;
 using AwaveProcess = awave_test::AwaveProcessTest;
 
 TEST_F(AwaveProcess, BadInputFailsWithOneLineAndCreatesNothing) {
-  const char* bad[] = {"-shape 0,32,32",    "-shape 32,32",    "-dt -1",
-                       "-dt 0.05",          "-nsteps abc",     "-out_period 0",
-                       "-no_such_flag 3",   "missing_dir/run", "-json missing_dir/r.json",
-                       "-impl no-such-impl"};
+  const char* bad[] = {"-shape 0,32,32",
+                       "-shape 32,32",
+                       "-dt -1",
+                       "-dt 0.05",
+                       "-nsteps abc",
+                       "-out_period 0",
+                       "-no_such_flag 3",
+                       "missing_dir/run",
+                       "-json missing_dir/r.json",
+                       "-impl no-such-impl",
+                       ".",
+                       "-shape 12,10,5 -nsteps 2 ..",
+                       "../work"};
   for (const char* args : bad) {
     const Outcome o = run(args);
     EXPECT_EQ(o.status, 1) << args;
@@ -190,6 +199,16 @@ TEST_F(AwaveProcess, EveryTuningKeyIsValidatedAndRecorded) {
     EXPECT_NE(ok.out.find(std::string("awave: tuning: ") + k.name + "=" + k.good + " (-tune)"), std::string::npos)
         << ok.out;
     fs::remove(work() / "r.json");
+  }
+  // A key given twice (in one -tune or two): refused, not the last one taken silently.
+  for (const char* twice :
+       {"-tune steps_per_sweep=3,steps_per_sweep=1 ", "-tune fused_step_points=0 -tune fused_step_points=0 "}) {
+    const Outcome o = run(twice + run_args);
+    EXPECT_EQ(o.status, 1) << twice << o.err;
+    EXPECT_EQ(o.err.rfind("awave: error: tuning: ", 0), 0u) << o.err;
+    EXPECT_NE(o.err.find(" is given twice in -tune"), std::string::npos) << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << "one line: " << o.err;
+    EXPECT_EQ(files_in_work().size(), 0u) << twice << " wrote a file";
   }
   const Outcome unknown = run("-tune no.such_key=1 " + run_args);
   EXPECT_EQ(unknown.status, 1);

@@ -82,6 +82,8 @@ TEST(Checker, PassesAnUndamagedImplementation) {
   EXPECT_TRUE(r.results[1].checked);
   EXPECT_EQ(r.results[1].differences, 0u);
   EXPECT_TRUE(r.results[1].bitwise());
+  const PaddedGeometry g{12, 10, 6};
+  EXPECT_EQ(r.results[1].points_compared, g.size()) << "every padded point, ghosts too";
   EXPECT_TRUE(r.all_passed());
   std::ostringstream summary;
   print_summary(r, summary);
@@ -122,8 +124,31 @@ TEST(Checker, CallsOutALastBitDifferenceThatStillPasses) {
   EXPECT_TRUE(r.all_passed());
   std::ostringstream summary;
   print_summary(r, summary);
-  EXPECT_NE(summary.str().find("NOT BITWISE: 1 of"), std::string::npos) << summary.str();
-  EXPECT_NE(summary.str().find("PASS"), std::string::npos) << summary.str();
+  EXPECT_NE(summary.str().find("NOT BITWISE: 1 of " + std::to_string(g.size()) +
+                               " points differ, largest relative difference "),
+            std::string::npos)
+      << summary.str();
+  EXPECT_NE(summary.str().find("0 differences beyond the spec's tolerance: PASS"), std::string::npos) << summary.str();
+  const Verdict v = final_verdict(r);
+  EXPECT_EQ(v.line, "PASS: every implementation matches the CPU reference (NOT bitwise: planted-fault)");
+  EXPECT_EQ(v.status, 0);
+}
+
+// The run's last line and status for each outcome (main prints them).
+TEST(Checker, FinalVerdictForEachOutcome) {
+  Options o = small_options({12, 10, 6});
+  const PaddedGeometry g{12, 10, 6};
+  std::ostringstream log;
+  const RunReport clean = run_comparison(o, {find_implementation("cpu"), &host_kokkos_impl()}, log);
+  EXPECT_EQ(final_verdict(clean).line, "PASS: every implementation matches the CPU reference, bit for bit");
+  EXPECT_EQ(final_verdict(clean).status, 0);
+  const RunReport wrong = run_with_fault(o, g.index(6, 5, 3), 1e-3);
+  EXPECT_EQ(final_verdict(wrong).line.rfind("FAIL: an implementation differs", 0), 0u);
+  EXPECT_EQ(final_verdict(wrong).status, 2);
+  o.check = false;
+  const RunReport unchecked = run_comparison(o, {&host_kokkos_impl()}, log);
+  EXPECT_EQ(final_verdict(unchecked).line, "UNCHECKED: -no_check ran no CPU reference");
+  EXPECT_EQ(final_verdict(unchecked).status, 0);
 }
 
 TEST(Checker, CatchesAPlantedDifferenceAtTheLastPointOfANonCubicGrid) {

@@ -329,6 +329,42 @@ TEST(StepPlan, SweepsWhereTheyApply) {
   configure_tuning("", {});
 }
 
+// Every integer tuning key's bounds as -tune help states them (core/tuning.cpp): the bound itself
+// taken, one past it refused; an integer with characters after it refused; a key given twice in
+// -tune refused (the environment's value may be overridden once).
+TEST(Tuning, IntegerBoundsTrailingCharactersAndRepeats) {
+  struct Bounds {
+    const char* key;
+    long min, max;
+  };
+  const Bounds keys[] = {{"fused_step_points", 0, 1L << 40}, {"cache_sweep.rows", 1, 4096},
+                         {"cache_sweep.planes", 0, 1 << 20}, {"kokkos.segment", 1, 1 << 20},
+                         {"kokkos.march_rows", 1, 32},       {"cuda.graphs", 0, 1},
+                         {"omp.segment", 1, 1 << 20},        {"omp.threads", 1, 1024},
+                         {"omp.tile_rows", 1, 32},           {"omp.teams", 1, 1L << 31}};
+  auto takes = [](const std::string& spec) {
+    try {
+      configure_tuning(spec, {});
+      return true;
+    } catch (const std::invalid_argument&) {
+      return false;
+    }
+  };
+  for (const Bounds& b : keys) {
+    const std::string k = std::string(b.key) + "=";
+    EXPECT_TRUE(takes(k + std::to_string(b.min))) << b.key;
+    EXPECT_TRUE(takes(k + std::to_string(b.max))) << b.key;
+    EXPECT_FALSE(takes(k + std::to_string(b.min - 1))) << b.key;
+    EXPECT_FALSE(takes(k + std::to_string(b.max + 1))) << b.key;
+    EXPECT_FALSE(takes(k + std::to_string(b.max) + "x")) << b.key << ": trailing characters";
+    EXPECT_FALSE(takes(k + " " + std::to_string(b.max))) << b.key << ": leading blank";
+  }
+  EXPECT_FALSE(takes("cuda.block=32x8x4q")) << "a triple's trailing characters";
+  EXPECT_FALSE(takes("steps_per_sweep=3,steps_per_sweep=1")) << "a key given twice";
+  EXPECT_TRUE(takes("steps_per_sweep=3,fused_step_points=0"));
+  configure_tuning("", {});
+}
+
 // A slab's halo (core/slab.hpp): the planes it computes are its own and `depth` of each
 // neighbour's, none beyond a grid face.
 TEST(Slab, HaloOfNeighbourPlanes) {
@@ -348,8 +384,12 @@ TEST(Slab, HaloOfNeighbourPlanes) {
 // A slab's sweep in two parts (core/sweep_march.hpp): the interior segments read no recomputed
 // plane (a segment reads 3 planes beyond its own), the rest cover the others, once.
 TEST(SweepSegments, InteriorReadsNoRecomputedPlane) {
-  for (const auto& [nx, lo, hi] :
-       std::vector<std::array<int, 3>>{{518, 3, 3}, {515, 0, 3}, {515, 3, 0}, {70, 3, 3}, {600, 0, 0}}) {
+  // Every remainder of nx around a segment's end, so that each bound of the interior test is met
+  // with equality (a segment started one plane too early would read a plane still in flight).
+  std::vector<std::array<int, 3>> shapes{{70, 3, 3}, {600, 0, 0}};
+  for (int nx = 7 * SweepTile::kSegment - 8; nx <= 8 * SweepTile::kSegment + 8; ++nx)
+    for (const auto& [lo, hi] : {std::pair{3, 3}, {0, 3}, {3, 0}}) shapes.push_back({nx, lo, hi});
+  for (const auto& [nx, lo, hi] : shapes) {
     const SweepSegments s = sweep_segments(nx, lo, hi);
     EXPECT_EQ(s.count, (nx + SweepTile::kSegment - 1) / SweepTile::kSegment);
     EXPECT_LE(s.interior_begin, s.interior_end);

@@ -263,7 +263,8 @@ TEST_F(Restart, AKilledRunKeepsEverySnapshotItCompletedAndRestartsFromThem) {
 
 // Each kind of bad restart file: one line on stderr, exit 1, nothing written.
 TEST_F(Restart, BadRestartFilesAreRefusedAndNothingIsWritten) {
-  ASSERT_EQ(run("-shape 20,12,6 -nsteps 6 -out_period 3 -impl cpu good").status, 0);
+  const std::string good_file_options = "-shape 20,12,6 -dx 10 -dt 0.002 -out_period 3";
+  ASSERT_EQ(run(good_file_options + " -nsteps 6 -impl cpu good").status, 0);
   ASSERT_EQ(run("-shape 20,12,6 -nsteps 6 -out_period 3 -impl cpu -no_output -json r.json x").status, 0);
   fs::create_directories(dir_ / "files");
   const fs::path good = work() / "good.cpu.vtkhdf";
@@ -310,6 +311,7 @@ TEST_F(Restart, BadRestartFilesAreRefusedAndNothingIsWritten) {
       {"-restart ../files/empty.vtkhdf", "holds no complete snapshot"},
       {"-restart ../files/good.vtkhdf -shape 20,12,7", "-shape 20,12,7 contradicts the restart file"},
       {"-restart ../files/good.vtkhdf -dt 0.001", "-dt 0.001 contradicts the restart file"},
+      {"-restart ../files/good.vtkhdf -dx 12", "-dx 12 contradicts the restart file"},
       {"-restart ../files/good.vtkhdf -out_period 2", "-out_period 2 contradicts the restart file"},
       {"-restart ../files/good.vtkhdf", "is complete (step 6); give -nsteps"},
       {"-restart ../files/old.cpu.vtkhdf -nsteps 3 ../files/old", "would overwrite the restart file"},
@@ -325,8 +327,11 @@ TEST_F(Restart, BadRestartFilesAreRefusedAndNothingIsWritten) {
     EXPECT_TRUE(rest.empty()) << args << ": " << o.err;
     EXPECT_TRUE(files_in_work().empty()) << args << " wrote " << files_in_work().front();
   }
-  // The checker of this test is not blind: the good file restarts.
+  // The checker of this test is not blind: the good file restarts, also with every option the file
+  // fixes given as the file has it (no contradiction).
   EXPECT_EQ(run("-impl cpu -restart ../files/good.vtkhdf -nsteps 3 more").status, 0);
+  const Outcome same = run("-impl cpu -restart ../files/good.vtkhdf -nsteps 3 " + good_file_options + " same");
+  EXPECT_EQ(same.status, 0) << same.err;
 }
 
 // A file system that fills up mid-run (a small tmpfs, mounted in a private mount namespace):

@@ -272,6 +272,10 @@ std::optional<std::string> check_output_locations(const Options& options, const 
   if (options.write_output) {
     const fs::path base(options.output_base);
     if (!base.has_filename()) return fmt::format("output_base '{}' has no file name", options.output_base);
+    std::error_code ec;  // ".", "..", or a folder: files would be named after the folder (hidden for ".")
+    if (base.filename() == "." || base.filename() == ".." || fs::is_directory(base, ec))
+      return fmt::format("output_base '{}' is a directory; name the files' stem in it (e.g. '{}')", options.output_base,
+                         (base / "run").string());
     for (const std::string& id : impl_ids) {
       const std::string file = output_path(options.output_base, id);
       if (auto problem = check_file_location(file)) return problem;

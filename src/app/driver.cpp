@@ -334,6 +334,12 @@ RunReport run_comparison(const Options& options, const std::vector<const ImplEnt
   if (group.distributed())
     log << fmt::format("awave: {} MPI processes, slabs of {} to {} x-planes\n", group.size(),
                        smallest_slab_nx(p.nx(), group.size()), largest_slab_nx(p.nx(), group.size()));
+  if (group.distributed() && options.write_output) {
+    const ProcessGroup::MpiIoLayer& io = ProcessGroup::mpi_io_layer();
+    log << fmt::format("awave: MPI-IO: OMPI_MCA_io={} (set by {}{})\n", io.setting.empty() ? "(unset)" : io.setting,
+                       io.chosen_by,
+                       io.chosen_by == "awave" ? ": Open MPI's OMPIO is not safe beside the exchange" : "");
+  }
   if (group.distributed() && options.digest)
     log << "awave: -digest is for one process (each process holds a slab of u): no digest over MPI\n";
   if (options.start)
@@ -411,12 +417,24 @@ void print_summary(const RunReport& report, std::ostream& out) {
   }
 }
 
+Verdict final_verdict(const RunReport& report) {
+  if (!report.options.check)
+    return report.all_passed() ? Verdict{"UNCHECKED: -no_check ran no CPU reference", 0}
+                               : Verdict{"FAIL: a non-finite value (NaN or Inf) in u", 2};
+  if (!report.all_passed()) return {"FAIL: an implementation differs from the CPU reference (or gave NaN/Inf)", 2};
+  std::string not_bitwise;  // called out even where the spec's tolerance passes them
+  for (const ImplResult& r : report.results)
+    if (r.checked && !r.bitwise()) not_bitwise += (not_bitwise.empty() ? "" : ", ") + r.id;
+  if (not_bitwise.empty()) return {"PASS: every implementation matches the CPU reference, bit for bit", 0};
+  return {"PASS: every implementation matches the CPU reference (NOT bitwise: " + not_bitwise + ")", 0};
+}
+
 // The environment variables that change what a run does: awave's tuning overrides (AWAVE_*) and
 // the settings of the OpenMP, offload, Kokkos, CUDA and NCCL runtimes, as the process sees them
 // (the openmptarget build sets LIBOMPTARGET_REUSE_BLOCKS_FOR_HIGH_TRIP_COUNT itself,
 // src/kokkos/offload_team_cap.cpp).
 static nlohmann::json runtime_environment() {
-  static const char* const prefixes[] = {"AWAVE_", "OMP_", "LIBOMPTARGET_", "KOKKOS_", "CUDA_", "NCCL_"};
+  static const char* const prefixes[] = {"AWAVE_", "OMP_", "LIBOMPTARGET_", "KOKKOS_", "CUDA_", "NCCL_", "OMPI_MCA_"};
   nlohmann::json env = nlohmann::json::object();
   for (char** e = environ; e && *e; ++e) {
     const std::string kv = *e;
@@ -455,6 +473,10 @@ void write_json(const RunReport& report, const std::string& path) {
                  {"nsteps", p.nsteps},
                  {"out_period", p.out_period},
                  {"start_step", p.start_step}};
+  if (ProcessGroup::world().distributed()) {  // Open MPI's MPI-IO layer (ProcessGroup::mpi_io_layer)
+    const ProcessGroup::MpiIoLayer& io = ProcessGroup::mpi_io_layer();
+    j["mpi_io"] = {{"OMPI_MCA_io", io.setting}, {"chosen_by", io.chosen_by}, {"may_be_ompio", io.may_be_ompio}};
+  }
   if (report.options.start) j["restart_file"] = report.options.start->file;
   j["checked_against_cpu"] = report.options.check;
   j["reference"] = report.options.check ? report.options.reference : "";

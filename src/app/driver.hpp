@@ -76,6 +76,15 @@ RunReport run_comparison(const Options& options, std::ostream& log);
 // The same with an explicit list of implementations (the reference, if checking, first).
 RunReport run_comparison(const Options& options, const std::vector<const ImplEntry*>& impls, std::ostream& log);
 
+// The run's last line and exit status: PASS (0; naming the implementations that are not the
+// reference's bits, where the spec's tolerance passes them), FAIL (2), or, under -no_check,
+// UNCHECKED (0) unless a value was not finite (FAIL, 2).
+struct Verdict {
+  std::string line;
+  int status = 0;
+};
+Verdict final_verdict(const RunReport& report);
+// Each implementation's chunk statistics, its check, and its output's times.
 void print_summary(const RunReport& report, std::ostream& out);
 // One table for the whole run, side by side: each implementation's best and median chunk SU/s,
 // its share of the best (the fastest implementation of the run) and its check.

@@ -198,6 +198,9 @@ void configure_tuning(const std::string& spec, const std::vector<std::string>& i
     const KeySpec* s = find_spec(name);
     if (!s) throw std::invalid_argument(fmt::format("tuning: unknown key '{}' (see -tune help)", name));
     validate(*s, value, "-tune");
+    if (const auto it = st.values.find(name); it != st.values.end() && it->second.source == "-tune")
+      throw std::invalid_argument(
+          fmt::format("tuning: {} is given twice in -tune ({} and {}): give it once", name, it->second.value, value));
     st.values[name] = {value, "-tune"};
   }
   if (notes)
@@ -233,7 +236,8 @@ std::optional<std::string> tuning_word(const std::string& key) {
 }
 
 namespace {
-const char* const kTestFaults[] = {"NCCL_SHARED_GPU", "NCCL_UNORDERED", "STALL_HALO", "NO_PINNED_MEMORY", "SHALLOW_HALO"};
+const char* const kTestFaults[] = {"NCCL_SHARED_GPU",  "NCCL_UNORDERED", "STALL_HALO",
+                                   "NO_PINNED_MEMORY", "SHALLOW_HALO",   "OMPIO"};
 }
 
 std::optional<std::string> test_fault(const std::string& name) {
@@ -261,7 +265,7 @@ std::string tuning_help() {
                                                           : fmt::format("used by the {} code", s.key.used_by));
   out += "Faults planted by the tests (not tuning; a run with one set says so first): AWAVE_TEST_FAULT_NCCL_SHARED_GPU,\n"
          "  AWAVE_TEST_FAULT_NCCL_UNORDERED, AWAVE_TEST_FAULT_STALL_HALO=RANK, AWAVE_TEST_FAULT_NO_PINNED_MEMORY,\n"
-         "  AWAVE_TEST_FAULT_SHALLOW_HALO\n";
+         "  AWAVE_TEST_FAULT_SHALLOW_HALO, AWAVE_TEST_FAULT_OMPIO (output over MPI through Open MPI's OMPIO)\n";
   return out;
 }
 

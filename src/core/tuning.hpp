@@ -46,8 +46,8 @@ std::optional<std::string> tuning_word(const std::string& key);
 std::string tuning_help();
 
 // Faults planted by the tests, not tuning: AWAVE_TEST_FAULT_<name> (NCCL_SHARED_GPU,
-// NCCL_UNORDERED, STALL_HALO=RANK, NO_PINNED_MEMORY, SHALLOW_HALO). The value where set; test_faults_set() lists those
-// set, for the run's first line.
+// NCCL_UNORDERED, STALL_HALO=RANK, NO_PINNED_MEMORY, SHALLOW_HALO, OMPIO). The value where set; test_faults_set() lists
+// those set, for the run's first line.
 std::optional<std::string> test_fault(const std::string& name);
 std::vector<std::string> test_faults_set();
 

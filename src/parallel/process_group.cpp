@@ -1,5 +1,6 @@
 #include "parallel/process_group.hpp"
 
+#include "core/tuning.hpp"  // test_fault
 #include "parallel/nccl_link.hpp"
 
 #include <fmt/format.h>
@@ -22,6 +23,7 @@ namespace awave {
 
 namespace {
 ProcessGroup world_group;
+ProcessGroup::MpiIoLayer io_layer;
 #if defined(AWAVE_HAVE_MPI)
 bool mpi_started = false;
 MPI_Comm hdf5_comm_handle = MPI_COMM_NULL;  // its own communicator: collective I/O apart from halos
@@ -40,8 +42,30 @@ ProcessGroup& ProcessGroup::world() {
   return world_group;
 }
 
+bool ProcessGroup::setting_allows_ompio(const std::string& setting) {
+  const bool leave_out = !setting.empty() && setting[0] == '^';
+  std::stringstream names(leave_out ? setting.substr(1) : setting);
+  bool named = false;
+  for (std::string name; std::getline(names, name, ',');) named = named || name == "ompio";
+  return setting.empty() || (leave_out ? !named : named);
+}
+
+const ProcessGroup::MpiIoLayer& ProcessGroup::mpi_io_layer() {
+  return io_layer;
+}
+
 void ProcessGroup::init(int& argc, char**& argv) {
 #if defined(AWAVE_HAVE_MPI)
+  // Before MPI_Init_thread, which reads Open MPI's settings from the environment (other MPIs
+  // ignore the variable).
+  if (const char* user = std::getenv("OMPI_MCA_io")) {
+    io_layer = {user, "user", setting_allows_ompio(user)};
+  } else if (test_fault("OMPIO")) {
+    io_layer = {"", "test fault", true};
+  } else {
+    setenv("OMPI_MCA_io", "^ompio", 1);
+    io_layer = {"^ompio", "awave", false};
+  }
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   mpi_started = true;

@@ -15,8 +15,24 @@ namespace awave {
 class ProcessGroup {
  public:
   // MPI_Init_thread (MPI_THREAD_MULTIPLE: the output writer thread makes collective HDF5 calls
-  // while the main thread exchanges halos) where the build has MPI; nothing otherwise.
+  // while the main thread exchanges halos) where the build has MPI, after choosing the MPI-IO
+  // layer (mpi_io_layer()); nothing otherwise.
   static void init(int& argc, char**& argv);
+  // Open MPI's MPI-IO layer for this process. OMPIO (Open MPI's default) is not safe beside a
+  // second thread in MPI: its progress callback walks a global, unlocked list of the requests its
+  // collective writes (fcoll vulcan) add and free, and every thread in MPI runs that callback, so
+  // the writer thread's H5Dwrite and an exchange on another thread corrupt the heap (docs/mpi.md,
+  // "Output over MPI and OMPIO"). init() therefore sets OMPI_MCA_io=^ompio (ROMIO writes) unless
+  // the user set OMPI_MCA_io; a user setting that leaves OMPIO in is refused for output over MPI.
+  struct MpiIoLayer {
+    std::string setting;       // OMPI_MCA_io as MPI_Init_thread read it ("" where unset)
+    std::string chosen_by;     // "awave", "user", or "test fault" (AWAVE_TEST_FAULT_OMPIO keeps the default)
+    bool may_be_ompio = true;  // the setting lets Open MPI pick OMPIO
+  };
+  static const MpiIoLayer& mpi_io_layer();
+  // Whether an OMPI_MCA_io value lets Open MPI pick OMPIO: a list of components to use ("romio321"),
+  // or after '^' a list to leave out; unset or empty, every component (OMPIO first).
+  static bool setting_allows_ompio(const std::string& setting);
   static void finalize();
   static ProcessGroup& world();
   // In a build without MPI: the launcher's process count when an MPI launcher (OpenMPI's

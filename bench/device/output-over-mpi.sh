@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Output over MPI (issue 54; docs/mpi.md, "Output over MPI and OMPIO"), on a machine of several GPUs
+# through on-device.sh, an MPI build staged. Each part writes as it goes; a part's verdict is its
+# summary line ("PASS"/"FAIL") in OUT_DIR/summary.txt, and the script exits 1 if any part failed.
+#  repro: the issue's run, OMP_NUM_THREADS=16 mpirun -np 4 awave -shape 1024,260,250 -nsteps 31
+#         -out_period 10 -impl cpu-openmp: first through OMPIO as 43d814e wrote (AWAVE_TEST_FAULT_OMPIO,
+#         3 tries: the crash is expected, and counted), then REPEAT (10) times as awave chooses; each
+#         must exit 0 with PASS, and every file it wrote verify (-verify). A crash, a hang (the time
+#         limit) or a file that does not verify fails the part.
+#  io:    the output's speed where OMPIO worked, OMPIO against ROMIO, interleaved, ROUNDS (3) rounds:
+#         2 processes of cpu-openmp at 1024x260x250 (the issue: no crash with 2), and the GPU codes on
+#         every GPU at 1024x512x256 (hand CUDA: its halos through NCCL); "written ... at G GB/s of wall".
+#  soak:  the build's implementations over 2-4 processes, snapshots and checkpoints, double and
+#         single precision, up to 1024^3 and 2048x512x512 (SOAK_BIG=0 leaves those two out): every
+#         file verifies and equals the one-process run's: h5diff of the whole file up to 1.5 GB, and
+#         above it h5diff of the files' plane checksums (/awave_integrity, /awave_checkpoints: a
+#         CRC-32 of every x-plane of every snapshot and checkpoint; both files verifying against
+#         theirs, equal checksums are equal planes up to CRC collisions).
+#         SOAK_ONLY="NAME ..." runs those of the plan below; none starts after DEADLINE (480) seconds.
+#   [PARTS="repro io soak"] [REPEAT=10] [ROUNDS=3] bench/device/output-over-mpi.sh OUT_DIR [BUILD]
+set -uo pipefail
+out=${1:?usage: output-over-mpi.sh OUT_DIR [BUILD]}
+build=${2:-cuda-mpi}
+mkdir -p "$out" && out=$(cd "$out" && pwd)
+exe=$PWD/build/$build/src/awave
+work=${AWAVE_WORK:-/tmp/awave-output-over-mpi}
+rm -rf "$work" && mkdir -p "$work"
+export OMP_TARGET_OFFLOAD=MANDATORY OMP_PROC_BIND=spread OMP_PLACES=threads
+gpus=$(nvidia-smi -L | grep -c '^GPU')
+{ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; echo "cores: $(nproc)";
+  df -h "$work" | tail -1; } > "$out/machine-$build.txt"
+summary() { echo "$*" | tee -a "$out/summary.txt"; }
+status=0
+
+# mpirun of awave, TIME seconds at most: mpi NAME NP TIME [VAR=VALUE ...] -- ARGS...; its status.
+mpi() {
+  local name=$1 np=$2 limit=$3; shift 3
+  local envs=()
+  while [ "$1" != -- ]; do envs+=("$1"); shift; done
+  shift
+  (cd "$work" && env "${envs[@]}" timeout "$limit" mpirun -np "$np" --oversubscribe --bind-to none \
+     -x LD_LIBRARY_PATH -x OMP_NUM_THREADS -x OMP_PROC_BIND -x OMP_PLACES -x OMP_TARGET_OFFLOAD \
+     -x AWAVE_TEST_FAULT_OMPIO "$exe" -json "$out/$name.json" "$@" > "$out/$name.txt" 2>&1)
+}
+# Every file a run wrote verifies: verified PREFIX; prints what did not.
+verified() {
+  local bad=0
+  for f in "$work/$1".*.vtkhdf; do
+    "$exe" -verify "$f" > "$work/verify.txt" 2>&1 || { echo "$(basename "$f"): $(tail -1 "$work/verify.txt")"; bad=1; }
+  done
+  [ -e "$(ls "$work/$1".*.vtkhdf 2>/dev/null | head -1)" ] || { echo "no file"; bad=1; }
+  return $bad
+}
+crash_words() { grep -o -m1 -E 'malloc[^ ]*\(\)[^\n]*|corrupted [a-z-]+( list)?|free\(\)[^\n]*|signal [0-9]+|Segmentation fault|Aborted' "$1" | head -1; }
+
+if [[ " ${PARTS:-repro io soak} " == *" repro "* ]]; then
+  repro=(-shape 1024,260,250 -nsteps 31 -out_period 10 -impl cpu-openmp)
+  caught=0
+  for try in 1 2 3; do
+    mpi "repro-ompio_$try" 4 150 OMP_NUM_THREADS=16 AWAVE_TEST_FAULT_OMPIO=1 -- "${repro[@]}" "repro-ompio_$try"; rc=$?
+    summary "repro through OMPIO (planted, 43d814e's choice) $try: exit $rc $(crash_words "$out/repro-ompio_$try.txt")"
+    rm -f "$work"/repro-ompio_*
+    [ $rc -ne 0 ] && caught=$((caught + 1))
+  done
+  ok=0
+  for run in $(seq "${REPEAT:-10}"); do
+    mpi "repro_$run" 4 150 OMP_NUM_THREADS=16 -- "${repro[@]}" "repro_$run"; rc=$?
+    bad=$(verified "repro_$run")
+    if [ $rc -eq 0 ] && grep -q '^PASS' "$out/repro_$run.txt" && [ -z "$bad" ]; then ok=$((ok + 1)); fi
+    summary "repro $run: exit $rc, $(grep -m1 -E '^(PASS|FAIL)' "$out/repro_$run.txt" | cut -c1-60) $(crash_words "$out/repro_$run.txt") ${bad:+files: $bad}"
+    rm -f "$work"/repro_*
+  done
+  verdict=PASS; [ $ok -eq "${REPEAT:-10}" ] || { verdict=FAIL; status=1; }
+  summary "repro: $verdict: $ok of ${REPEAT:-10} runs as awave chooses passed with verified files; through OMPIO $caught of 3 failed"
+fi
+
+if [[ " ${PARTS:-repro io soak} " == *" io "* ]]; then
+  for round in $(seq "${ROUNDS:-3}"); do
+    for layer in romio ompio; do
+      fault=(); [ $layer = ompio ] && fault=(AWAVE_TEST_FAULT_OMPIO=1)
+      mpi "io-cpu-$layer-r$round" 2 150 OMP_NUM_THREADS=16 "${fault[@]}" -- -shape 1024,260,250 -nsteps 31 \
+        -out_period 10 -impl cpu-openmp -no_check "io-cpu-$layer"
+      summary "io cpu-openmp np 2 $layer r$round: exit $? $(grep -m1 -o 'written: .* of wall' "$out/io-cpu-$layer-r$round.txt")"
+      rm -f "$work"/io-cpu-*
+      mpi "io-gpu-$layer-r$round" "$gpus" 150 "${fault[@]}" -- -shape 1024,512,256 -nsteps 30 -out_period 10 \
+        -impl cuda -no_check "io-gpu-$layer"
+      summary "io gpu np $gpus $layer r$round: exit $? $(grep -o 'written: .* of wall' "$out/io-gpu-$layer-r$round.txt" | tr '\n' ' ')"
+      rm -f "$work"/io-gpu-*
+    done
+  done
+fi
+
+if [[ " ${PARTS:-repro io soak} " == *" soak "* ]]; then
+  impls=$("$exe" -list | awk '$1 != "cpu" {printf "%s%s", sep, $1; sep=","}')
+  gpu_impl=$("$exe" -list | awk '$1 == "cuda" || $1 == "omp" {print $1}')
+  single="-snapshot_precision single -snapshot_fields u"
+  # name | processes | arguments (every implementation of the build but the serial reference)
+  plan=(
+    "d1024|2 3 4|-shape 1024,260,250 -nsteps 30 -out_period 15"
+    "s1024|2 3 4|-shape 1024,260,250 -nsteps 20 -out_period 5 -checkpoint_period 10 $single"
+    "dmpi|2 3 4|-shape 512,260,250 -nsteps 16 -out_period 8 -halo mpi"
+    "smpi|2 4|-shape 1024,260,250 -nsteps 21 -out_period 7 -checkpoint_period 14 $single -halo mpi"
+    "d512|2 3 4|-shape 512,260,250 -nsteps 16 -out_period 8"
+    "big2048|2 4|-shape 2048,512,512 -nsteps 6 -out_period 3 -checkpoint_period 6 $single"
+    "big1024|4|-shape 1024,1024,1024 -nsteps 6 -out_period 3 -checkpoint_period 6 $single"
+  )
+  runs=0 passed=0 start=$SECONDS
+  for entry in "${plan[@]}"; do
+    IFS='|' read -r name nps args <<< "$entry"
+    [ -z "${SOAK_ONLY:-}" ] || [[ " $SOAK_ONLY " == *" $name "* ]] || continue
+    read -r -a argv <<< "$args"
+    argv+=(-impl "$([[ $name == big* ]] && echo "$gpu_impl" || echo "$impls")" -no_check)
+    if [ $((SECONDS - start)) -gt "${DEADLINE:-480}" ]; then summary "soak $name: not run (past DEADLINE)"; continue; fi
+    # The one-process files: the reference of every process count.
+    mpi "soak-$name-p1" 1 400 OMP_NUM_THREADS=16 -- "${argv[@]}" "$name-p1" ||
+      summary "soak $name: the one-process run failed: $(tail -1 "$out/soak-$name-p1.txt")"
+    for np in $nps; do
+      mpi "soak-$name-p$np" "$np" 400 OMP_NUM_THREADS=$(( $(nproc) / np )) -- "${argv[@]}" "$name-p$np"; rc=$?
+      runs=$((runs + 1))
+      bad=$(verified "$name-p$np")
+      for f in "$work/$name-p1".*.vtkhdf; do
+        g=${f/-p1./-p$np.}
+        if [ "$(du -m "$f" | cut -f1)" -le 1500 ]; then
+          h5diff -r "$f" "$g" > "$work/diff.txt" 2>&1 || bad+=" $(basename "$g") differs (h5diff);"
+        else
+          for group in /awave_integrity /awave_checkpoints; do
+            h5dump -n "$f" 2>/dev/null | grep -q " $group\$" || continue
+            h5diff -r "$f" "$g" "$group" > "$work/diff.txt" 2>&1 || bad+=" $(basename "$g") $group differs;"
+          done
+        fi
+      done
+      [ $rc -eq 0 ] && [ -z "$bad" ] && passed=$((passed + 1))
+      summary "soak $name np $np: exit $rc $(crash_words "$out/soak-$name-p$np.txt") $(ls "$work/$name-p$np".*.vtkhdf 2>/dev/null | wc -l) files verified and compared ($(du -sh "$work" | cut -f1) on disk) ${bad:+PROBLEM: $bad}"
+      rm -f "$work/$name-p$np".*
+    done
+    rm -f "$work/$name-p1".*
+  done
+  verdict=PASS; [ $passed -eq $runs ] || { verdict=FAIL; status=1; }
+  summary "soak $build${SOAK_ONLY:+ ($SOAK_ONLY)}: $verdict: $passed of $runs runs over MPI exited 0 with every file verified and equal to one process's"
+fi
+exit $status
