@@ -173,13 +173,14 @@ class AwaveLines(unittest.TestCase):
     def test_the_patterns_match_what_awave_prints(self):
         exe = os.environ.get("AWAVE_EXE", os.path.join(HERE, "..", "build", "host", "src", "awave"))
         lines = awave_lines()
-        self.assertEqual(set(lines), {"AWAVE_LINE_BITWISE", "AWAVE_LINE_NOT_BITWISE", "AWAVE_LINE_VERDICT"})
+        self.assertEqual(set(lines), {"AWAVE_LINE_BITWISE", "AWAVE_LINE_NOT_BITWISE", "AWAVE_LINE_VERDICT",
+                                      "AWAVE_LINE_WRITTEN"})
         with tempfile.TemporaryDirectory() as d:
-            r = subprocess.run([exe, "-shape", "12,10,5", "-nsteps", "3", "-impl", "cpu-openmp", "-no_output"],
+            r = subprocess.run([exe, "-shape", "12,10,5", "-nsteps", "3", "-impl", "cpu-openmp", "run"],
                                cwd=d, capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="2"))
         self.assertEqual(r.returncode, 0, r.stderr)
         out = r.stdout.splitlines()
-        for name in ("AWAVE_LINE_BITWISE", "AWAVE_LINE_VERDICT"):
+        for name in ("AWAVE_LINE_BITWISE", "AWAVE_LINE_VERDICT", "AWAVE_LINE_WRITTEN"):
             self.assertTrue(any(re.search(lines[name], line) for line in out), f"{name}: no line of\n{r.stdout}")
         self.assertFalse(any(re.search(lines["AWAVE_LINE_NOT_BITWISE"], line) for line in out))
         # The failing line's words are the driver's, which tests/test_driver.cpp plants a difference for.

@@ -3,3 +3,4 @@
 AWAVE_LINE_BITWISE='check: bitwise identical to the reference'
 AWAVE_LINE_NOT_BITWISE='check: NOT BITWISE'
 AWAVE_LINE_VERDICT='^(PASS|FAIL)'
+AWAVE_LINE_WRITTEN='written: [0-9.]+ GB .* at [0-9.]+ GB/s of wall'

@@ -5,20 +5,18 @@
 #  repro: the issue's run, OMP_NUM_THREADS=16 mpirun -np 4 awave -shape 1024,260,250 -nsteps 31
 #         -out_period 10 -impl cpu-openmp: first through OMPIO as 43d814e wrote (AWAVE_TEST_FAULT_OMPIO,
 #         3 tries: the crash is expected, and counted), then REPEAT (10) times as awave chooses; each
-#         must exit 0 with PASS, and every file it wrote verify (-verify). A crash, a hang (the time
-#         limit) or a file that does not verify fails the part.
+#         must exit 0 with PASS, and every file it wrote verify (-verify) and equal one process's
+#         (same_as). A crash, a hang (the time limit) or a file that differs fails the part.
 #  io:    the output's speed where OMPIO worked, OMPIO against ROMIO, interleaved, ROUNDS (3) rounds:
 #         2 processes of cpu-openmp at 1024x260x250 (the issue: no crash with 2), and the GPU codes on
 #         every GPU at 1024x512x256 (hand CUDA: its halos through NCCL); "written ... at G GB/s of wall".
 #  soak:  the build's implementations over 2-4 processes, snapshots and checkpoints, double and
 #         single precision, up to 1024^3 and 2048x512x512 (SOAK_BIG=0 leaves those two out): every
-#         file verifies and equals the one-process run's: h5diff of the whole file up to 1.5 GB, and
-#         above it h5diff of the files' plane checksums (/awave_integrity, /awave_checkpoints: a
-#         CRC-32 of every x-plane of every snapshot and checkpoint; both files verifying against
-#         theirs, equal checksums are equal planes up to CRC collisions).
+#         file verifies and equals the one-process run's (same_as).
 #         SOAK_ONLY="NAME ..." runs those of the plan below; none starts after DEADLINE (480) seconds.
 #   [PARTS="repro io soak"] [REPEAT=10] [ROUNDS=3] bench/device/output-over-mpi.sh OUT_DIR [BUILD]
 set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/awave-lines.sh"
 out=${1:?usage: output-over-mpi.sh OUT_DIR [BUILD]}
 build=${2:-cuda-mpi}
 mkdir -p "$out" && out=$(cd "$out" && pwd)
@@ -38,9 +36,10 @@ mpi() {
   local envs=()
   while [ "$1" != -- ]; do envs+=("$1"); shift; done
   shift
-  (cd "$work" && env "${envs[@]}" timeout "$limit" mpirun -np "$np" --oversubscribe --bind-to none \
-     -x LD_LIBRARY_PATH -x OMP_NUM_THREADS -x OMP_PROC_BIND -x OMP_PLACES -x OMP_TARGET_OFFLOAD \
-     -x AWAVE_TEST_FAULT_OMPIO "$exe" -json "$out/$name.json" "$@" > "$out/$name.txt" 2>&1)
+  local exports=(-x LD_LIBRARY_PATH -x OMP_PROC_BIND -x OMP_PLACES -x OMP_TARGET_OFFLOAD)
+  for e in "${envs[@]}"; do exports+=(-x "${e%%=*}"); done  # (an unset variable is not passed: no empty fault)
+  (cd "$work" && env "${envs[@]}" timeout "$limit" mpirun -np "$np" --oversubscribe --bind-to none "${exports[@]}" \
+     "$exe" -json "$out/$name.json" "$@" > "$out/$name.txt" 2>&1)
 }
 # Every file a run wrote verifies: verified PREFIX; prints what did not.
 verified() {
@@ -50,6 +49,23 @@ verified() {
   done
   [ -e "$(ls "$work/$1".*.vtkhdf 2>/dev/null | head -1)" ] || { echo "no file"; bad=1; }
   return $bad
+}
+# Each file of run OTHER equals run FIRST's (same_as FIRST OTHER): h5diff of the whole file up to
+# 1.5 GB; above it, h5diff of the files' plane checksums (/awave_integrity, /awave_checkpoints: a
+# CRC-32 of every x-plane of every snapshot and checkpoint; with both files verified against
+# theirs, equal checksums are equal planes up to CRC collisions). Prints what differs.
+same_as() {
+  for f in "$work/$1".*.vtkhdf; do
+    local g=${f/$1./$2.}
+    if [ "$(du -m "$f" | cut -f1)" -le 1500 ]; then
+      h5diff -r "$f" "$g" > "$work/diff.txt" 2>&1 || echo -n "$(basename "$g") differs (h5diff); "
+    else
+      for group in /awave_integrity /awave_checkpoints; do
+        h5dump -n "$f" 2>/dev/null | grep -q " $group\$" || continue
+        h5diff -r "$f" "$g" "$group" > "$work/diff.txt" 2>&1 || echo -n "$(basename "$g") $group differs; "
+      done
+    fi
+  done
 }
 crash_words() { grep -o -m1 -E 'malloc[^ ]*\(\)[^\n]*|corrupted [a-z-]+( list)?|free\(\)[^\n]*|signal [0-9]+|Segmentation fault|Aborted' "$1" | head -1; }
 
@@ -62,29 +78,33 @@ if [[ " ${PARTS:-repro io soak} " == *" repro "* ]]; then
     rm -f "$work"/repro-ompio_*
     [ $rc -ne 0 ] && caught=$((caught + 1))
   done
+  mpi "repro_p1" 1 200 OMP_NUM_THREADS=16 -- "${repro[@]}" "repro_p1" ||
+    summary "repro: the one-process run failed: $(tail -1 "$out/repro_p1.txt")"
   ok=0
   for run in $(seq "${REPEAT:-10}"); do
     mpi "repro_$run" 4 150 OMP_NUM_THREADS=16 -- "${repro[@]}" "repro_$run"; rc=$?
-    bad=$(verified "repro_$run")
-    if [ $rc -eq 0 ] && grep -q '^PASS' "$out/repro_$run.txt" && [ -z "$bad" ]; then ok=$((ok + 1)); fi
-    summary "repro $run: exit $rc, $(grep -m1 -E '^(PASS|FAIL)' "$out/repro_$run.txt" | cut -c1-60) $(crash_words "$out/repro_$run.txt") ${bad:+files: $bad}"
-    rm -f "$work"/repro_*
+    bad="$(verified "repro_$run")$(same_as repro_p1 "repro_$run")"
+    verdict=$(grep -m1 -E "$AWAVE_LINE_VERDICT" "$out/repro_$run.txt")
+    [ $rc -eq 0 ] && [[ $verdict == PASS* ]] && [ -z "$bad" ] && ok=$((ok + 1))
+    summary "repro $run: exit $rc, ${verdict:0:60} $(crash_words "$out/repro_$run.txt") ${bad:+files: $bad}"
+    rm -f "$work"/repro_[0-9]*
   done
+  rm -f "$work"/repro_p1.*
   verdict=PASS; [ $ok -eq "${REPEAT:-10}" ] || { verdict=FAIL; status=1; }
-  summary "repro: $verdict: $ok of ${REPEAT:-10} runs as awave chooses passed with verified files; through OMPIO $caught of 3 failed"
+  summary "repro: $verdict: $ok of ${REPEAT:-10} runs as awave chooses passed, every file verified and equal to one process's; through OMPIO $caught of 3 failed"
 fi
 
 if [[ " ${PARTS:-repro io soak} " == *" io "* ]]; then
   for round in $(seq "${ROUNDS:-3}"); do
     for layer in romio ompio; do
-      fault=(); [ $layer = ompio ] && fault=(AWAVE_TEST_FAULT_OMPIO=1)
-      mpi "io-cpu-$layer-r$round" 2 150 OMP_NUM_THREADS=16 "${fault[@]}" -- -shape 1024,260,250 -nsteps 31 \
+      fault=(OMP_NUM_THREADS=16); [ $layer = ompio ] && fault+=(AWAVE_TEST_FAULT_OMPIO=1)
+      mpi "io-cpu-$layer-r$round" 2 150 "${fault[@]}" -- -shape 1024,260,250 -nsteps 31 \
         -out_period 10 -impl cpu-openmp -no_check "io-cpu-$layer"
-      summary "io cpu-openmp np 2 $layer r$round: exit $? $(grep -m1 -o 'written: .* of wall' "$out/io-cpu-$layer-r$round.txt")"
+      summary "io cpu-openmp np 2 $layer r$round: exit $? $(grep -m1 -o -E "$AWAVE_LINE_WRITTEN" "$out/io-cpu-$layer-r$round.txt")"
       rm -f "$work"/io-cpu-*
       mpi "io-gpu-$layer-r$round" "$gpus" 150 "${fault[@]}" -- -shape 1024,512,256 -nsteps 30 -out_period 10 \
         -impl cuda -no_check "io-gpu-$layer"
-      summary "io gpu np $gpus $layer r$round: exit $? $(grep -o 'written: .* of wall' "$out/io-gpu-$layer-r$round.txt" | tr '\n' ' ')"
+      summary "io gpu np $gpus $layer r$round: exit $? $(grep -m1 -o -E "$AWAVE_LINE_WRITTEN" "$out/io-gpu-$layer-r$round.txt")"
       rm -f "$work"/io-gpu-*
     done
   done
@@ -117,18 +137,7 @@ if [[ " ${PARTS:-repro io soak} " == *" soak "* ]]; then
     for np in $nps; do
       mpi "soak-$name-p$np" "$np" 400 OMP_NUM_THREADS=$(( $(nproc) / np )) -- "${argv[@]}" "$name-p$np"; rc=$?
       runs=$((runs + 1))
-      bad=$(verified "$name-p$np")
-      for f in "$work/$name-p1".*.vtkhdf; do
-        g=${f/-p1./-p$np.}
-        if [ "$(du -m "$f" | cut -f1)" -le 1500 ]; then
-          h5diff -r "$f" "$g" > "$work/diff.txt" 2>&1 || bad+=" $(basename "$g") differs (h5diff);"
-        else
-          for group in /awave_integrity /awave_checkpoints; do
-            h5dump -n "$f" 2>/dev/null | grep -q " $group\$" || continue
-            h5diff -r "$f" "$g" "$group" > "$work/diff.txt" 2>&1 || bad+=" $(basename "$g") $group differs;"
-          done
-        fi
-      done
+      bad="$(verified "$name-p$np")$(same_as "$name-p1" "$name-p$np")"
       [ $rc -eq 0 ] && [ -z "$bad" ] && passed=$((passed + 1))
       summary "soak $name np $np: exit $rc $(crash_words "$out/soak-$name-p$np.txt") $(ls "$work/$name-p$np".*.vtkhdf 2>/dev/null | wc -l) files verified and compared ($(du -sh "$work" | cut -f1) on disk) ${bad:+PROBLEM: $bad}"
       rm -f "$work/$name-p$np".*
