@@ -7,9 +7,11 @@
 #         3 tries: the crash is expected, and counted), then REPEAT (10) times as awave chooses; each
 #         must exit 0 with PASS, and every file it wrote verify (-verify) and equal one process's
 #         (same_as). A crash, a hang (the time limit) or a file that differs fails the part.
-#  io:    the output's speed where OMPIO worked, OMPIO against ROMIO, interleaved, ROUNDS (3) rounds:
+#         REPRO_LAYER (default: awave's choice) names the layer of those 10 (layer_env), PLANTED the tries.
+#  io:    the output's speed where OMPIO worked, LAYERS (default vulcan) interleaved, ROUNDS (3) rounds:
 #         2 processes of cpu-openmp at 1024x260x250 (the issue: no crash with 2), and the GPU codes on
-#         every GPU at 1024x512x256 (hand CUDA: its halos through NCCL); "written ... at G GB/s of wall".
+#         every GPU at 1024x512x256 (hand CUDA: its halos through NCCL; IO_GPU=0 leaves it out);
+#         "written ... at G GB/s of wall".
 #  soak:  the build's implementations over 2-4 processes, snapshots and checkpoints, double and
 #         single precision, up to 1024^3 and 2048x512x512 (SOAK_BIG=0 leaves those two out): every
 #         file verifies and equals the one-process run's (same_as).
@@ -67,22 +69,34 @@ same_as() {
     fi
   done
 }
+# The MPI-IO layer of a run, as environment assignments: default (what awave chooses), vulcan
+# (OMPIO's default collective writes, as 43d814e wrote), gen2 (OMPIO, fcoll dynamic_gen2), romio.
+layer_env() {
+  case $1 in
+    default) echo "OUTPUT_LAYER=default" ;;  # (a variable awave does not read)
+    vulcan) echo "AWAVE_TEST_FAULT_OMPIO=1" ;;
+    gen2) echo "AWAVE_TEST_FAULT_OMPIO=1 OMPI_MCA_fcoll=dynamic_gen2" ;;
+    romio) echo "OMPI_MCA_io=^ompio" ;;
+    *) echo "output-over-mpi: no layer $1" >&2; exit 2 ;;
+  esac
+}
 crash_words() { grep -o -m1 -E 'malloc[^ ]*\(\)[^\n]*|corrupted [a-z-]+( list)?|free\(\)[^\n]*|signal [0-9]+|Segmentation fault|Aborted' "$1" | head -1; }
 
 if [[ " ${PARTS:-repro io soak} " == *" repro "* ]]; then
   repro=(-shape 1024,260,250 -nsteps 31 -out_period 10 -impl cpu-openmp)
   caught=0
-  for try in 1 2 3; do
+  for try in $(seq "${PLANTED:-3}"); do
     mpi "repro-ompio_$try" 4 150 OMP_NUM_THREADS=16 AWAVE_TEST_FAULT_OMPIO=1 -- "${repro[@]}" "repro-ompio_$try"; rc=$?
     summary "repro through OMPIO (planted, 43d814e's choice) $try: exit $rc $(crash_words "$out/repro-ompio_$try.txt")"
     rm -f "$work"/repro-ompio_*
     [ $rc -ne 0 ] && caught=$((caught + 1))
   done
+  read -r -a layer <<< "$(layer_env "${REPRO_LAYER:-default}")"
   mpi "repro_p1" 1 200 OMP_NUM_THREADS=16 -- "${repro[@]}" "repro_p1" ||
     summary "repro: the one-process run failed: $(tail -1 "$out/repro_p1.txt")"
   ok=0
   for run in $(seq "${REPEAT:-10}"); do
-    mpi "repro_$run" 4 150 OMP_NUM_THREADS=16 -- "${repro[@]}" "repro_$run"; rc=$?
+    mpi "repro_$run" 4 150 OMP_NUM_THREADS=16 "${layer[@]}" -- "${repro[@]}" "repro_$run"; rc=$?
     bad="$(verified "repro_$run")$(same_as repro_p1 "repro_$run")"
     verdict=$(grep -m1 -E "$AWAVE_LINE_VERDICT" "$out/repro_$run.txt")
     [ $rc -eq 0 ] && [[ $verdict == PASS* ]] && [ -z "$bad" ] && ok=$((ok + 1))
@@ -91,18 +105,19 @@ if [[ " ${PARTS:-repro io soak} " == *" repro "* ]]; then
   done
   rm -f "$work"/repro_p1.*
   verdict=PASS; [ $ok -eq "${REPEAT:-10}" ] || { verdict=FAIL; status=1; }
-  summary "repro: $verdict: $ok of ${REPEAT:-10} runs as awave chooses passed, every file verified and equal to one process's; through OMPIO $caught of 3 failed"
+  summary "repro: $verdict: $ok of ${REPEAT:-10} runs (${REPRO_LAYER:-default}) passed, every file verified and equal to one process's; through OMPIO $caught of 3 failed"
 fi
 
 if [[ " ${PARTS:-repro io soak} " == *" io "* ]]; then
   for round in $(seq "${ROUNDS:-3}"); do
-    for layer in romio ompio; do
-      fault=(OMP_NUM_THREADS=16); [ $layer = ompio ] && fault+=(AWAVE_TEST_FAULT_OMPIO=1)
-      mpi "io-cpu-$layer-r$round" 2 150 "${fault[@]}" -- -shape 1024,260,250 -nsteps 31 \
+    for layer in ${LAYERS:-default vulcan}; do
+      read -r -a env_of_layer <<< "$(layer_env "$layer")"
+      mpi "io-cpu-$layer-r$round" 2 150 OMP_NUM_THREADS=16 "${env_of_layer[@]}" -- -shape 1024,260,250 -nsteps 31 \
         -out_period 10 -impl cpu-openmp -no_check "io-cpu-$layer"
       summary "io cpu-openmp np 2 $layer r$round: exit $? $(grep -m1 -o -E "$AWAVE_LINE_WRITTEN" "$out/io-cpu-$layer-r$round.txt")"
       rm -f "$work"/io-cpu-*
-      mpi "io-gpu-$layer-r$round" "$gpus" 150 "${fault[@]}" -- -shape 1024,512,256 -nsteps 30 -out_period 10 \
+      [ "${IO_GPU:-1}" = 1 ] || continue
+      mpi "io-gpu-$layer-r$round" "$gpus" 150 "${env_of_layer[@]}" -- -shape 1024,512,256 -nsteps 30 -out_period 10 \
         -impl cuda -no_check "io-gpu-$layer"
       summary "io gpu np $gpus $layer r$round: exit $? $(grep -m1 -o -E "$AWAVE_LINE_WRITTEN" "$out/io-gpu-$layer-r$round.txt")"
       rm -f "$work"/io-gpu-*
