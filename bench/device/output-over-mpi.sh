@@ -25,7 +25,11 @@ mkdir -p "$out" && out=$(cd "$out" && pwd)
 exe=$PWD/build/$build/src/awave
 work=${AWAVE_WORK:-/tmp/awave-output-over-mpi}
 rm -rf "$work" && mkdir -p "$work"
-export OMP_TARGET_OFFLOAD=MANDATORY OMP_PROC_BIND=spread OMP_PLACES=threads
+# No OMP_PROC_BIND: under mpirun --bind-to none every process would bind its threads (the writer
+# thread inherits the main thread's core) to the same cores; with OMP_PROC_BIND=spread OMP_PLACES=threads
+# the 4-process runs of 1fa4a8e's first two calls waited minutes for their writers, whatever the MPI-IO layer.
+export OMP_TARGET_OFFLOAD=MANDATORY
+unset OMP_PROC_BIND OMP_PLACES
 gpus=$(nvidia-smi -L | grep -c '^GPU')
 { nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; echo "cores: $(nproc)";
   df -h "$work" | tail -1; } > "$out/machine-$build.txt"
@@ -38,7 +42,7 @@ mpi() {
   local envs=()
   while [ "$1" != -- ]; do envs+=("$1"); shift; done
   shift
-  local exports=(-x LD_LIBRARY_PATH -x OMP_PROC_BIND -x OMP_PLACES -x OMP_TARGET_OFFLOAD)
+  local exports=(-x LD_LIBRARY_PATH -x OMP_TARGET_OFFLOAD)
   for e in "${envs[@]}"; do exports+=(-x "${e%%=*}"); done  # (an unset variable is not passed: no empty fault)
   (cd "$work" && env "${envs[@]}" timeout "$limit" mpirun -np "$np" --oversubscribe --bind-to none "${exports[@]}" \
      "$exe" -json "$out/$name.json" "$@" > "$out/$name.txt" 2>&1)
