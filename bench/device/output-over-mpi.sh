@@ -27,7 +27,8 @@ work=${AWAVE_WORK:-/tmp/awave-output-over-mpi}
 rm -rf "$work" && mkdir -p "$work"
 # No OMP_PROC_BIND: under mpirun --bind-to none every process would bind its threads (the writer
 # thread inherits the main thread's core) to the same cores; with OMP_PROC_BIND=spread OMP_PLACES=threads
-# the 4-process runs of 1fa4a8e's first two calls waited minutes for their writers, whatever the MPI-IO layer.
+# the 4-process runs waited minutes for their writers, whatever the MPI-IO layer
+# (bench/results/h200x4-2026-11-26/output-over-mpi-403240c, calls a and b).
 export OMP_TARGET_OFFLOAD=MANDATORY
 unset OMP_PROC_BIND OMP_PLACES
 gpus=$(nvidia-smi -L | grep -c '^GPU')
