@@ -110,7 +110,7 @@ if [[ " ${PARTS:-repro io soak} " == *" repro "* ]]; then
   done
   rm -f "$work"/repro_p1.*
   verdict=PASS; [ $ok -eq "${REPEAT:-10}" ] || { verdict=FAIL; status=1; }
-  summary "repro: $verdict: $ok of ${REPEAT:-10} runs (${REPRO_LAYER:-default}) passed, every file verified and equal to one process's; through OMPIO $caught of 3 failed"
+  summary "repro: $verdict: $ok of ${REPEAT:-10} runs (${REPRO_LAYER:-default}) passed, every file verified and equal to one process's; through OMPIO $caught of ${PLANTED:-3} failed"
 fi
 
 if [[ " ${PARTS:-repro io soak} " == *" io "* ]]; then
