@@ -40,8 +40,9 @@ APPLICATIONS = {
 CPU_BUILD = {"offload-disabled": "openmptarget"}
 # The lines each application is made of (bench/count_loc.py's parts).
 APPLICATION_PARTS = {
-    "hand-written": ["cpu-openmp", "cuda", "omp", "register march", "march tiles", "gpu sweep", "cpu sweep"],
-    "hand OpenMP offload": ["omp", "march tiles", "gpu sweep"],
+    "hand-written": ["cpu-openmp", "cuda", "omp", "pointer fields", "register march", "march tiles", "gpu sweep",
+                     "cpu sweep"],
+    "hand OpenMP offload": ["omp", "pointer fields", "march tiles", "gpu sweep"],
     "Kokkos idiomatic": ["kokkos shared", "kokkos idiomatic"],
     "Kokkos tuned": ["kokkos shared", "kokkos idiomatic", "kokkos tuned", "register march", "march tiles",
                      "kokkos sweep", "gpu sweep", "cpu sweep"],

@@ -5,12 +5,14 @@
 #include "core/approx_equal.hpp"
 #include "core/cache_sweep.hpp"
 #include "core/host_field.hpp"
+#include "core/sponge.hpp"
 #include "core/step_plan.hpp"
 #include "core/time_ring.hpp"
 #include "core/tuning.hpp"
 #include "core/wave_params.hpp"
 #include "core/wave_problem.hpp"
 #include "core/wave_update.hpp"
+#include "cpu/wave_cpu.hpp"
 
 #include <gtest/gtest.h>
 
@@ -60,6 +62,39 @@ TEST(Damping, RampByHand) {
   EXPECT_DOUBLE_EQ(ramp[1], 97.51640625);
   EXPECT_DOUBLE_EQ(ramp[2], 43.340625);
   EXPECT_DOUBLE_EQ(ramp[3], 10.83515625);
+}
+
+// The sponge's geometry (core/sponge.hpp), against the spec's words on every axis length from
+// the smallest valid one: layers are the nbl points at each face, the layer index walks them low
+// face first, the bulk is what is left, the ramp's index is the distance from the face.
+TEST(Sponge, GeometryByHand) {
+  for (int n = 2 * kBoundaryLayers; n <= 2 * kBoundaryLayers + 5; ++n) {
+    std::vector<int> layer_points;
+    for (int i = 0; i < n; ++i) {
+      const bool low = i < kBoundaryLayers, high = n - 1 - i < kBoundaryLayers;
+      EXPECT_EQ(sponge::in_layer(i, n), low || high) << n << " " << i;
+      if (low || high) {
+        layer_points.push_back(i);
+        EXPECT_EQ(sponge::depth_in_layer(i, n), low ? i : n - 1 - i) << n << " " << i;
+      }
+    }
+    ASSERT_EQ(int(layer_points.size()), 2 * kBoundaryLayers) << n;
+    for (int r = 0; r < 2 * kBoundaryLayers; ++r) EXPECT_EQ(sponge::layer_index(r, n), layer_points[r]) << n;
+    EXPECT_EQ(sponge::bulk_points(n), n - 2 * kBoundaryLayers);
+    EXPECT_EQ(sponge::bulk_end(n) - kBoundaryLayers, sponge::bulk_points(n));
+  }
+  EXPECT_TRUE(sponge::damped(0, 20, 30, 40)) << "an x layer";
+  EXPECT_TRUE(sponge::damped(15, 39, 30, 40)) << "a y layer";
+  EXPECT_FALSE(sponge::damped(4, 4, 30, 40)) << "the first bulk column";
+  EXPECT_FALSE(sponge::damped(25, 35, 30, 40)) << "the last bulk column";
+  WaveParams p;
+  p.shape = {20, 12, 3};
+  const WaveProblem problem(p);
+  for (int i = 0; i < 20; ++i)
+    for (int j = 0; j < 12; ++j) {
+      EXPECT_EQ(sponge::damp_at(problem.damp_ij().data(), 12, i, j), problem.damp(i, j));
+      EXPECT_EQ(problem.damp(i, j) != 0.0, sponge::damped(i, j, 20, 12)) << i << " " << j;
+    }
 }
 
 TEST(Damping, BulkLayersAndCorners) {
@@ -363,6 +398,20 @@ TEST(Tuning, IntegerBoundsTrailingCharactersAndRepeats) {
   EXPECT_FALSE(takes("steps_per_sweep=3,steps_per_sweep=1")) << "a key given twice";
   EXPECT_TRUE(takes("steps_per_sweep=3,fused_step_points=0"));
   configure_tuning("", {});
+}
+
+// Capabilities are declared once, in the entry, and the class must agree (core/wave_impl.hpp,
+// entry_of): three-kernel steps need a step in two parts (SplitStep), and a class with one must
+// say so; either mismatch is refused at registration.
+namespace {
+struct SplitsItsSteps : WaveImpl, SplitStep {};  // (never made: its type is what is checked)
+}  // namespace
+TEST(Capabilities, DeclaredOnceAndCheckedAgainstTheClass) {
+  auto make = [](const WaveProblem&, const StepPlan&) -> std::unique_ptr<WaveImpl> { return nullptr; };
+  EXPECT_THROW(entry_of<WaveCpu>("x", "", false, false, "", Capabilities{true, false}, make), std::logic_error);
+  EXPECT_THROW(entry_of<SplitsItsSteps>("y", "", false, false, "", Capabilities{false, false}, make), std::logic_error);
+  EXPECT_NO_THROW(entry_of<SplitsItsSteps>("z", "", false, false, "", Capabilities{true, false}, make));
+  EXPECT_NO_THROW(implementations());  // this build's entries
 }
 
 // A slab's halo (core/slab.hpp): the planes it computes are its own and `depth` of each

@@ -7,13 +7,13 @@
 # -DAWAVE_EXACT_FP=OFF), to show what the exact flags prevent. JSON and logs to OUT_DIR.
 #   bench/device/bitwise-checks.sh OUT_DIR
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: bitwise-checks.sh OUT_DIR}
 mkdir -p "$out"
-export OMP_TARGET_OFFLOAD=MANDATORY OMP_PROC_BIND=spread
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
+export OMP_PROC_BIND=spread
+SHOW=1 record_machine "$out/gpu.txt"
 status=0
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-. "$here/awave-lines.sh"
 summary() {  # summary NAME: one line per run, from its printed checks
   echo "$1 rc=$2 $(grep -E "$AWAVE_LINE_VERDICT" "$out/$1.txt") $(grep -c "$AWAVE_LINE_BITWISE" "$out/$1.txt") bitwise," \
        "$(grep -c "$AWAVE_LINE_NOT_BITWISE" "$out/$1.txt") not:$(grep -o "$AWAVE_LINE_NOT_BITWISE: [0-9]* of [0-9]* points differ, largest relative difference [^;]*" "$out/$1.txt" | cut -d' ' -f4,11- | tr '\n' ' ')"

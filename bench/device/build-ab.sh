@@ -9,13 +9,14 @@
 #     bench/device/build-ab.sh OUT_DIR SIZES ROUNDS STEPS BUILD_A BUILD_B
 # PLAN: steps_per_sweep of every run (1 or 3). DEADLINE: no round starts after that many seconds.
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: build-ab.sh OUT_DIR SIZES ROUNDS STEPS BUILD_A BUILD_B}
 sizes=${2:?sizes} rounds=${3:?rounds} steps=${4:?steps} build_a=${5:?build A} build_b=${6:?build B}
 impls=${IMPLS:-cuda,kokkos-cuda}
 plan=${PLAN:-3}
 deadline=${DEADLINE:-0}
 mkdir -p "$out"
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv,noheader > "$out/gpu.txt"
+record_machine "$out/gpu.txt"
 run() {  # BUILD NAME SECONDS ARGS...
   local build=$1 name=$2 limit=$3 dir=$out/$(basename "$1")
   shift 3

@@ -6,11 +6,11 @@
 # leaves them). One CSV per run in OUT; bench/report.py reads them.
 #   bench/device/counters.sh OUT [SIZE ...]        (default 256 512 1000)
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: counters.sh OUT [SIZE ...]}
 shift
 sizes=("$@"); [ ${#sizes[@]} -gt 0 ] || sizes=(256 512 1000)
 mkdir -p "$out"
-export OMP_TARGET_OFFLOAD=MANDATORY
 metrics=dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum,launch__registers_per_thread
 metrics+=,sm__warps_active.avg.pct_of_peak_sustained_active,sm__maximum_warps_per_active_cycle_pct
 # The step kernels' mangled names (hand CUDA's kernels, hand omp's regions, either Kokkos form's functors).

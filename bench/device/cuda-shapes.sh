@@ -7,9 +7,10 @@
 # The diagnostics (no-y, no-yz, stream: not the update) say what the neighbour loads cost.
 #   SIZES="512 1000" ROUNDS=1 bench/device/cuda-shapes.sh OUT_DIR
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: cuda-shapes.sh OUT_DIR}
 mkdir -p "$out"
-nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv,noheader > "$out/cuda-shapes-gpu.txt"
+record_machine "$out/cuda-shapes-gpu.txt"
 status=0
 for round in $(seq "${ROUNDS:-1}"); do
   for n in ${SIZES:-512 1000}; do

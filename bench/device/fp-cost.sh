@@ -6,11 +6,12 @@
 # JSON per run in OUT_DIR. Run through on-device.sh.
 #   bench/device/fp-cost.sh OUT_DIR [ROUNDS]   (default 2; SIZES="512 1000" for fewer sizes)
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: fp-cost.sh OUT_DIR [ROUNDS]}
 rounds=${2:-2}
 mkdir -p "$out"
-export OMP_TARGET_OFFLOAD=MANDATORY OMP_PROC_BIND=spread
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
+export OMP_PROC_BIND=spread
+SHOW=1 record_machine "$out/gpu.txt"
 for n in ${SIZES:-256 512 1000}; do
   for r in $(seq "$rounds"); do
     for b in cuda cuda-contract openmptarget openmptarget-contract; do

@@ -6,15 +6,15 @@
 # Logs and JSON go to OUT_DIR.
 #   bench/device/gpu-checks.sh OUT_DIR [BUILD ...]   (default: cuda openmptarget)
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: gpu-checks.sh OUT_DIR [BUILD ...]}
 shift
 builds=("$@"); [ ${#builds[@]} -gt 0 ] || builds=(cuda openmptarget)
 mkdir -p "$out"
-export OMP_TARGET_OFFLOAD=MANDATORY OMP_PROC_BIND=spread
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
+export OMP_PROC_BIND=spread
+SHOW=1 record_machine "$out/gpu.txt"
 status=0
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-. "$here/awave-lines.sh"
 for b in "${builds[@]}"; do
   exe=$PWD/build/$b/src/awave
   log=$out/$b.log

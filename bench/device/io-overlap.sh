@@ -6,14 +6,14 @@
 # own write speed (dd, through the page cache and with fdatasync) is recorded beside them.
 #   bench/device/io-overlap.sh OUT_DIR [BUILD ...]   (default: cuda openmptarget)
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: io-overlap.sh OUT_DIR [BUILD ...]}
 shift
 builds=("$@"); [ ${#builds[@]} -gt 0 ] || builds=(cuda openmptarget)
 mkdir -p "$out"
-export OMP_TARGET_OFFLOAD=MANDATORY
 work=$(mktemp -d "${AWAVE_IO_DIR:-/tmp}/awave-io.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$out/gpu.txt"
+record_machine "$out/gpu.txt"
 "$(dirname "${BASH_SOURCE[0]}")/disk-rate.sh" "$work" > "$out/disk.txt"
 status=0
 for b in "${builds[@]}"; do

@@ -17,11 +17,11 @@
 # kernel with restrict parameters since removed; Kokkos-CUDA's default was then MDRange. Before
 # f95a30d the MDRange kernels were chosen with AWAVE_KOKKOS_MARCH_PLANE_BYTES, as the older logs say.)
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: kernel-shapes.sh OUT_DIR}
 parts=,${PARTS:-omp,kokkos,product,teams,blocks},
 mkdir -p "$out"
-export OMP_TARGET_OFFLOAD=MANDATORY
-nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv,noheader > "$out/gpu.txt"
+record_machine "$out/gpu.txt"
 run() {  # run BUILD IMPL SIZE "VAR=VALUE ..." [checked]
   local build=$1 impl=$2 size=$3 setting=$4 check=-no_check
   [ "${5:-}" = checked ] && check=

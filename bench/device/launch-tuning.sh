@@ -10,9 +10,9 @@
 # `cmake --preset openmptarget -B build/openmptarget-nolto -DAWAVE_OFFLOAD_LTO=OFF`.
 #   bench/device/launch-tuning.sh OUT_DIR
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: launch-tuning.sh OUT_DIR}
 mkdir -p "$out"
-export OMP_TARGET_OFFLOAD=MANDATORY
 log=$out/launch-tuning.log
 run() {  # run BUILD IMPL SHAPE NSTEPS [VAR=VALUE ...]
   local build=$1 impl=$2 shape=$3 nsteps=$4

@@ -10,12 +10,12 @@
 # best and median chunk SU/s. Wrap it in run-packed.sh on a device call.
 #   [SIZES=...] [ROUNDS=...] bench/device/march-tiles.sh OUT_DIR
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: march-tiles.sh OUT_DIR}
 sizes=${SIZES:-256,512,1000}
 rounds=${ROUNDS:-2}
 mkdir -p "$out"
-export OMP_TARGET_OFFLOAD=MANDATORY
-nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv,noheader > "$out/gpu.txt"
+record_machine "$out/gpu.txt"
 
 run() {  # run LABEL BUILD IMPL SIZE "VAR=VALUE ..." [checked]
   local label=$1 build=$2 impl=$3 n=$4 setting=$5 check=-no_check

@@ -6,13 +6,13 @@
 # 1 (h5diff) and against the CPU reference (bitwise). Logs to OUT_DIR.
 #   bench/device/mpi-bitwise.sh OUT_DIR [BUILD ...]   (default: cuda-mpi openmptarget-mpi)
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: mpi-bitwise.sh OUT_DIR [BUILD ...]}
 shift
 builds=("$@"); [ ${#builds[@]} -gt 0 ] || builds=(cuda-mpi openmptarget-mpi)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-export OMP_TARGET_OFFLOAD=MANDATORY
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$out/gpu.txt"
+record_machine "$out/gpu.txt"
 status=0
 for b in "${builds[@]}"; do
   exe=$PWD/build/$b/src/awave

@@ -15,14 +15,14 @@
 # src/parallel/halo_exchange.cpp): the runs' text names the order in its "halo exchange:" line.
 #   bench/device/mpi-scaling.sh OUT_DIR BUILD
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: mpi-scaling.sh OUT_DIR BUILD}
 build=${2:?usage: mpi-scaling.sh OUT_DIR BUILD}
 mkdir -p "$out"
 exe=$PWD/build/$build/src/awave
 gpus=$(nvidia-smi -L | wc -l)
 cores=$(nproc)
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$out/gpu-$build.txt"
-export OMP_TARGET_OFFLOAD=MANDATORY
+record_machine "$out/gpu-$build.txt"
 run() {  # run NAME NP ARGS...: mpirun with one process per GPU (or more), JSON to OUT_DIR/NAME.json
   local name=$1 np=$2; shift 2
   [ "$np" -gt 1 ] && [ -n "${HALO:-}" ] && name+="_$HALO"

@@ -12,14 +12,15 @@
 # Logs and a summary into OUT_DIR.
 #   bench/device/nccl-checks.sh OUT_DIR [BUILD ...]   (default: cuda-mpi openmptarget-mpi)
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: nccl-checks.sh OUT_DIR [BUILD ...]}
 shift
 builds=("$@"); [ ${#builds[@]} -gt 0 ] || builds=(cuda-mpi openmptarget-mpi)
 mkdir -p "$out"; out=$(cd "$out" && pwd)
-export OMP_TARGET_OFFLOAD=MANDATORY OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 gpus=$(nvidia-smi -L | wc -l)
-{ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; nvidia-smi topo -m 2>/dev/null
-  ls -l /usr/lib/x86_64-linux-gnu/libnccl.so* 2>&1; } > "$out/machine.txt"
+record_machine "$out/machine.txt"
+{ nvidia-smi topo -m 2>/dev/null; ls -l /usr/lib/x86_64-linux-gnu/libnccl.so* 2>&1; } >> "$out/machine.txt"
 status=0
 note() { echo "$*" | tee -a "$out/summary.txt"; }
 for b in "${builds[@]}"; do

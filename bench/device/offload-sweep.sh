@@ -11,6 +11,7 @@
 # DEADLINE: no round starts after that many seconds of the script (a device call's limit); the
 # table counts the rounds that ran.
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: offload-sweep.sh OUT_DIR [SIZES] [ROUNDS] [STEPS] [tests|notests]}
 sizes=${2:-"512 1000"}
 rounds=${3:-5}
@@ -22,7 +23,7 @@ deadline=${DEADLINE:-0}
 impls=${IMPLS:-omp,kokkos-openmptarget}
 mkdir -p "$out"
 export OMP_PROC_BIND=close OMP_PLACES=cores OMP_TARGET_OFFLOAD=MANDATORY
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv,noheader > "$out/gpu.txt"
+record_machine "$out/gpu.txt"
 if [ "$tests" = tests ]; then
   verdict=$(bench/device/ctest-counted.sh "$build" gpu "$out/ctest-gpu.log" 240) || tests_failed=1
   echo "ctest gpu: $verdict" | tee "$out/summary.txt"

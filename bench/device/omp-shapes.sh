@@ -4,10 +4,10 @@
 # line per shape, team size and segment, into OUT_DIR/omp-shapes.jsonl. Through on-device.sh.
 #   bench/device/omp-shapes.sh OUT_DIR
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: omp-shapes.sh OUT_DIR}
 mkdir -p "$out"
-export OMP_TARGET_OFFLOAD=MANDATORY
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$out/omp-shapes-gpu.txt"
+record_machine "$out/omp-shapes-gpu.txt"
 for n in 256 384 512 1000; do
   timeout 120 build/openmptarget/bench/awave-omp-shapes $((n + 2)) 30 | tee -a "$out/omp-shapes.jsonl"
 done

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # On the GPU machine: unpack an archive made by stage.sh at this checkout's root, put its
 # libraries on LD_LIBRARY_PATH (with the driver's), and run COMMAND there. The build trees
-# carry this machine's absolute paths (ctest files); /work/main is made to point here if
-# it does not exist.
+# carry the build machine's absolute paths (ctest files); that path is made to point here if it
+# does not exist.
 #   bench/device/on-device.sh ARCHIVE COMMAND...
 set -euo pipefail
 archive=${1:?usage: on-device.sh ARCHIVE COMMAND...}
@@ -19,6 +19,11 @@ fi
 rt=$top/.device/rt/lib
 export LD_LIBRARY_PATH=/usr/local/nvidia/lib64:$rt${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export PATH=$top/.device/bin:$PATH  # h5diff, h5dump
-if [ ! -e /work/main ]; then mkdir -p /work && ln -s "$top" /work/main; fi
+# The source tree the builds were configured in (their ctest files name its path): made to point here.
+for cache in "$top"/build/*/CMakeCache.txt; do
+  [ -f "$cache" ] || continue
+  src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$cache")
+  if [ -n "$src" ] && [ ! -e "$src" ]; then mkdir -p "$(dirname "$src")" && ln -s "$top" "$src"; fi
+done
 cd "$top"
 "$@"

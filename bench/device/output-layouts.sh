@@ -10,6 +10,7 @@
 # wall, compute, copy-back rate, bytes written and the writer's parts.
 #   bench/device/output-layouts.sh OUT_DIR BUILD [IMPL ...]   (default: cuda kokkos-cuda)
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: output-layouts.sh OUT_DIR BUILD [IMPL ...]}
 build=${2:?usage: output-layouts.sh OUT_DIR BUILD [IMPL ...]}
 shift 2
@@ -18,7 +19,7 @@ mkdir -p "$out"
 exe=$PWD/build/$build/src/awave
 work=$(mktemp -d "${AWAVE_IO_DIR:-/tmp}/awave-layouts.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$out/gpu.txt"
+record_machine "$out/gpu.txt"
 "$exe" -list > "$out/build.txt" 2>&1
 "$(dirname "${BASH_SOURCE[0]}")/disk-rate.sh" "$work" > "$out/disk.txt"
 cat "$out/disk.txt"

@@ -18,7 +18,7 @@
 #         SOAK_ONLY="NAME ..." runs those of the plan below; none starts after DEADLINE (480) seconds.
 #   [PARTS="repro io soak"] [REPEAT=10] [ROUNDS=3] bench/device/output-over-mpi.sh OUT_DIR [BUILD]
 set -uo pipefail
-source "$(dirname "${BASH_SOURCE[0]}")/awave-lines.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: output-over-mpi.sh OUT_DIR [BUILD]}
 build=${2:-cuda-mpi}
 mkdir -p "$out" && out=$(cd "$out" && pwd)
@@ -29,11 +29,10 @@ rm -rf "$work" && mkdir -p "$work"
 # thread inherits the main thread's core) to the same cores; with OMP_PROC_BIND=spread OMP_PLACES=threads
 # the 4-process runs waited minutes for their writers, whatever the MPI-IO layer
 # (bench/results/h200x4-2026-11-26/output-over-mpi-403240c, calls a and b).
-export OMP_TARGET_OFFLOAD=MANDATORY
 unset OMP_PROC_BIND OMP_PLACES
 gpus=$(nvidia-smi -L | grep -c '^GPU')
-{ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; echo "cores: $(nproc)";
-  df -h "$work" | tail -1; } > "$out/machine-$build.txt"
+record_machine "$out/machine-$build.txt"
+df -h "$work" | tail -1 >> "$out/machine-$build.txt"
 summary() { echo "$*" | tee -a "$out/summary.txt"; }
 status=0
 

@@ -9,14 +9,14 @@
 # For runs: SIZES (default "256 512"), TIME_BUILDS (default "cuda openmptarget"), TIME_STEPS
 # and TIME_PERIOD (default 60 and 20: chunks of 20 steps), CHECK=0 to time only.
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: refactor-check.sh OUT tests|runs [ROUNDS]}
 part=${2:?usage: refactor-check.sh OUT tests|runs [ROUNDS]}
 rounds=${3:-3}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-. "$here/awave-lines.sh"
 mkdir -p "$out"
-export OMP_TARGET_OFFLOAD=MANDATORY OMP_PROC_BIND=spread OMP_PLACES=threads
-nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv,noheader > "$out/gpu.txt"
+export OMP_PROC_BIND=spread OMP_PLACES=threads
+record_machine "$out/gpu.txt"
 status=0
 builds=(cuda openmptarget)
 if [ "$part" = tests ]; then

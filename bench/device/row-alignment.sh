@@ -5,11 +5,11 @@
 # 514 and 1002 are not; 1008 is). -no_check: the arithmetic is what the sweeps check.
 #   bench/device/row-alignment.sh OUT_DIR [BUILD ...]   (default: cuda openmptarget)
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: row-alignment.sh OUT_DIR [BUILD ...]}
 shift
 builds=("$@"); [ ${#builds[@]} -gt 0 ] || builds=(cuda openmptarget)
 mkdir -p "$out"
-export OMP_TARGET_OFFLOAD=MANDATORY
 for b in "${builds[@]}"; do
   exe=$PWD/build/$b/src/awave
   for shape in 512,512,510 512,512,512 512,512,526 1000,1000,1000 1000,1000,1006; do

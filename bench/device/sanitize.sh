@@ -6,9 +6,9 @@
 # error summary and the run's verdict per line.
 #   bench/device/sanitize.sh OUT
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: sanitize.sh OUT}
 mkdir -p "$out"
-export OMP_TARGET_OFFLOAD=MANDATORY
 compute-sanitizer --version | tail -1 > "$out/version.txt"
 jobs=()
 for build in cuda openmptarget; do

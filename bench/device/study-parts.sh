@@ -3,8 +3,9 @@
 # device call's 10 minutes comes back part by part (the current study's calls: results/*/study-9295f57).
 #   SIZES=128,256,512 bench/device/on-device.sh ARCHIVE bash bench/device/study-parts.sh cuda:200 openmptarget:160 cpu:170
 # Parts: cuda | openmptarget (that GPU preset's runs) | cpu (the host build's and the offload build's on
-# the CPU), each PART:SECONDS, at SIZES on every platform, into /root/study/study-TAG (TAG: the GPU, h100
-# or h200), which stays while the machine is held; the whole folder is tarred to $OUT after each part.
+# the CPU), each PART:SECONDS, at SIZES on every platform, into STUDY_DIR/study-TAG (TAG: the GPU, h100
+# or h200; STUDY_DIR: $HOME/awave-study), which stays while the machine is held; the whole folder is
+# tarred to $OUT after each part.
 set -u
 sizes=${SIZES:?SIZES: the sizes of every part, e.g. 128,256,512}
 for item in "$@"; do  # every part checked before any runs
@@ -13,7 +14,8 @@ for item in "$@"; do  # every part checked before any runs
 done
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 tag=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | awk '{print tolower($2)}')
-s=/root/study/study-$tag
+study_dir=${STUDY_DIR:-$HOME/awave-study}
+s=$study_dir/study-$tag
 mkdir -p "$s"
 for item in "$@"; do
   part=${item%%:*}; limit=${item#*:}
@@ -24,6 +26,6 @@ for item in "$@"; do
   esac
   echo "study.sh exit $?, $(( $(date +%s) - start )) s" >> "$s/console-$part.txt"
   nvidia-smi --query-gpu=name,clocks.current.sm,clocks.max.sm,temperature.gpu --format=csv >> "$s/console-$part.txt"
-  tar -C /root/study -cJf "$OUT/study-$tag-$part.tar.xz" "study-$tag"
+  tar -C "$study_dir" -cJf "$OUT/study-$tag-$part.tar.xz" "study-$tag"
   tail -3 "$s/console-$part.txt"
 done

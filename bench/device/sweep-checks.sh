@@ -6,13 +6,14 @@
 # sweeps, the same binary, at sizes from 128^3 to 1000^3 (sweep-N-PLAN-STEPS.json).
 #   bench/device/sweep-checks.sh OUT_DIR [SIZES] [timing]     (timing: the timing sweep alone)
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: sweep-checks.sh OUT_DIR [SIZES] [timing]}
 sizes=${2:-"512 1000 256 192 160 128"}
 only=${3:-all}
 exe=$PWD/build/cuda/src/awave
 mkdir -p "$out"
 export OMP_PROC_BIND=spread
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv,noheader > "$out/gpu.txt"
+record_machine "$out/gpu.txt"
 [ "$only" = timing ] && sanitize=() || sanitize=(cuda kokkos-cuda)
 if [ "$only" != timing ]; then
   verdict=$(bench/device/ctest-counted.sh build/cuda gpu "$out/ctest-gpu.log" 300) || tests_failed=1

@@ -12,10 +12,11 @@
 #     -no_check (step 1 checks), JSON per run. bench/sweep_mpi_summary.py makes the table.
 #   [ROUNDS=2] [ONLY=scaling|checks] bench/device/sweep-mpi.sh OUT_DIR
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: sweep-mpi.sh OUT_DIR}
 exe=$PWD/build/cuda-mpi/src/awave
 mkdir -p "$out"
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$out/gpu.txt"
+record_machine "$out/gpu.txt"
 nvidia-smi topo -m > "$out/topo.txt" 2>&1
 if [ "${ONLY:-}" != scaling ]; then
   NPS="2 3 4" timeout 420 bash tests/mpi_check.sh "$exe" /tmp/sweep-mpi-check > "$out/mpi-check.txt" 2>&1

@@ -3,12 +3,13 @@
 # PRESET:NAME given (NAME = the build directory), into OUT_DIR, plus the machine's CPU.
 #   bench/device/sweeps.sh OUT_DIR PRESET:NAME ...     e.g. cuda:cuda cuda:cuda-k46 host:host
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: sweeps.sh OUT_DIR PRESET:NAME ...}
 shift
 mkdir -p "$out"
 export OMP_PROC_BIND=spread OMP_PLACES=threads
-{ nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv,noheader
-  lscpu | grep -E '^(Model name|CPU\(s\)|Thread|Core|Socket)'; } | tee "$out/machine.txt"
+SHOW=1 record_machine "$out/machine.txt"
+lscpu | grep -E '^(Model name|CPU\(s\)|Thread|Core|Socket)' | tee -a "$out/machine.txt"
 status=0
 for item in "$@"; do
   preset=${item%%:*} name=${item#*:}

@@ -8,13 +8,14 @@
 # Each size's study run is capped at 150 s, the product's at 60 s; a size cut short leaves the lines
 # it printed.
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: tblock.sh OUT_DIR SIZES SEGMENTS [SHAPES]}
 sizes=${2:?sizes}
 segments=${3:?segments}
 shapes=${4:-}
 build=${AWAVE_BUILD:-build/cuda}
 mkdir -p "$out"
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv,noheader > "$out/gpu.txt"
+record_machine "$out/gpu.txt"
 for n in $sizes; do
   timeout 150 "$build/bench/awave-cuda-tblock" "$n" 60 "$segments" $shapes >> "$out/tblock.jsonl" 2>> "$out/tblock.err"
   echo "tblock $n: exit $?" >> "$out/tblock.err"

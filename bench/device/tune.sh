@@ -4,9 +4,9 @@
 # the best-chunk SU/s of each setting; the defaults in the sources cite these runs.
 #   bench/device/tune.sh OUT_DIR
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: tune.sh OUT_DIR}
 mkdir -p "$out"
-export OMP_TARGET_OFFLOAD=MANDATORY
 run() {  # run NAME BUILD IMPL [VAR=VALUE]
   local name=$1 build=$2 impl=$3
   shift 3

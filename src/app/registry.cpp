@@ -23,19 +23,17 @@ namespace awave {
 const std::vector<ImplEntry>& implementations() {
   static const std::vector<ImplEntry> impls = [] {
     std::vector<ImplEntry> v;
-    v.push_back({"cpu", "serial CPU reference", false, false,
-                 [](const WaveProblem& problem, const StepPlan& plan) {
-                   return std::make_unique<WaveCpu>(problem, plan, false);
-                 },
-                 "reference", Capabilities{}});
-    v.push_back({"cpu-openmp",
-                 "CPU reference on " + std::to_string(WaveCpu::max_threads()) +
-                     " OpenMP threads; three steps a sweep on large grids (tiles in cache)",
-                 false, false,
-                 [](const WaveProblem& problem, const StepPlan& plan) {
-                   return std::make_unique<WaveCpu>(problem, plan, true);
-                 },
-                 "hand-written", Capabilities{false, true, SweepForm::cache_tiles}});
+    v.push_back(entry_of<WaveCpu>("cpu", "serial CPU reference", false, false, "reference", Capabilities{},
+                                  [](const WaveProblem& problem, const StepPlan& plan) {
+                                    return std::make_unique<WaveCpu>(problem, plan, false);
+                                  }));
+    v.push_back(entry_of<WaveCpu>("cpu-openmp",
+                                  "CPU reference on " + std::to_string(WaveCpu::max_threads()) +
+                                      " OpenMP threads; three steps a sweep on large grids (tiles in cache)",
+                                  false, false, "hand-written", Capabilities{false, true, SweepForm::cache_tiles},
+                                  [](const WaveProblem& problem, const StepPlan& plan) {
+                                    return std::make_unique<WaveCpu>(problem, plan, true);
+                                  }));
 #if defined(AWAVE_HAVE_CUDA)
     add_cuda_implementations(v);
 #endif

@@ -11,6 +11,7 @@
 // Computed levels are 0 on ghost points, as on the GPUs (nz >= 3: core/step_plan.hpp).
 #pragma once
 
+#include "core/sponge.hpp"
 #include "core/sweep_march.hpp"  // SweepFields, SweepTile::kSteps
 #include "core/tuning.hpp"
 #include "core/wave_params.hpp"
@@ -146,15 +147,15 @@ inline void cache_sweep_tile(const SweepFields& a, const CacheSweep& shape, int 
         continue;
       }
       const int jb = std::max(0, j0 - (S - s)), je = std::min(a.ny, j1 + (S - s));
-      const bool x_layer = p < kBoundaryLayers || p >= a.nx - kBoundaryLayers;
+      const bool x_layer = sponge::in_layer(p, a.nx);
       for (int j = jb; j < je; ++j) {
         // (level S is computed on the tile alone: its rows and planes are the ones stored)
         const bool on_tile = j >= j0 && j < j1 && p >= i0 && p < i1;
         double* out = s < S ? level_row(s, p, j) : field_row(a.u3, p, j);
         double* out2 = s == S - 1 && on_tile ? field_row(a.u2, p, j) : nullptr;
         const double* prev = s == 1 ? field_row(a.prev, p, j) : source_row(s - 2, p, j);
-        const double damp = a.damp_ij[long(p) * a.ny + j];
-        const bool damped = x_layer || j < kBoundaryLayers || j >= a.ny - kBoundaryLayers;
+        const double damp = sponge::damp_at(a.damp_ij, a.ny, p, j);
+        const bool damped = x_layer || sponge::in_layer(j, a.ny);
         const double *c = source_row(s - 1, p, j), *xm = source_row(s - 1, p - 1, j), *xp = source_row(s - 1, p + 1, j),
                      *ym = source_row(s - 1, p, j - 1), *yp = source_row(s - 1, p, j + 1);
         if (damped)

@@ -6,7 +6,7 @@
 // meet a sponge layer (Sponge).
 #pragma once
 
-#include "core/wave_params.hpp"  // kBoundaryLayers
+#include "core/sponge.hpp"
 #include "core/wave_update.hpp"
 
 namespace awave {
@@ -38,9 +38,9 @@ struct ColumnSponge {
   double dt;
   // The column at j of a grid nx x ny whose damp (i, j) is damp_ij[i * damp_si + j].
   AWAVE_HOST_DEVICE static ColumnSponge at(int j, int nx, int ny, const double* damp_ij, long damp_si, double dt) {
-    return {j < kBoundaryLayers || j >= ny - kBoundaryLayers, nx, damp_ij + j, damp_si, dt};
+    return {sponge::in_layer(j, ny), nx, damp_ij + j, damp_si, dt};
   }
-  AWAVE_HOST_DEVICE bool damped(int i) const { return y_layer || i < kBoundaryLayers || i >= nx - kBoundaryLayers; }
+  AWAVE_HOST_DEVICE bool damped(int i) const { return y_layer || sponge::in_layer(i, nx); }
   AWAVE_HOST_DEVICE double damp(int i) const { return damp_j[i * damp_si]; }
 };
 

@@ -4,6 +4,7 @@
 // fused_step_max_points() interior points a step is therefore one kernel over every point.
 #pragma once
 
+#include "sponge.hpp"
 #include "sweep_march.hpp"
 #include "tuning.hpp"
 #include "wave_params.hpp"
@@ -95,7 +96,7 @@ inline StepPlan plan_steps(const WaveParams& global, const Slab& slab, const Cap
   StepPlan plan;
   const WaveParams own = slab_params(global, slab.nx);
   plan.fused_step =
-      !can.three_kernel_step || own.interior_points() <= fused_step_max_points() || own.nx() < 2 * kBoundaryLayers;
+      !can.three_kernel_step || own.interior_points() <= fused_step_max_points() || own.nx() < 2 * sponge::kLayers;
   if (!can.sweep || global.nz() < 3) return plan;
   plan.sweep_min_points = sweep_min_points(can.sweep_form, accelerator);
   const std::optional<std::string> set = tuning_word("steps_per_sweep");
@@ -118,11 +119,6 @@ inline StepPlan plan_steps(const WaveParams& global, const Slab& slab, const Cap
 // are with its launch choices (src/cuda/wave_cuda.cu, src/kokkos/kokkos_policy.hpp).
 inline std::size_t plane_bytes(const PaddedGeometry& g) {
   return g.stride_i() * sizeof(double);
-}
-
-// In a sponge layer (damp may be nonzero): i or j within nbl of an x or y face.
-AWAVE_HOST_DEVICE inline bool in_sponge(int i, int j, int nx, int ny) {
-  return i < kBoundaryLayers || i >= nx - kBoundaryLayers || j < kBoundaryLayers || j >= ny - kBoundaryLayers;
 }
 
 }  // namespace awave

@@ -18,7 +18,7 @@
 // constant trip counts: the compilers unroll them, so their arrays live in registers.
 #pragma once
 
-#include "core/wave_params.hpp"  // kBoundaryLayers
+#include "core/sponge.hpp"
 #include "core/wave_problem.hpp"
 #include "core/wave_update.hpp"
 
@@ -113,11 +113,8 @@ AWAVE_HOST_DEVICE inline void sweep_march(typename SweepFieldsAs<Fields>::type a
   const int ring = interior ? (out_k > out_j ? out_k : out_j) : S + 1;
   const long c0 = a.si + (j + 1) * a.sj + (k + 1);  // padded index of (0, j, k); plane i is c0 + i * si
   const double cs2 = interior ? a.cs2_k[k] : 0.0;
-  const double damp_bulk_i = interior ? a.damp_ij[long(kBoundaryLayers) * a.ny + j] : 0.0;
-  auto damp = [&](int i) {
-    const bool x_layer = i < kBoundaryLayers || i >= a.nx - kBoundaryLayers;
-    return x_layer ? a.damp_ij[long(i) * a.ny + j] : damp_bulk_i;
-  };
+  const double damp_bulk_i = interior ? sponge::damp_at(a.damp_ij, a.ny, sponge::kLayers, j) : 0.0;
+  auto damp = [&](int i) { return sponge::in_layer(i, a.nx) ? sponge::damp_at(a.damp_ij, a.ny, i, j) : damp_bulk_i; };
   auto live = [&](int s, int p) { return p >= i0 - (S - s) && p < i1 + (S - s) && p >= 0 && p < a.nx; };
   auto level_plane = [&](int buffer, int s) { return scratch + (buffer * S + s) * HJ * HK; };  // [HJ][HK]
   // w[s][0], w[s][1]: level s at the planes of steps m - 1 and m - 2 (level s at step m is at plane m - s).

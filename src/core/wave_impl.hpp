@@ -11,7 +11,9 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace awave {
@@ -89,7 +91,7 @@ class WaveImpl {
   std::optional<NonFinite> non_finite_;
 };
 
-// One registered implementation: its id, what it is, and how to make one.
+// One registered implementation: its id, what it is, and how to make one (made by entry_of).
 struct ImplEntry {
   std::string id;
   std::string description;
@@ -103,5 +105,19 @@ struct ImplEntry {
   // What it can do besides fused steps (core/step_plan.hpp): the one declaration of it.
   Capabilities can;
 };
+
+// The entry of implementation class Impl. Its capabilities are declared here, once; a step in
+// three kernels promises a step in two parts over MPI, so Impl must derive from SplitStep, and the
+// entry is refused where it does not (std::logic_error: every run and test stops at start-up,
+// instead of taking whole steps over MPI, bitwise and unnoticed).
+template <class Impl>
+ImplEntry entry_of(std::string id, std::string description, bool on_device, bool uses_kokkos, std::string form,
+                   Capabilities can, std::function<std::unique_ptr<WaveImpl>(const WaveProblem&, const StepPlan&)> make) {
+  if (can.three_kernel_step != std::is_base_of_v<SplitStep, Impl>)
+    throw std::logic_error("implementation " + id + ": its entry says " +
+                           (can.three_kernel_step ? "" : "no ") + "three-kernel steps, its class " +
+                           (can.three_kernel_step ? "has no" : "has a") + " step in two parts (SplitStep)");
+  return {std::move(id), std::move(description), on_device, uses_kokkos, std::move(make), std::move(form), can};
+}
 
 }  // namespace awave

@@ -1,6 +1,7 @@
 #include "wave_problem.hpp"
 
 #include "host_field.hpp"
+#include "sponge.hpp"
 
 #include <algorithm>
 #include <array>
@@ -52,13 +53,12 @@ WaveProblem::WaveProblem(const WaveParams& params, std::optional<StartSnapshot> 
   }
   // rx(i) / ry(j): the ramp of the x (y) layer a column sits in; corners take the product.
   const std::vector<double> ramp = damping_ramp(params.dx);
-  auto in_layer = [](int i, int n) { return i < kBoundaryLayers || i >= n - kBoundaryLayers; };
-  auto layer_ramp = [&ramp](int i, int n) { return i < kBoundaryLayers ? ramp[i] : ramp[n - 1 - i]; };
+  auto layer_ramp = [&ramp](int i, int n) { return ramp[sponge::depth_in_layer(i, n)]; };
   const int i0 = slab_.computed_offset();
   damp_ij_.assign(std::size_t(params_.nx()) * ny, 0.0);
   for (int i = i0; i < i0 + params_.nx(); ++i)
     for (int j = 0; j < ny; ++j) {
-      const bool in_x = in_layer(i, nx), in_y = in_layer(j, ny);
+      const bool in_x = sponge::in_layer(i, nx), in_y = sponge::in_layer(j, ny);
       double d = 0.0;
       if (in_x && in_y)
         d = layer_ramp(i, nx) * layer_ramp(j, ny);

@@ -13,6 +13,7 @@
 // instead of 3 to 9, which is what bounds small grids.
 #include "cuda/wave_cuda.hpp"
 
+#include "core/pointer_fields.hpp"
 #include "core/register_march.hpp"
 #include "core/step_plan.hpp"
 #include "core/time_ring.hpp"
@@ -55,71 +56,39 @@ LaunchShape launch_shape(const PaddedGeometry& g) {
   return s;
 }
 
-struct StepArgs {
-  double* __restrict__ next;
-  const double* __restrict__ now;
-  const double* __restrict__ prev;
-  const double* __restrict__ cs2_k;
-  const double* __restrict__ damp_ij;
-  double f, dt;
-  int nx, ny, nz;
-  long si, sj;  // padded strides of i and j
-};
-
-__device__ inline Stencil7 load_stencil(const StepArgs& a, long c) {
-  return gather_stencil(a.now, c, a.si, a.sj);
-}
-
-__device__ inline long padded_index(const StepArgs& a, int i, int j, int k) {
-  return (long(i + 1) * (a.ny + 2) + (j + 1)) * long(a.nz + 2) + (k + 1);
-}
-
-// Interior region: i in [nbl, nx-nbl) in segments (blockIdx.z), j in [nbl, ny-nbl), all k.
-__global__ void interior_kernel(StepArgs a, int segment_i) {
+// Interior region: i in the bulk [nbl, nx-nbl) in segments (blockIdx.z), j in the bulk, all k.
+__global__ void interior_kernel(PointerFields a, int segment_i) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
-  const int j = kBoundaryLayers + blockIdx.y * blockDim.y + threadIdx.y;
-  const int i_begin = kBoundaryLayers + blockIdx.z * segment_i;
-  const int i_end = min(i_begin + segment_i, a.nx - kBoundaryLayers);
-  if (k >= a.nz || j >= a.ny - kBoundaryLayers) return;
-  register_march(FlatLevels<StepArgs>{a}, padded_index(a, i_begin, j, k), i_begin, i_end, a.cs2_k[k], a.f, Undamped{});
-}
-
-__device__ inline void damped_update(const StepArgs& a, int i, int j, int k) {
-  const long c = padded_index(a, i, j, k);
-  a.next[c] = next_value(load_stencil(a, c), a.prev[c], a.cs2_k[k], a.damp_ij[long(i) * a.ny + j], a.f, a.dt);
+  const int j = sponge::kLayers + blockIdx.y * blockDim.y + threadIdx.y;
+  const int i_begin = sponge::kLayers + blockIdx.z * segment_i;
+  const int i_end = min(i_begin + segment_i, sponge::bulk_end(a.nx));
+  if (k >= a.nz || j >= sponge::bulk_end(a.ny)) return;
+  register_march(FlatLevels<PointerFields>{a}, a.at(i_begin, j, k), i_begin, i_end, a.cs2_k[k], a.f, Undamped{});
 }
 
 // The 2*nbl x layers (blockIdx.z = layer number, low face first), every j: corners included.
-__global__ void x_layers_kernel(StepArgs a) {
+__global__ void x_layers_kernel(PointerFields a) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   const int j = blockIdx.y * blockDim.y + threadIdx.y;
-  const int r = blockIdx.z;
   if (k >= a.nz || j >= a.ny) return;
-  damped_update(a, r < kBoundaryLayers ? r : a.nx - 2 * kBoundaryLayers + r, j, k);
+  a.damped_update(sponge::layer_index(blockIdx.z, a.nx), j, k);
 }
 
 // The 2*nbl y layers (j), for the bulk i only (blockIdx.z): what the x layers do not cover.
-__global__ void y_layers_kernel(StepArgs a) {
+__global__ void y_layers_kernel(PointerFields a) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   const int r = blockIdx.y * blockDim.y + threadIdx.y;
-  const int i = kBoundaryLayers + blockIdx.z;
-  if (k >= a.nz || r >= 2 * kBoundaryLayers) return;
-  damped_update(a, i, r < kBoundaryLayers ? r : a.ny - 2 * kBoundaryLayers + r, k);
+  if (k >= a.nz || r >= 2 * sponge::kLayers) return;
+  a.damped_update(sponge::kLayers + blockIdx.z, sponge::layer_index(r, a.ny), k);
 }
 
 // Every point of the grid (small grids): the damped update in the sponge layers, the undamped
 // one elsewhere, as the three kernels above compute them. i is blockIdx.z.
-__global__ void fused_step_kernel(StepArgs a) {
+__global__ void fused_step_kernel(PointerFields a) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   const int j = blockIdx.y * blockDim.y + threadIdx.y;
-  const int i = blockIdx.z;
   if (k >= a.nz || j >= a.ny) return;
-  if (in_sponge(i, j, a.nx, a.ny)) {
-    damped_update(a, i, j, k);
-  } else {
-    const long c = padded_index(a, i, j, k);
-    a.next[c] = undamped_next(load_stencil(a, c), a.prev[c], a.cs2_k[k], a.f);
-  }
+  a.any_update(blockIdx.z, j, k);
 }
 
 // Three steps in one sweep (core/sweep_march.hpp), a thread block a team. Two blocks an SM: 48
@@ -276,22 +245,21 @@ class WaveCuda final : public WaveImpl,
   // Queues one step's kernels (or a part of them: see SplitStep) on the stream.
   void enqueue_step(StepRegion part) {
     const PaddedGeometry g = problem_.geometry();
-    const int nbl = kBoundaryLayers;
     const LaunchShape& ls = launch_;
     const int bk = ls.block_k, bj = ls.block_j;
     const dim3 block(bk, bj);
     const unsigned k_blocks = (g.nz + bk - 1) / bk;
-    const StepArgs a{ring_.next(),         ring_.now(), ring_.prev(), d_cs2_k_, d_damp_ij_,         problem_.f(),
+    const PointerFields a{ring_.next(),         ring_.now(), ring_.prev(), d_cs2_k_, d_damp_ij_,         problem_.f(),
                      problem_.params().dt, g.nx,        g.ny,         g.nz,     long(g.stride_i()), long(g.stride_j())};
     if (plan_.fused_step) {
       fused_step_kernel<<<dim3(k_blocks, (g.ny + bj - 1) / bj, g.nx), block, 0, stream_>>>(a);
       AWAVE_CUDA_CHECK(cudaGetLastError());
       return;
     }
-    const int bulk_i = g.nx - 2 * nbl;
-    const dim3 interior_grid(k_blocks, (g.ny - 2 * nbl + bj - 1) / bj, (bulk_i + ls.segment_i - 1) / ls.segment_i);
-    const dim3 x_grid(k_blocks, (g.ny + bj - 1) / bj, 2 * nbl);
-    const dim3 y_grid(k_blocks, (2 * nbl + bj - 1) / bj, bulk_i);
+    const int bulk_i = sponge::bulk_points(g.nx), layers = 2 * sponge::kLayers;
+    const dim3 interior_grid(k_blocks, (sponge::bulk_points(g.ny) + bj - 1) / bj, (bulk_i + ls.segment_i - 1) / ls.segment_i);
+    const dim3 x_grid(k_blocks, (g.ny + bj - 1) / bj, layers);
+    const dim3 y_grid(k_blocks, (layers + bj - 1) / bj, bulk_i);
     if (part != StepRegion::edges) {
       if (interior_grid.y > 0 && interior_grid.z > 0)
         interior_kernel<<<interior_grid, block, 0, stream_>>>(a, ls.segment_i);
@@ -407,11 +375,10 @@ std::optional<std::size_t> cuda_memory_bytes() {
 }
 
 void add_cuda_implementations(std::vector<ImplEntry>& impls) {
-  impls.push_back(
-      {"cuda", "hand-written CUDA (interior + boundary-layer kernels, one stream; three steps a sweep on large grids)",
-       true, false,
-       [](const WaveProblem& problem, const StepPlan& plan) { return std::make_unique<WaveCuda>(problem, plan); },
-       "hand-written", Capabilities{true, true}});
+  impls.push_back(entry_of<WaveCuda>(
+      "cuda", "hand-written CUDA (interior + boundary-layer kernels, one stream; three steps a sweep on large grids)",
+      true, false, "hand-written", Capabilities{true, true},
+      [](const WaveProblem& problem, const StepPlan& plan) { return std::make_unique<WaveCuda>(problem, plan); }));
 }
 
 }  // namespace awave

@@ -6,6 +6,7 @@
 // (core/step_plan.hpp).
 #pragma once
 
+#include "kokkos/kokkos_launch.hpp"
 #include "kokkos/kokkos_policy.hpp"
 #include "kokkos/step_fields.hpp"
 
@@ -45,12 +46,12 @@ struct IdiomaticStep : StepFields<typename ExecSpace::memory_space> {
   KOKKOS_INLINE_FUNCTION void operator()(idiomatic_regions::XLayers, int a0, int a1, int a2) const {
     int layer, j, k;  // layer 0..2*nbl-1, the low face's first
     to_ijk(a0, a1, a2, layer, j, k);
-    damped_update(layer < kBoundaryLayers ? layer : nx - 2 * kBoundaryLayers + layer, j, k);
+    damped_update(sponge::layer_index(layer, nx), j, k);
   }
   KOKKOS_INLINE_FUNCTION void operator()(idiomatic_regions::YLayers, int a0, int a1, int a2) const {
     int i, layer, k;
     to_ijk(a0, a1, a2, i, layer, k);
-    damped_update(i, layer < kBoundaryLayers ? layer : ny - 2 * kBoundaryLayers + layer, k);
+    damped_update(i, sponge::layer_index(layer, ny), k);
   }
   KOKKOS_INLINE_FUNCTION void operator()(idiomatic_regions::AllPoints, int a0, int a1, int a2) const {
     int i, j, k;
@@ -65,7 +66,7 @@ struct IdiomaticStep : StepFields<typename ExecSpace::memory_space> {
     IdiomaticStep step = *this;
     step.k_fast = settings.k_first;
     step.tile = settings.tile;
-    const int nbl = kBoundaryLayers;
+    const int nbl = sponge::kLayers, bulk_i = sponge::bulk_end(nx), bulk_j = sponge::bulk_end(ny);
     if (fused) {
       Kokkos::parallel_for("wave::all_points",
                            step.template region<idiomatic_regions::AllPoints>(exec, {0, 0, 0}, {nx, ny, nz}), step);
@@ -74,13 +75,13 @@ struct IdiomaticStep : StepFields<typename ExecSpace::memory_space> {
     if (scope != StepRegion::edges)
       Kokkos::parallel_for(
           "wave::interior",
-          step.template region<idiomatic_regions::Interior>(exec, {nbl, nbl, 0}, {nx - nbl, ny - nbl, nz}), step);
+          step.template region<idiomatic_regions::Interior>(exec, {nbl, nbl, 0}, {bulk_i, bulk_j, nz}), step);
     if (scope != StepRegion::bulk)
       Kokkos::parallel_for("wave::x_layers",
                            step.template region<idiomatic_regions::XLayers>(exec, {0, 0, 0}, {2 * nbl, ny, nz}), step);
     if (scope != StepRegion::edges)
       Kokkos::parallel_for("wave::y_layers",
-                           step.template region<idiomatic_regions::YLayers>(exec, {nbl, 0, 0}, {nx - nbl, 2 * nbl, nz}),
+                           step.template region<idiomatic_regions::YLayers>(exec, {nbl, 0, 0}, {bulk_i, 2 * nbl, nz}),
                            step);
   }
 

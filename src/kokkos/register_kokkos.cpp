@@ -41,17 +41,15 @@ void add_kokkos_forms(std::vector<ImplEntry>& impls, const std::string& id) {
 #endif
   using Idiomatic_ = WaveKokkos<IdiomaticStep<ExecSpace>>;
   using Tuned = WaveKokkos<TunedStep<ExecSpace>>;
-  impls.push_back({id + "-mdrange", idiomatic, on_device, true,
-                   [id](const WaveProblem& problem, const StepPlan& plan) {
-                     return std::make_unique<Idiomatic_>(problem, plan, id + "-mdrange");
-                   },
-                   "kokkos-idiomatic", Idiomatic_::kCan});
+  impls.push_back(entry_of<Idiomatic_>(id + "-mdrange", idiomatic, on_device, true, "kokkos-idiomatic", Idiomatic_::kCan,
+                                       [id](const WaveProblem& problem, const StepPlan& plan) {
+                                         return std::make_unique<Idiomatic_>(problem, plan, id + "-mdrange");
+                                       }));
   if (Tuned::kCan.sweep) tuned += "; three steps a sweep on large grids (TeamPolicy, scratch memory)";
-  impls.push_back({id, tuned, on_device, true,
-                   [id](const WaveProblem& problem, const StepPlan& plan) {
-                     return std::make_unique<Tuned>(problem, plan, id);
-                   },
-                   "kokkos-tuned", Tuned::kCan});
+  impls.push_back(entry_of<Tuned>(id, tuned, on_device, true, "kokkos-tuned", Tuned::kCan,
+                                  [id](const WaveProblem& problem, const StepPlan& plan) {
+                                    return std::make_unique<Tuned>(problem, plan, id);
+                                  }));
 }
 
 }  // namespace

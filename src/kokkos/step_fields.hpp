@@ -7,7 +7,7 @@
 
 #include "core/optional_capabilities.hpp"  // StepRegion
 
-#include "core/step_plan.hpp"
+#include "core/sponge.hpp"
 #include "core/wave_update.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -41,7 +41,7 @@ struct StepFields {
   }
   // Any point: damped in a sponge layer, undamped elsewhere (the reference's arithmetic).
   KOKKOS_INLINE_FUNCTION void update(int i, int j, int k) const {
-    if (in_sponge(i, j, nx, ny))
+    if (sponge::damped(i, j, nx, ny))
       damped_update(i, j, k);
     else
       undamped_update(i, j, k);

@@ -67,16 +67,16 @@ struct TunedStep : StepFields<typename ExecSpace::memory_space> {
   // bench/results/h100-2026-11-25/march-once).
   KOKKOS_INLINE_FUNCTION void march(int i_begin, int i_end, int j, int k) const {
     const int pj = j + 1, pk = k + 1;
-    const bool y_layer = j < kBoundaryLayers || j >= ny - kBoundaryLayers;
-    if (Iteration::sponge_test_per_march && !y_layer && i_begin >= kBoundaryLayers && i_end <= nx - kBoundaryLayers)
+    const bool y_layer = sponge::in_layer(j, ny);
+    if (Iteration::sponge_test_per_march && !y_layer && i_begin >= sponge::kLayers && i_end <= sponge::bulk_end(nx))
       return register_march(FlatLevels<Pointers>{pointers()}, offset(i_begin + 1, pj, pk), i_begin, i_end, cs2_k(k), f,
                             Undamped{});
-    const ColumnSponge sponge = ColumnSponge::at(j, nx, ny, damp_ij.data(), long(damp_ij.stride(0)), dt);
+    const ColumnSponge column = ColumnSponge::at(j, nx, ny, damp_ij.data(), long(damp_ij.stride(0)), dt);
     if constexpr (Iteration::march_one_offset)
       register_march(FlatLevels<Pointers>{pointers()}, offset(i_begin + 1, pj, pk), i_begin, i_end, cs2_k(k), f,
-                     sponge);
+                     column);
     else
-      register_march(ViewLevels{*this}, {i_begin + 1, pj, pk}, i_begin, i_end, cs2_k(k), f, sponge);
+      register_march(ViewLevels{*this}, {i_begin + 1, pj, pk}, i_begin, i_end, cs2_k(k), f, column);
   }
   KOKKOS_INLINE_FUNCTION Pointers pointers() const {
     return {u_next.data(), u_now.data(), u_prev.data(), long(u_now.stride(0)), long(u_now.stride(1))};
@@ -96,16 +96,16 @@ struct TunedStep : StepFields<typename ExecSpace::memory_space> {
   KOKKOS_INLINE_FUNCTION void operator()(tuned_regions::MarchedXLayers, int t) const {
     const int k = t % nz, rest = t / nz, j = rest % ny;
     if (rest / ny == 0)
-      march(0, kBoundaryLayers, j, k);
+      march(0, sponge::kLayers, j, k);
     else
-      march(nx - kBoundaryLayers, nx, j, k);
+      march(sponge::bulk_end(nx), nx, j, k);
   }
 
   // Column c of the interior's (i, j) plane, j fastest: the k loop runs along contiguous memory
   // with unit-stride loads the compiler can vectorise.
   KOKKOS_INLINE_FUNCTION void operator()(tuned_regions::Columns, int c) const {
-    const int columns_y = ny - 2 * kBoundaryLayers;
-    interior_column(kBoundaryLayers + c / columns_y, kBoundaryLayers + c % columns_y);
+    const int columns_y = sponge::bulk_points(ny);
+    interior_column(sponge::kLayers + c / columns_y, sponge::kLayers + c % columns_y);
   }
 
   KOKKOS_INLINE_FUNCTION void interior_column(int i, int j) const {
@@ -122,20 +122,19 @@ struct TunedStep : StepFields<typename ExecSpace::memory_space> {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(tuned_regions::XLayerColumns, int c) const {
-    const int layer = c / ny, j = c % ny;
-    const int i = layer < kBoundaryLayers ? layer : nx - 2 * kBoundaryLayers + layer;
+    const int i = sponge::layer_index(c / ny, nx), j = c % ny;
     for (int k = 0; k < nz; ++k) damped_update(i, j, k);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(tuned_regions::YLayerColumns, int c) const {
-    const int i = kBoundaryLayers + c / (2 * kBoundaryLayers), layer = c % (2 * kBoundaryLayers);
-    const int j = layer < kBoundaryLayers ? layer : ny - 2 * kBoundaryLayers + layer;
+    const int layers = 2 * sponge::kLayers;
+    const int i = sponge::kLayers + c / layers, j = sponge::layer_index(c % layers, ny);
     for (int k = 0; k < nz; ++k) damped_update(i, j, k);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(tuned_regions::AllColumns, int c) const {
     const int i = c / ny, j = c % ny;
-    if (!in_sponge(i, j, nx, ny)) return interior_column(i, j);
+    if (!sponge::damped(i, j, nx, ny)) return interior_column(i, j);
     for (int k = 0; k < nz; ++k) damped_update(i, j, k);
   }
 
@@ -145,7 +144,7 @@ struct TunedStep : StepFields<typename ExecSpace::memory_space> {
 
   // Queues the kernels of one step (or of its MPI part) on exec.
   void launch(const ExecSpace& exec, StepRegion scope, bool fused, const KokkosLaunch& settings) const {
-    const int nbl = kBoundaryLayers;
+    const int nbl = sponge::kLayers, bulk_i = sponge::bulk_points(nx), bulk_j = sponge::bulk_points(ny);
     if constexpr (Iteration::k_columns) {
       if (fused) {
         Kokkos::parallel_for("wave::all_points",
@@ -155,7 +154,7 @@ struct TunedStep : StepFields<typename ExecSpace::memory_space> {
       if (scope != StepRegion::edges)
         Kokkos::parallel_for(
             "wave::interior",
-            Kokkos::RangePolicy<ExecSpace, tuned_regions::Columns>(exec, 0, (nx - 2 * nbl) * (ny - 2 * nbl)), *this);
+            Kokkos::RangePolicy<ExecSpace, tuned_regions::Columns>(exec, 0, bulk_i * bulk_j), *this);
       if (scope != StepRegion::bulk)
         Kokkos::parallel_for("wave::x_layers",
                              Kokkos::RangePolicy<ExecSpace, tuned_regions::XLayerColumns>(exec, 0, 2 * nbl * ny),
@@ -163,7 +162,7 @@ struct TunedStep : StepFields<typename ExecSpace::memory_space> {
       if (scope != StepRegion::edges)
         Kokkos::parallel_for(
             "wave::y_layers",
-            Kokkos::RangePolicy<ExecSpace, tuned_regions::YLayerColumns>(exec, 0, (nx - 2 * nbl) * 2 * nbl), *this);
+            Kokkos::RangePolicy<ExecSpace, tuned_regions::YLayerColumns>(exec, 0, bulk_i * 2 * nbl), *this);
     } else {
       if (fused) {  // launch-bound: the march gains nothing there
         IdiomaticStep<ExecSpace>{static_cast<const Fields&>(*this)}.launch(exec, StepRegion::all, true, settings);
@@ -179,7 +178,7 @@ struct TunedStep : StepFields<typename ExecSpace::memory_space> {
       TunedStep marched = *this;
       marched.segment = settings.segment;
       marched.march_begin = scope == StepRegion::all ? 0 : nbl;
-      marched.march_end = scope == StepRegion::all ? nx : nx - nbl;
+      marched.march_end = scope == StepRegion::all ? nx : sponge::bulk_end(nx);
       const int segments = (marched.march_end - marched.march_begin + marched.segment - 1) / marched.segment;
       marched.tiles = MarchTiles::make(ny, nz, segments, settings.march_rows);
       const long items = marched.tiles.items();

@@ -193,7 +193,7 @@ class WaveOmp final : public WaveImpl, public SplitStep, public DeviceFields, pu
   }
 
   // One step's target regions, each synchronous; a whole step is one region over every plane,
-  // sponge inside (over MPI: `bulk`, the planes [nbl, nx - nbl), and `edges`, the x layers).
+  // sponge inside (over MPI: `bulk`, the planes [nbl, nx - nbl), and `edges`, the x layers: core/sponge.hpp).
   // The step region hands each thread its work item (`target teams` holding one `parallel`, ids
   // from the team and thread numbers): +10% against the worksharing loop, as fast as ompx_bare
   // (H100 512^3, results/h100-2026-11-24/omp-teams-probe). No fallback loop for fewer threads
@@ -202,12 +202,13 @@ class WaveOmp final : public WaveImpl, public SplitStep, public DeviceFields, pu
   // 7315 points at 33x17x9, every run; results/h100-2026-11-24/omp-nowait-helpers-83fc81a).
   void step(StepRegion part = StepRegion::all) {
     const PaddedGeometry g = problem_.geometry();
-    const int nbl = kBoundaryLayers, nx = g.nx, ny = g.ny, nz = g.nz;
+    const int nx = g.nx, ny = g.ny, nz = g.nz;
     const int segment = launch_.segment;
-    const int i_begin = part == StepRegion::bulk ? nbl : 0, i_end = part == StepRegion::bulk ? nx - nbl : nx;
+    const bool bulk = part == StepRegion::bulk;
+    const int i_begin = bulk ? sponge::kLayers : 0, i_end = bulk ? sponge::bulk_end(nx) : nx;
     const MarchTiles tiles = MarchTiles::make(ny, nz, (i_end - i_begin + segment - 1) / segment, launch_.tile_rows);
-    const OmpStep st{{ring_.next(), ring_.now(), ring_.prev(), d_cs2_k_, d_damp_ij_, problem_.f(), problem_.params().dt,
-                      nx, ny, nz, long(g.stride_i()), long(g.stride_j())},
+    const OmpStep st{{{ring_.next(), ring_.now(), ring_.prev(), d_cs2_k_, d_damp_ij_, problem_.f(), problem_.params().dt,
+                       nx, ny, nz, long(g.stride_i()), long(g.stride_j())}},
                      segment,
                      tiles};
     const int threads = launch_.threads;
@@ -217,7 +218,7 @@ class WaveOmp final : public WaveImpl, public SplitStep, public DeviceFields, pu
     firstprivate(st)
       for (int i = 0; i < nx; ++i)
         for (int j = 0; j < ny; ++j)
-          for (int k = 0; k < nz; ++k) st.any_point(i, j, k);
+          for (int k = 0; k < nz; ++k) st.any_update(i, j, k);
       return;
     }
     if (part == StepRegion::edges) {  // the two x layers: one segment of nbl planes each
@@ -225,7 +226,7 @@ class WaveOmp final : public WaveImpl, public SplitStep, public DeviceFields, pu
 #pragma omp target teams distribute parallel for device(device_) num_teams(teams) thread_limit(threads) firstprivate(st)
       for (int t = 0; t < items; ++t) {
         const int k = t % nz, rest = t / nz, j = rest % ny, low = rest / ny == 0;
-        st.march(low ? 0 : nx - nbl, low ? nbl : nx, j, k);
+        st.march(low ? 0 : sponge::bulk_end(nx), low ? sponge::kLayers : nx, j, k);
       }
       return;
     }
@@ -390,13 +391,12 @@ std::string omp_device_description() {
 }
 
 void add_omp_implementations(std::vector<ImplEntry>& impls) {
-  impls.push_back(
-      {"omp",
-       "hand-written OpenMP target offload (one target region per step, marching i; three steps a sweep "
-       "on large grids: team-shared planes)",
-       true, false,
-       [](const WaveProblem& problem, const StepPlan& plan) { return std::make_unique<WaveOmp>(problem, plan); },
-       "hand-written", Capabilities{true, true, SweepForm::offload_teams}});
+  impls.push_back(entry_of<WaveOmp>(
+      "omp",
+      "hand-written OpenMP target offload (one target region per step, marching i; three steps a sweep "
+      "on large grids: team-shared planes)",
+      true, false, "hand-written", Capabilities{true, true, SweepForm::offload_teams},
+      [](const WaveProblem& problem, const StepPlan& plan) { return std::make_unique<WaveOmp>(problem, plan); }));
 }
 
 }  // namespace awave

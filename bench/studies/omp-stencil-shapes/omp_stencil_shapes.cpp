@@ -75,7 +75,7 @@ using namespace awave;
 
 namespace {
 
-// The product's march (omp/omp_march.hpp: at, damped, march), with the study's variants beside it.
+// The product's march (omp/omp_march.hpp and core/pointer_fields.hpp: at, damped_update, march), with the study's variants beside it.
 struct Grid : OmpMarch {
   // Whether a march over [i_begin, i_end) at row j meets a sponge layer.
   bool touches_sponge(int i_begin, int i_end, int j) const {
@@ -296,7 +296,7 @@ void step_unrolled(const Grid& g, int threads) {
                                         const double* damp_ij, double f, double dt, int nx, int ny, int nz, long si,
                                         long sj, int rows_shift, int k_tiles, int j_tiles, int segments, int t,
                                         int stride, int n, int seg) {
-  const Grid g{{next, now, prev, cs2_k, damp_ij, f, dt, nx, ny, nz, si, sj}};
+  const Grid g{{{next, now, prev, cs2_k, damp_ij, f, dt, nx, ny, nz, si, sj}}};
   MarchTiles tiles;
   tiles.rows_shift = rows_shift, tiles.k_tiles = k_tiles, tiles.j_tiles = j_tiles, tiles.segments = segments;
   for (; t < n; t += stride) {
@@ -447,7 +447,7 @@ void step_bare3(const Grid& g, int threads, int seg) {
     const int t = ompx_block_id_x() * ompx_block_dim_x() + ompx_thread_id_x();
     if (t < n_y) {
       const int k = t % local.nz, rest = t / local.nz, r = rest % (2 * nbl), i = nbl + rest / (2 * nbl);
-      local.damped(i, r < nbl ? r : local.ny - 2 * nbl + r, k);
+      local.damped_update(i, r < nbl ? r : local.ny - 2 * nbl + r, k);
     }
   }
 #pragma omp target teams ompx_bare num_teams((n_x + threads - 1) / threads) thread_limit(threads) firstprivate(g)
@@ -456,7 +456,7 @@ void step_bare3(const Grid& g, int threads, int seg) {
     const int t = ompx_block_id_x() * ompx_block_dim_x() + ompx_thread_id_x();
     if (t < n_x) {
       const int k = t % local.nz, rest = t / local.nz, j = rest % local.ny, r = rest / local.ny;
-      local.damped(r < nbl ? r : local.nx - 2 * nbl + r, j, k);
+      local.damped_update(r < nbl ? r : local.nx - 2 * nbl + r, j, k);
     }
   }
 }
@@ -481,11 +481,11 @@ void step(Shape shape, const Grid& g, int threads, int seg) {
 #pragma omp target teams distribute parallel for collapse(3) thread_limit(threads) firstprivate(g)
     for (int i = nbl; i < nx - nbl; ++i)
       for (int r = 0; r < 2 * nbl; ++r)
-        for (int k = 0; k < nz; ++k) g.damped(i, r < nbl ? r : ny - 2 * nbl + r, k);
+        for (int k = 0; k < nz; ++k) g.damped_update(i, r < nbl ? r : ny - 2 * nbl + r, k);
 #pragma omp target teams distribute parallel for collapse(3) thread_limit(threads) firstprivate(g)
     for (int r = 0; r < 2 * nbl; ++r)
       for (int j = 0; j < ny; ++j)
-        for (int k = 0; k < nz; ++k) g.damped(r < nbl ? r : nx - 2 * nbl + r, j, k);
+        for (int k = 0; k < nz; ++k) g.damped_update(r < nbl ? r : nx - 2 * nbl + r, j, k);
   } else if (shape == Shape::flat) {
     const int segs = (nx - 2 * nbl + seg - 1) / seg, bj = ny - 2 * nbl;
     const int n_interior = segs * bj * nz, n_y = (nx - 2 * nbl) * 2 * nbl * nz, n_x = 2 * nbl * ny * nz;
@@ -498,12 +498,12 @@ void step(Shape shape, const Grid& g, int threads, int seg) {
 #pragma omp target teams distribute parallel for thread_limit(threads) firstprivate(g)
     for (int t = 0; t < n_y; ++t) {
       const int k = t % nz, rest = t / nz, r = rest % (2 * nbl), i = nbl + rest / (2 * nbl);
-      g.damped(i, r < nbl ? r : ny - 2 * nbl + r, k);
+      g.damped_update(i, r < nbl ? r : ny - 2 * nbl + r, k);
     }
 #pragma omp target teams distribute parallel for thread_limit(threads) firstprivate(g)
     for (int t = 0; t < n_x; ++t) {
       const int k = t % nz, rest = t / nz, j = rest % ny, r = rest / ny;
-      g.damped(r < nbl ? r : nx - 2 * nbl + r, j, k);
+      g.damped_update(r < nbl ? r : nx - 2 * nbl + r, j, k);
     }
   } else if (shape == Shape::one_region) {
     const int segs = (nx + seg - 1) / seg, n = segs * ny * nz;
