@@ -13,6 +13,7 @@
 #include "core/wave_problem.hpp"
 #include "core/wave_update.hpp"
 #include "cpu/wave_cpu.hpp"
+#include "parallel/process_group.hpp"
 
 #include <gtest/gtest.h>
 
@@ -398,6 +399,15 @@ TEST(Tuning, IntegerBoundsTrailingCharactersAndRepeats) {
   EXPECT_FALSE(takes("steps_per_sweep=3,steps_per_sweep=1")) << "a key given twice";
   EXPECT_TRUE(takes("steps_per_sweep=3,fused_step_points=0"));
   configure_tuning("", {});
+}
+
+// Which OMPI_MCA_io values let Open MPI write through OMPIO (parallel/process_group.hpp): awave
+// refuses those for output over MPI (docs/mpi.md, "Output over MPI and OMPIO").
+TEST(MpiIoLayer, SettingsThatLetOmpioIn) {
+  for (const char* in : {"", "ompio", "romio321,ompio", "^romio321", "^romio321,ufs"})
+    EXPECT_TRUE(ProcessGroup::setting_allows_ompio(in)) << in;
+  for (const char* out : {"^ompio", "romio321", "^romio321,ompio", "romio341", "^ompio2,ompio"})
+    EXPECT_FALSE(ProcessGroup::setting_allows_ompio(out)) << out;
 }
 
 // Capabilities are declared once, in the entry, and the class must agree (core/wave_impl.hpp,
