@@ -24,27 +24,24 @@ import shlex
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import backends  # noqa: E402
+
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# Which translation units (paths under src/) an application compiles on each platform's build,
-# and which source files are its kernels: its folder and the core. "*" is every platform.
-# The whole program is every translation unit of src/ its platform's executable compiles,
-# less the other applications' folders.
-MODEL_FOLDERS = ("src/cpu/", "src/cuda/", "src/omp/", "src/kokkos/")
-KOKKOS_TUS = ["src/kokkos/register_kokkos.cpp", "src/kokkos/offload_team_cap.cpp"]
-# A platform may compile another platform's build: the CPU runs hand OpenMP offload from the
-# offload build (its target regions on the host). A platform an application does not run on
-# (hand OpenMP offload has no CUDA-toolchain build) is left out of its divergence (PP counts it).
-APPLICATIONS = {
-    "hand-written": {"cuda": ["src/cuda/"], "openmptarget": ["src/omp/"], "host": ["src/cpu/"]},
-    "hand OpenMP offload": {"openmptarget": ["src/omp/"], "host": ("openmptarget", ["src/omp/"])},
-    "Kokkos idiomatic": {"*": KOKKOS_TUS},
-    "Kokkos tuned": {"*": KOKKOS_TUS},
-}
-# Files the Kokkos translation unit compiles for the other form only: left out of the idiomatic set.
-NOT_IN = {"Kokkos idiomatic": ["src/kokkos/tuned_step.hpp", "src/core/march_tiles.hpp", "src/core/register_march.hpp",
-                               "src/kokkos/sweep_step.hpp", "src/core/sweep_march.hpp", "src/core/cache_sweep.hpp"]}
-
+# Which translation units (paths under src/) an application compiles on each platform's build:
+# its backend's folder (bench/backends.py); its kernels are that folder and the core. The whole
+# program is every translation unit of src/ its platform's executable compiles, less the other
+# applications' folders. A platform may compile another platform's build, (build, prefixes): the
+# CPU runs hand OpenMP offload from the offload build (its target regions on the host). A platform
+# an application does not run on (hand OpenMP offload has no CUDA-toolchain build) is left out of
+# its divergence (PP counts it).
+MODEL_FOLDERS = tuple(f"src/{f}/" for f in backends.folders())
+APPLICATIONS = {a: {t: ((e["build"], [f"src/{e['folder']}/"]) if "build" in e else [f"src/{e['folder']}/"])
+                    for t, e in by.items()} for a, by in backends.applications().items()}
+# Files an application's translation units compile for another application only (the Kokkos
+# forms share theirs): left out of its set.
+NOT_IN = backends.not_in()
 
 def compile_commands(build_dir):
     with open(os.path.join(build_dir, "compile_commands.json")) as f:

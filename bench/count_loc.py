@@ -11,31 +11,26 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import backends  # noqa: E402
+
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The parts the applications of the report's first page are made of (bench/portability.py,
 # APPLICATION_PARTS): every file each compiles beyond the core every code shares (the model,
 # the update formula, the step plan, the interface, the tuning module), its registration
-# included; the lines both Kokkos forms share counted once, apart.
-PARTS = {
-    "cpu-openmp": ["src/cpu/wave_cpu.hpp", "src/cpu/wave_cpu.cpp"],
-    "cuda": ["src/cuda/wave_cuda.hpp", "src/cuda/wave_cuda.cu"],
-    "omp": ["src/omp/wave_omp.hpp", "src/omp/wave_omp.cpp", "src/omp/omp_march.hpp"],
+# included; the lines both Kokkos forms share counted once, apart. Each backend folder names its
+# own (its backend.json, bench/backends.py); the core's, which several share, are here.
+CORE_PARTS = {
     "pointer fields": ["src/core/pointer_fields.hpp"],  # hand CUDA's and hand omp's field bundle
     "gpu sweep": ["src/core/sweep_march.hpp"],  # hand CUDA's, hand omp's and Kokkos' team sweep
     "cpu sweep": ["src/core/cache_sweep.hpp"],  # cpu-openmp's and Kokkos' host sweep
-    "kokkos sweep": ["src/kokkos/sweep_step.hpp"],
     "register march": ["src/core/register_march.hpp"],  # hand CUDA's and tuned Kokkos' march
     "march tiles": ["src/core/march_tiles.hpp"],  # hand omp's and tuned Kokkos' work-item layout
-    "kokkos shared": ["src/kokkos/wave_kokkos.hpp", "src/kokkos/step_fields.hpp", "src/kokkos/kokkos_policy.hpp",
-                      "src/kokkos/kokkos_launch.hpp",
-                      "src/kokkos/register_kokkos.hpp", "src/kokkos/register_kokkos.cpp",
-                      "src/kokkos/kokkos_backends.hpp", "src/kokkos/offload_team_cap.cpp"],
-    "kokkos idiomatic": ["src/kokkos/idiomatic_step.hpp"],
-    "kokkos tuned": ["src/kokkos/tuned_step.hpp"],
     "shared core": ["src/core/wave_update.hpp", "src/core/sponge.hpp", "src/core/step_plan.hpp", "src/core/wave_impl.hpp",
-                    "src/core/wave_impl.cpp", "src/core/tuning.hpp", "src/core/tuning.cpp", "src/core/time_ring.hpp"],
+                    "src/core/wave_impl.cpp", "src/core/backend.hpp", "src/core/tuning.hpp", "src/core/tuning.cpp",
+                    "src/core/time_ring.hpp"],
 }
-
+PARTS = {**backends.parts(), **CORE_PARTS}
 
 # The sweep's code (issue 44, item 6): the shared sweeps and each model's own part of it, a
 # declaration found by its first line and counted to its closing brace.

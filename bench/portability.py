@@ -20,6 +20,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import backends  # noqa: E402
 from report_sections.common import validate_run  # noqa: E402
 
 BYTES_PER_SITE = 24  # read now and prev once, write next once
@@ -27,27 +28,13 @@ BYTES_PER_SITE = 24  # read now and prev once, write next once
 # Platform: (hardware, toolchain). Toolchain = the build that runs there.
 TOOLCHAINS = {"cuda": "CUDA", "openmptarget": "OpenMP offload", "host": "CPU"}
 # What each application runs on each toolchain: an implementation id, with the sweep variant
-# (label) it comes from. The CPU runs the offload build's codes with OMP_TARGET_OFFLOAD=DISABLED.
-APPLICATIONS = {
-    "hand-written": {"cuda": ("cuda", ""), "openmptarget": ("omp", ""), "host": ("cpu-openmp", "")},
-    "hand OpenMP offload": {"openmptarget": ("omp", ""), "host": ("omp", "offload-disabled")},
-    "Kokkos idiomatic": {"cuda": ("kokkos-cuda-mdrange", ""), "openmptarget": ("kokkos-openmptarget-mdrange", ""),
-                         "host": ("kokkos-openmp-mdrange", "")},
-    "Kokkos tuned": {"cuda": ("kokkos-cuda", ""), "openmptarget": ("kokkos-openmptarget", ""),
-                     "host": ("kokkos-openmp", "")},
-}
-# Where a CPU-platform result comes from another build than the host one.
-CPU_BUILD = {"offload-disabled": "openmptarget"}
-# The lines each application is made of (bench/count_loc.py's parts).
-APPLICATION_PARTS = {
-    "hand-written": ["cpu-openmp", "cuda", "omp", "pointer fields", "register march", "march tiles", "gpu sweep",
-                     "cpu sweep"],
-    "hand OpenMP offload": ["omp", "pointer fields", "march tiles", "gpu sweep"],
-    "Kokkos idiomatic": ["kokkos shared", "kokkos idiomatic"],
-    "Kokkos tuned": ["kokkos shared", "kokkos idiomatic", "kokkos tuned", "register march", "march tiles",
-                     "kokkos sweep", "gpu sweep", "cpu sweep"],
-}
-
+# (label) it comes from; where a CPU-platform result comes from another build than the host one;
+# the lines each application is made of (count_loc.py's parts). All from the backend folders'
+# backend.json (bench/backends.py): the CPU runs the offload build's codes with OMP_TARGET_OFFLOAD=DISABLED.
+_APPS = backends.applications()
+APPLICATIONS = {a: {t: (e["id"], e.get("label", "")) for t, e in by.items()} for a, by in _APPS.items()}
+CPU_BUILD = {e["label"]: e["build"] for by in _APPS.values() for e in by.values() if "build" in e}
+APPLICATION_PARTS = {a: list(dict.fromkeys(p for e in by.values() for p in e["parts"])) for a, by in _APPS.items()}
 
 def points(shape):
     nx, ny, nz = (int(n) for n in shape.split("x"))

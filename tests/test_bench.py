@@ -22,6 +22,43 @@ import portability  # noqa: E402
 from report_sections import common  # noqa: E402
 
 
+class BackendFolders(unittest.TestCase):
+    """The backend folders' backend.json (bench/backends.py) agree with the build: every implementation
+    the host build lists is named, every folder defines its backend, every part's file exists; and a
+    planted disagreement of each kind is caught."""
+
+    def test_the_folders_agree_with_the_build(self):
+        import backends
+        exe = os.environ.get("AWAVE_EXE", os.path.join(TOP, "build", "host", "src", "awave"))
+        listed = [line.split()[0] for line in subprocess.run([exe, "-list"], capture_output=True, text=True,
+                                                                    check=True).stdout.splitlines()]
+        self.assertIn("cpu", listed)
+        self.assertEqual(backends.problems(listed), [])
+        self.assertEqual(backends.folders()[0], "cpu", "the CPU reference's backend first")
+
+    def test_planted_disagreements_are_caught(self):
+        import backends
+        import shutil
+        with tempfile.TemporaryDirectory() as d:
+            shutil.copytree(os.path.join(TOP, "src"), os.path.join(d, "src"))
+            self.assertEqual(backends.problems(["cpu"], top=d), [])
+            self.assertEqual(backends.problems(["cpu", "kokkos-hip"], top=d),
+                             ["kokkos-hip: listed by the build, in no backend.json"])
+            path = os.path.join(d, "src", "cuda", "backend.json")
+            with open(path) as f:
+                b = json.load(f)
+            b["parts"]["cuda"].append("missing.cu")
+            b["implementations"].append(dict(b["implementations"][0], id="cuda-again"))
+            with open(path, "w") as f:
+                json.dump(b, f)
+            os.remove(os.path.join(d, "src", "omp", "backend.cpp"))
+            self.assertEqual(sorted(backends.problems(["cpu"], top=d)),
+                             ["hand-written on cuda: two implementations",
+                              "part cuda: src/cuda/missing.cu does not exist",
+                              "part omp: src/omp/backend.cpp does not exist",
+                              "src/omp: defines no omp_backend (core/backend.hpp)"])
+
+
 class SweepVariants(unittest.TestCase):
     """sweep.py's variants reach the run: --env (over the sweep's own OMP_TARGET_OFFLOAD), --tune and
     --label, recorded in the result file (planted: the environment and tuning the run must report)."""

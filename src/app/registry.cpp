@@ -1,46 +1,51 @@
-// The registry of implementations compiled into this build: the CPU reference always, the
-// hand-written GPU version where the build has its toolchain (AWAVE_HAVE_CUDA,
-// AWAVE_HAVE_OMP_OFFLOAD), and one Kokkos version per enabled Kokkos backend. This is the only
-// place that knows which exist.
+// The registry of implementations compiled into this build: it walks the backends the build lists
+// (generated/backends.inc, from src/CMakeLists.txt's AWAVE_BACKEND_FOLDERS; core/backend.hpp), the
+// CPU reference's first, and knows none of them by name.
 #include "app/registry.hpp"
 
+#include "core/backend.hpp"
+#include "parallel/nccl_link.hpp"
+#include "parallel/process_group.hpp"
+
+#include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
 
-#include "cpu/wave_cpu.hpp"
-#include "kokkos/register_kokkos.hpp"
-#include "parallel/nccl_link.hpp"
-#include "parallel/process_group.hpp"
-#if defined(AWAVE_HAVE_CUDA)
-#include "cuda/wave_cuda.hpp"
-#endif
-#if defined(AWAVE_HAVE_OMP_OFFLOAD)
-#include "omp/wave_omp.hpp"
-#endif
-
 namespace awave {
+
+#define AWAVE_BACKEND(folder) extern const Backend folder##_backend;
+#include "backends.inc"
+#undef AWAVE_BACKEND
+
+const std::vector<const Backend*>& backends() {
+  static const std::vector<const Backend*> list = [] {
+    const std::vector<const Backend*> b = {
+#define AWAVE_BACKEND(folder) &folder##_backend,
+#include "backends.inc"
+#undef AWAVE_BACKEND
+    };
+    if (std::count_if(b.begin(), b.end(), [](const Backend* x) { return x->accelerator != nullptr; }) > 1)
+      throw std::logic_error("two backends of this build bring an accelerator");
+    return b;
+  }();
+  return list;
+}
+
+namespace {
+// This build's accelerator, or null.
+const Accelerator* accelerator() {
+  for (const Backend* b : backends())
+    if (b->accelerator) return b->accelerator;
+  return nullptr;
+}
+}  // namespace
 
 const std::vector<ImplEntry>& implementations() {
   static const std::vector<ImplEntry> impls = [] {
     std::vector<ImplEntry> v;
-    v.push_back(entry_of<WaveCpu>("cpu", "serial CPU reference", false, false, "reference", Capabilities{},
-                                  [](const WaveProblem& problem, const StepPlan& plan) {
-                                    return std::make_unique<WaveCpu>(problem, plan, false);
-                                  }));
-    v.push_back(entry_of<WaveCpu>("cpu-openmp",
-                                  "CPU reference on " + std::to_string(WaveCpu::max_threads()) +
-                                      " OpenMP threads; three steps a sweep on large grids (tiles in cache)",
-                                  false, false, "hand-written", Capabilities{false, true, SweepForm::cache_tiles},
-                                  [](const WaveProblem& problem, const StepPlan& plan) {
-                                    return std::make_unique<WaveCpu>(problem, plan, true);
-                                  }));
-#if defined(AWAVE_HAVE_CUDA)
-    add_cuda_implementations(v);
-#endif
-#if defined(AWAVE_HAVE_OMP_OFFLOAD)
-    add_omp_implementations(v);
-#endif
-    add_kokkos_implementations(v);
+    for (const Backend* b : backends()) b->add_implementations(v);
+    if (v.empty() || v.front().id != "cpu")
+      throw std::logic_error("the CPU reference must be the first implementation");
     return v;
   }();
   return impls;
@@ -73,66 +78,42 @@ const ImplEntry* find_implementation(const std::string& id) {
 }
 
 std::vector<std::string> tuning_scopes_in_build() {
-  std::vector<std::string> scopes{"kokkos"};
-#if defined(AWAVE_HAVE_CUDA)
-  scopes.insert(scopes.end(), {"cuda", "kokkos-gpu"});
-#endif
-#if defined(AWAVE_HAVE_OMP_OFFLOAD)
-  scopes.insert(scopes.end(), {"omp", "kokkos-gpu"});
-#endif
+  std::vector<std::string> scopes;
+  for (const Backend* b : backends())
+    for (const std::string& scope : b->tuning_scopes)
+      if (std::find(scopes.begin(), scopes.end(), scope) == scopes.end()) scopes.push_back(scope);
   if (nccl_link::in_build()) scopes.push_back("nccl");
   return scopes;
 }
 
 std::optional<std::string> accelerator_problem() {
-#if defined(AWAVE_HAVE_CUDA)
-  return cuda_device_problem();
-#elif defined(AWAVE_HAVE_OMP_OFFLOAD)
-  return omp_device_problem();
-#else
-  return std::nullopt;
-#endif
+  const Accelerator* a = accelerator();
+  return a ? a->problem() : std::nullopt;
 }
 
 std::optional<std::string> select_accelerator(int local_rank, int local_size) {
-#if defined(AWAVE_HAVE_CUDA) || defined(AWAVE_HAVE_OMP_OFFLOAD)
-  if (local_size <= 1) return std::nullopt;
+  const Accelerator* a = accelerator();
+  if (!a || local_size <= 1) return std::nullopt;
   // Through CUDA_VISIBLE_DEVICES, before anything touches the GPU: the process then sees its
   // GPU as device 0, and the CUDA runtime, Kokkos and libomptarget's CUDA plugin all take it.
   const std::vector<std::string>& gpus = node_gpus();
   if (gpus.empty()) return std::nullopt;
   const std::string chosen = gpus[std::size_t(local_rank) % gpus.size()];
   setenv("CUDA_VISIBLE_DEVICES", chosen.c_str(), 1);
-#if defined(AWAVE_HAVE_OMP_OFFLOAD)
-  // libomptarget has enumerated the GPUs before main (measured: with CUDA_VISIBLE_DEVICES
-  // alone, two processes shared GPU 0 at half speed each): choose its default device too.
-  omp_select_device(local_rank);
-#endif
+  // (libomptarget has enumerated the GPUs before main: with CUDA_VISIBLE_DEVICES alone, two
+  // processes shared GPU 0 at half speed each; its backend chooses its default device too.)
+  if (a->select) a->select(local_rank);
   return chosen;
-#else
-  (void)local_rank, (void)local_size;
-  return std::nullopt;
-#endif
 }
 
 std::optional<std::size_t> accelerator_memory_bytes() {
-#if defined(AWAVE_HAVE_CUDA)
-  return cuda_device_problem() ? std::nullopt : cuda_memory_bytes();
-#elif defined(AWAVE_HAVE_OMP_OFFLOAD)
-  return omp_device_problem() ? std::nullopt : omp_device_memory_bytes();
-#else
-  return std::nullopt;
-#endif
+  const Accelerator* a = accelerator();
+  return a && !a->problem() ? a->memory_bytes() : std::nullopt;
 }
 
 std::string accelerator_description() {
-#if defined(AWAVE_HAVE_CUDA)
-  return cuda_device_problem() ? "none" : cuda_device_description();
-#elif defined(AWAVE_HAVE_OMP_OFFLOAD)
-  return omp_device_problem() ? "none" : omp_device_description();
-#else
-  return "none";
-#endif
+  const Accelerator* a = accelerator();
+  return a && !a->problem() ? a->description() : "none";
 }
 
 }  // namespace awave

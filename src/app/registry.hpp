@@ -1,6 +1,5 @@
-// The registry of this build's implementations and its accelerator: which implementations
-// exist (app/registry.cpp is the only place that knows), and the GPU checks made before any of
-// them starts.
+// The registry of this build's implementations and its accelerator, from the backends the build
+// lists (core/backend.hpp), and the GPU checks made before any of them starts.
 #pragma once
 
 #include "core/wave_impl.hpp"
@@ -11,6 +10,10 @@
 #include <vector>
 
 namespace awave {
+
+struct Backend;
+// The backends this build compiles, in src/CMakeLists.txt's order (the CPU reference's first).
+const std::vector<const Backend*>& backends();
 
 // The implementations compiled into this build, in the order the driver runs them; the
 // CPU reference ("cpu") is always first.

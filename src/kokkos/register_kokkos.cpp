@@ -2,6 +2,8 @@
 // Kokkos backend enabled in the Kokkos installation it was built against.
 #include "kokkos/register_kokkos.hpp"
 
+#include "core/backend.hpp"
+
 #include "kokkos/kokkos_backends.hpp"
 #include "kokkos/wave_kokkos.hpp"
 
@@ -82,5 +84,13 @@ void add_kokkos_implementations(std::vector<ImplEntry>& impls) {
   for_each_kokkos_backend(
       [&impls](auto tag, const char* id) { add_kokkos_forms<typename decltype(tag)::type>(impls, id); });
 }
+
+// The Kokkos folder's backend: both forms on every Kokkos backend the installation has; the
+// GPU ones read the kokkos-gpu keys. The GPU itself is the hand-written backend's of the same build.
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_OPENMPTARGET)
+extern const Backend kokkos_backend = {"kokkos", add_kokkos_implementations, {"kokkos", "kokkos-gpu"}};
+#else
+extern const Backend kokkos_backend = {"kokkos", add_kokkos_implementations, {"kokkos"}};
+#endif
 
 }  // namespace awave

@@ -1,0 +1,12 @@
+// The hand-written CUDA folder's backend: its implementation and its GPU (wave_cuda.hpp).
+#include "core/backend.hpp"
+#include "cuda/wave_cuda.hpp"
+
+namespace awave {
+namespace {
+const Accelerator cuda_gpu{cuda_device_problem, cuda_device_description, cuda_memory_bytes, nullptr};
+}  // namespace
+
+extern const Backend cuda_backend = {"cuda", add_cuda_implementations, {"cuda"}, &cuda_gpu};
+
+}  // namespace awave
