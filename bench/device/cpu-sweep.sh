@@ -13,6 +13,7 @@
 # ROWS: tile rows to try (cache_sweep.rows), each in its own sweep process. DEADLINE: no round
 # starts after that many seconds of the script; the table counts the rounds that ran.
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: cpu-sweep.sh OUT_DIR [SIZES] [ROUNDS] [STEPS] [ROWS]}
 sizes=${2:-"512"}
 rounds=${3:-5}

@@ -4,6 +4,7 @@
 # (no launch shape changes the arithmetic). Prints best SU/s per setting.
 #   bench/device/limits.sh OUT_DIR
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: limits.sh OUT_DIR}
 mkdir -p "$out"
 run() {  # run IMPL SHAPE VAR=VALUE

@@ -5,6 +5,7 @@
 # OUT_DIR/ncu-IMPL-512.txt each.
 #   [BUILD=build/cuda] [IMPLS="cuda kokkos-cuda"] [SINGLE=1] bench/device/sweep-counters.sh OUT_DIR
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: sweep-counters.sh OUT_DIR}
 mkdir -p "$out"
 for impl in ${IMPLS:-cuda kokkos-cuda}; do
