@@ -13,7 +13,8 @@ import os
 import re
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TOOLCHAINS = ("cuda", "openmptarget", "host")
+# The toolchains a backend.json names, in the report's order, with the words the report uses.
+TOOLCHAINS = {"cuda": "CUDA", "openmptarget": "OpenMP offload", "host": "CPU"}
 
 
 def folders(top=TOP):

@@ -36,7 +36,6 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # CPU runs hand OpenMP offload from the offload build (its target regions on the host). A platform
 # an application does not run on (hand OpenMP offload has no CUDA-toolchain build) is left out of
 # its divergence (PP counts it).
-MODEL_FOLDERS = tuple(f"src/{f}/" for f in backends.folders())
 APPLICATIONS = {a: {t: ((e["build"], [f"src/{e['folder']}/"]) if "build" in e else [f"src/{e['folder']}/"])
                     for t, e in by.items()} for a, by in backends.applications().items()}
 # Files an application's translation units compile for another application only (the Kokkos

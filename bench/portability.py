@@ -26,7 +26,7 @@ from report_sections.common import validate_run  # noqa: E402
 BYTES_PER_SITE = 24  # read now and prev once, write next once
 
 # Platform: (hardware, toolchain). Toolchain = the build that runs there.
-TOOLCHAINS = {"cuda": "CUDA", "openmptarget": "OpenMP offload", "host": "CPU"}
+TOOLCHAINS = backends.TOOLCHAINS
 # What each application runs on each toolchain: an implementation id, with the sweep variant
 # (label) it comes from; where a CPU-platform result comes from another build than the host one;
 # the lines each application is made of (count_loc.py's parts). All from the backend folders'

@@ -77,7 +77,7 @@ same_as() {
 # (OMPIO's default collective writes, as 43d814e wrote), gen2 (OMPIO, fcoll dynamic_gen2), romio.
 layer_env() {
   case $1 in
-    default) echo "OUTPUT_LAYER=default" ;;  # (a variable awave does not read)
+    default) echo "" ;;
     vulcan) echo "AWAVE_TEST_FAULT_OMPIO=1" ;;
     gen2) echo "AWAVE_TEST_FAULT_OMPIO=1 OMPI_MCA_fcoll=dynamic_gen2" ;;
     romio) echo "OMPI_MCA_io=^ompio" ;;
@@ -89,8 +89,9 @@ crash_words() { grep -o -m1 -E 'malloc[^ ]*\(\)[^\n]*|corrupted [a-z-]+( list)?|
 if [[ " ${PARTS:-repro io soak} " == *" repro "* ]]; then
   repro=(-shape 1024,260,250 -nsteps 31 -out_period 10 -impl cpu-openmp)
   caught=0
+  read -r -a planted <<< "$(layer_env vulcan)"
   for try in $(seq "${PLANTED:-3}"); do
-    mpi "repro-ompio_$try" 4 150 OMP_NUM_THREADS=16 AWAVE_TEST_FAULT_OMPIO=1 -- "${repro[@]}" "repro-ompio_$try"; rc=$?
+    mpi "repro-ompio_$try" 4 150 OMP_NUM_THREADS=16 "${planted[@]}" -- "${repro[@]}" "repro-ompio_$try"; rc=$?
     summary "repro through OMPIO (planted, 43d814e's choice) $try: exit $rc $(crash_words "$out/repro-ompio_$try.txt")"
     rm -f "$work"/repro-ompio_*
     [ $rc -ne 0 ] && caught=$((caught + 1))

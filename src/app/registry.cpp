@@ -17,6 +17,9 @@ namespace awave {
 #include "backends.inc"
 #undef AWAVE_BACKEND
 
+namespace {
+
+// The backends this build compiles, in src/CMakeLists.txt's order (the CPU reference's first).
 const std::vector<const Backend*>& backends() {
   static const std::vector<const Backend*> list = [] {
     const std::vector<const Backend*> b = {
@@ -31,7 +34,6 @@ const std::vector<const Backend*>& backends() {
   return list;
 }
 
-namespace {
 // This build's accelerator, or null.
 const Accelerator* accelerator() {
   for (const Backend* b : backends())

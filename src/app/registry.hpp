@@ -11,10 +11,6 @@
 
 namespace awave {
 
-struct Backend;
-// The backends this build compiles, in src/CMakeLists.txt's order (the CPU reference's first).
-const std::vector<const Backend*>& backends();
-
 // The implementations compiled into this build, in the order the driver runs them; the
 // CPU reference ("cpu") is always first.
 const std::vector<ImplEntry>& implementations();

@@ -23,7 +23,6 @@ struct Accelerator {
 };
 
 struct Backend {
-  const char* folder;
   void (*add_implementations)(std::vector<ImplEntry>&);  // in the order the driver runs them
   std::vector<std::string> tuning_scopes;                // TuningKey::used_by values its code reads
   const Accelerator* accelerator = nullptr;

@@ -23,6 +23,6 @@ void add_cpu_implementations(std::vector<ImplEntry>& v) {
 
 }  // namespace
 
-extern const Backend cpu_backend = {"cpu", add_cpu_implementations, {}};
+extern const Backend cpu_backend = {add_cpu_implementations, {}};
 
 }  // namespace awave

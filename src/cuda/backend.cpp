@@ -7,6 +7,6 @@ namespace {
 const Accelerator cuda_gpu{cuda_device_problem, cuda_device_description, cuda_memory_bytes, nullptr};
 }  // namespace
 
-extern const Backend cuda_backend = {"cuda", add_cuda_implementations, {"cuda"}, &cuda_gpu};
+extern const Backend cuda_backend = {add_cuda_implementations, {"cuda"}, &cuda_gpu};
 
 }  // namespace awave

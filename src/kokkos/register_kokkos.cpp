@@ -88,9 +88,9 @@ void add_kokkos_implementations(std::vector<ImplEntry>& impls) {
 // The Kokkos folder's backend: both forms on every Kokkos backend the installation has; the
 // GPU ones read the kokkos-gpu keys. The GPU itself is the hand-written backend's of the same build.
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_OPENMPTARGET)
-extern const Backend kokkos_backend = {"kokkos", add_kokkos_implementations, {"kokkos", "kokkos-gpu"}};
+extern const Backend kokkos_backend = {add_kokkos_implementations, {"kokkos", "kokkos-gpu"}};
 #else
-extern const Backend kokkos_backend = {"kokkos", add_kokkos_implementations, {"kokkos"}};
+extern const Backend kokkos_backend = {add_kokkos_implementations, {"kokkos"}};
 #endif
 
 }  // namespace awave

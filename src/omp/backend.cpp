@@ -9,6 +9,6 @@ const Accelerator offload_device{omp_device_problem, omp_device_description, omp
                                  omp_select_device};
 }  // namespace
 
-extern const Backend omp_backend = {"omp", add_omp_implementations, {"omp"}, &offload_device};
+extern const Backend omp_backend = {add_omp_implementations, {"omp"}, &offload_device};
 
 }  // namespace awave
