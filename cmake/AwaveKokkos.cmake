@@ -1,6 +1,7 @@
 # Kokkos for awave: an installed one when the user names it (Kokkos_ROOT, 3.4 to 5.x), else
-# Kokkos 3.4.01 bootstrapped from Debian's trilinos source package with the patches in
-# cmake/patches, built once per backend into a cache outside the clone
+# one bootstrapped with the patches for its version in cmake/patches: Kokkos 3.4.01 from Debian's
+# trilinos source package, or the source tree AWAVE_KOKKOS_SOURCE names (4.6.01), built once per
+# backend into a cache outside the clone
 # (cmake/scripts/bootstrap-kokkos.sh). Included before project(): the GPU backends decide the
 # C++ compiler (nvcc_wrapper for cuda, clang++ 19 with offload for openmptarget).
 
@@ -75,13 +76,24 @@ endif()
 
 # A build directory keeps the Kokkos it was first configured with; another backend or arch
 # needs its own build directory (its compiler and Kokkos differ).
+set(AWAVE_KOKKOS_SOURCE "" CACHE PATH
+    "Kokkos source tree to bootstrap instead of Debian's 3.4.01 (4.6.01 is patched for CUDA 13 here)")
 set(_awave_bootstrap_key "${AWAVE_BACKEND} ${AWAVE_CUDA_ARCH}")
+if(AWAVE_KOKKOS_SOURCE)
+  string(APPEND _awave_bootstrap_key " ${AWAVE_KOKKOS_SOURCE}")
+endif()
 if(AWAVE_KOKKOS_BOOTSTRAP_KEY AND NOT AWAVE_KOKKOS_BOOTSTRAP_KEY STREQUAL _awave_bootstrap_key)
   message(FATAL_ERROR "awave: this build directory was configured for '${AWAVE_KOKKOS_BOOTSTRAP_KEY}'; "
                       "configure '${_awave_bootstrap_key}' in a fresh one (e.g. cmake --preset cuda -B build/cuda-other)")
 endif()
 if(NOT Kokkos_ROOT AND NOT DEFINED ENV{Kokkos_ROOT})
-  message(STATUS "awave: bootstrapping Kokkos 3.4.01 for '${AWAVE_BACKEND}' (cached; the first time takes minutes)")
+  if(AWAVE_KOKKOS_SOURCE)
+    set(ENV{AWAVE_KOKKOS_SOURCE} "${AWAVE_KOKKOS_SOURCE}")
+    message(STATUS "awave: bootstrapping Kokkos from ${AWAVE_KOKKOS_SOURCE} for '${AWAVE_BACKEND}' (cached; the first time takes minutes)")
+  else()
+    unset(ENV{AWAVE_KOKKOS_SOURCE})
+    message(STATUS "awave: bootstrapping Kokkos 3.4.01 for '${AWAVE_BACKEND}' (cached; the first time takes minutes)")
+  endif()
   awave_run_script(_prefix ${CMAKE_CURRENT_LIST_DIR}/scripts/bootstrap-kokkos.sh ${AWAVE_BACKEND} ${AWAVE_CUDA_ARCH})
   set(Kokkos_ROOT "${_prefix}" CACHE PATH "Kokkos installation (bootstrapped)" FORCE)
   set(AWAVE_KOKKOS_BOOTSTRAP_KEY "${_awave_bootstrap_key}" CACHE INTERNAL "what Kokkos_ROOT was bootstrapped for")

@@ -1,10 +1,9 @@
 // Three steps in one sweep of the grid the portable way: a TeamPolicy team a tile, its planes in
-// team scratch memory. On Kokkos::Cuda, and on OpenMPTarget from Kokkos 4 (SweepStep), the GPU's
+// team scratch memory. On Kokkos::Cuda and OpenMPTarget (SweepStep), the GPU's
 // sweep (core/sweep_march.hpp): team_barrier() the plane's barrier; team rank r is column
 // (r % kColumnsK, r / kColumnsK), so a warp is a row of columns (team ranks are threadIdx.y
 // there). On the host backends (CacheSweepStep) the CPU's (core/cache_sweep.hpp): teams of one
-// thread, each tile's level buffer its team's level-1 scratch. Under Kokkos 3.4, OpenMPTarget
-// keeps single steps (below).
+// thread, each tile's level buffer its team's level-1 scratch.
 #pragma once
 
 #include "core/cache_sweep.hpp"
@@ -25,11 +24,11 @@ inline constexpr bool kokkos_team_sweeps = false;  // the GPU's sweep (SweepStep
 template <>
 inline constexpr bool kokkos_team_sweeps<Kokkos::Cuda> = true;
 #endif
-// On OpenMPTarget only from Kokkos 4: under Kokkos 3.4.01 that backend's TeamPolicy(instance, ...)
-// does not compile, and the same sweep made without an instance was bitwise and 1.18 x its single
-// steps at 512^3 on the H100, but hit an illegal memory access at 1000^3 and on every test grid of
-// fewer than 260 teams (bench/results/h100-2026-11-25/offload-sweep-b7d26f3).
-#if defined(KOKKOS_ENABLE_OPENMPTARGET) && KOKKOS_VERSION >= 40000
+// On OpenMPTarget where team_scratch(0) points into the team's own block: from Kokkos 3.6, or 3.4.01
+// with the project's patch (cmake/patches/kokkos-3.4.01/0004, upstream 17950d1c6). Without it the
+// sweep hit an illegal memory access at 1000^3 and on every grid of fewer than 260 teams
+// (bench/results/h100-2026-11-25/offload-sweep-b7d26f3).
+#if defined(KOKKOS_ENABLE_OPENMPTARGET) && (KOKKOS_VERSION >= 30600 || defined(AWAVE_KOKKOS_PATCHED_OMPT_TEAM_SCRATCH))
 template <>
 inline constexpr bool kokkos_team_sweeps<Kokkos::Experimental::OpenMPTarget> = true;
 #endif
@@ -50,6 +49,15 @@ struct SweepStep {
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<SweepTile::kThreads, 2>>;
   SweepFields fields;
 
+  // Under Kokkos 3.x OpenMPTarget's TeamPolicy(instance, ...) does not compile (its constructors
+  // take the instance by non-const reference): there, the default instance, its only one.
+  static Policy policy(const ExecSpace& exec, int league) {
+#if defined(KOKKOS_ENABLE_OPENMPTARGET) && KOKKOS_VERSION < 40000
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Experimental::OpenMPTarget>) return Policy(league, SweepTile::kThreads);
+#endif
+    return Policy(exec, league, SweepTile::kThreads);
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const typename Policy::member_type& team) const {
     const int teams_k = SweepTile::teams_k(fields.nz), teams_j = SweepTile::teams_j(fields.ny);
 #if defined(KOKKOS_ENABLE_OPENMPTARGET)
@@ -68,7 +76,7 @@ struct SweepStep {
     const int league = SweepTile::teams_k(fields.nz) * SweepTile::teams_j(fields.ny) * SweepTile::teams_i(fields.nx);
     Kokkos::parallel_for(
         "wave::sweep",
-        Policy(exec, league, SweepTile::kThreads).set_scratch_size(0, Kokkos::PerTeam(SweepTile::kScratchBytes)),
+        policy(exec, league).set_scratch_size(0, Kokkos::PerTeam(SweepTile::kScratchBytes)),
         *this);
   }
 };

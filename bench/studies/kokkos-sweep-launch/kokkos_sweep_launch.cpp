@@ -1,0 +1,198 @@
+// awave-kokkos-sweep (cuda build): how Kokkos launches the shared sweep (issue 56). The same march
+// (core/sweep_march.hpp, three steps a sweep) under launches that differ only in how a team finds
+// its tile and holds the fields, against hand CUDA's kernel in the same process:
+//   hand         a __global__ kernel as src/cuda/wave_cuda.cu's: tile and segment from blockIdx,
+//                fields by value;
+//   kokkos       the product's SweepStep<Kokkos::Cuda> (src/kokkos/sweep_step.hpp);
+//   kokkos-lb1   its functor under LaunchBounds<640, 1> (one team an SM, no register cap of 48);
+//   kokkos-pow2  the league padded to a power of two of tiles a segment, so the segment is a shift
+//                of the league rank and the tile a mask (no division), the rank split unsigned,
+//                the fields by value; the padding's teams return at once;
+//   kokkos-pow2-ref  kokkos-pow2 with the fields by reference (the product's way).
+// Each variant runs SWEEPS sweeps from the model's start state, ROUNDS rounds interleaved (every
+// variant once a round); SU/s of each round over every interior point, median and min-max over
+// the rounds. Bitwise: every variant's u(t) and u(t-1) after the sweeps equal hand's at every
+// padded point; a copy of hand's result with one point one ulp off must differ (the comparison
+// can fail).
+//   awave-kokkos-sweep N [SWEEPS] [ROUNDS] [VARIANT,...]     prints one JSON object per line
+#include "core/wave_params.hpp"
+#include "core/wave_problem.hpp"
+#include "kokkos/sweep_step.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace awave;
+
+namespace {
+
+using T = SweepTile;
+
+__global__ void __launch_bounds__(T::kThreads, 2) hand_sweep(SweepFields a) {
+  extern __shared__ double scratch[];
+  sweep_march<SweepFields>(a, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, scratch,
+                           [] { __syncthreads(); });
+}
+
+template <int TeamsAnSm>
+struct LaunchBoundsSweep {  // the product's functor body under other launch bounds
+  using Policy = Kokkos::TeamPolicy<Kokkos::Cuda, Kokkos::LaunchBounds<T::kThreads, TeamsAnSm>>;
+  SweepStep<Kokkos::Cuda> step;
+  KOKKOS_INLINE_FUNCTION void operator()(const typename Policy::member_type& team) const { step(team); }
+  void launch(const Kokkos::Cuda& exec) const {
+    const int league = T::teams_k(step.fields.nz) * T::teams_j(step.fields.ny) * T::teams_i(step.fields.nx);
+    Kokkos::parallel_for("study::sweep_lb",
+                         Policy(exec, league, T::kThreads).set_scratch_size(0, Kokkos::PerTeam(T::kScratchBytes)),
+                         *this);
+  }
+};
+
+template <class Fields>
+struct Pow2Sweep {
+  using Policy = Kokkos::TeamPolicy<Kokkos::Cuda, Kokkos::LaunchBounds<T::kThreads, 2>>;
+  SweepFields fields;
+  int shift = 0;  // log2 of the teams a segment (tiles rounded up to a power of two)
+  KOKKOS_INLINE_FUNCTION void operator()(const typename Policy::member_type& team) const {
+    const unsigned t = team.league_rank(), r = team.team_rank(), tiles_k = T::teams_k(fields.nz);
+    const unsigned tile = t & ((1u << shift) - 1u), segment = t >> shift;
+    if (tile >= tiles_k * unsigned(T::teams_j(fields.ny))) return;  // padding
+    double* scratch = static_cast<double*>(team.team_scratch(0).get_shmem(std::size_t(T::kScratchBytes)));
+    sweep_march<Fields>(fields, tile % tiles_k, tile / tiles_k, segment, r % T::kColumnsK, r / T::kColumnsK, scratch,
+                        [&] { team.team_barrier(); });
+  }
+  void launch(const Kokkos::Cuda& exec) {
+    const int tiles = T::teams_k(fields.nz) * T::teams_j(fields.ny);
+    for (shift = 0; (1 << shift) < tiles;) ++shift;
+    Kokkos::parallel_for(
+        "study::sweep_pow2",
+        Policy(exec, (1 << shift) * T::teams_i(fields.nx), T::kThreads)
+            .set_scratch_size(0, Kokkos::PerTeam(T::kScratchBytes)),
+        *this);
+  }
+};
+
+using View = Kokkos::View<double*, Kokkos::CudaSpace>;
+
+struct Run {
+  std::vector<double> now, prev;  // after the sweeps, on the host
+  double seconds = 0;
+};
+
+Run run(const std::string& variant, const WaveProblem& problem, const std::vector<double>& start_now,
+        const std::vector<double>& start_prev, const View& cs2_k, const View& damp_ij, int sweeps) {
+  const PaddedGeometry g = problem.geometry();
+  View f[4] = {View("prev", g.size()), View("now", g.size()), View("u2", g.size()), View("u3", g.size())};
+  Kokkos::deep_copy(f[0], Kokkos::View<const double*, Kokkos::HostSpace>(start_prev.data(), g.size()));
+  Kokkos::deep_copy(f[1], Kokkos::View<const double*, Kokkos::HostSpace>(start_now.data(), g.size()));
+  const Kokkos::Cuda exec;
+  Kokkos::fence();
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int s = 0; s < sweeps; ++s) {
+    const SweepFields a = sweep_fields(problem, f[2].data(), f[3].data(), f[1].data(), f[0].data(), cs2_k.data(),
+                                       damp_ij.data(), long(g.stride_i()), long(g.stride_j()));
+    if (variant == "hand") {
+      hand_sweep<<<dim3(T::teams_k(g.nz), T::teams_j(g.ny), T::teams_i(g.nx)), dim3(T::kColumnsK, T::kColumnsJ),
+                   T::kScratchBytes, exec.cuda_stream()>>>(a);
+    } else if (variant == "kokkos") {
+      SweepStep<Kokkos::Cuda>{a}.launch(exec);
+    } else if (variant == "kokkos-lb1") {
+      LaunchBoundsSweep<1>{SweepStep<Kokkos::Cuda>{a}}.launch(exec);
+    } else if (variant == "kokkos-pow2") {
+      Pow2Sweep<SweepFields>{a}.launch(exec);
+    } else if (variant == "kokkos-pow2-ref") {
+      Pow2Sweep<const SweepFields&>{a}.launch(exec);
+    } else {
+      std::fprintf(stderr, "awave-kokkos-sweep: no variant '%s'\n", variant.c_str());
+      std::exit(2);
+    }
+    std::swap(f[0], f[2]);  // u(t+2) is the next sweep's u(t-1), u(t+3) its u(t)
+    std::swap(f[1], f[3]);
+  }
+  exec.fence();
+  Run r;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (cudaGetLastError() != cudaSuccess) {
+    std::fprintf(stderr, "awave-kokkos-sweep: %s failed to launch\n", variant.c_str());
+    std::exit(1);
+  }
+  r.now.resize(g.size());
+  r.prev.resize(g.size());
+  Kokkos::deep_copy(Kokkos::View<double*, Kokkos::HostSpace>(r.now.data(), g.size()), f[1]);
+  Kokkos::deep_copy(Kokkos::View<double*, Kokkos::HostSpace>(r.prev.data(), g.size()), f[0]);
+  return r;
+}
+
+std::size_t differing(const Run& a, const Run& b) {
+  std::size_t d = 0;
+  for (std::size_t i = 0; i < a.now.size(); ++i) d += (a.now[i] != b.now[i]) + (a.prev[i] != b.prev[i]);
+  return d;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: awave-kokkos-sweep N [SWEEPS] [ROUNDS] [VARIANT,...]\n");
+    return 2;
+  }
+  const int n = std::atoi(argv[1]), sweeps = argc > 2 ? std::atoi(argv[2]) : 20, rounds = argc > 3 ? std::atoi(argv[3]) : 5;
+  std::vector<std::string> variants;
+  std::stringstream list(argc > 4 ? argv[4] : "hand,kokkos,kokkos-lb1,kokkos-pow2,kokkos-pow2-ref");
+  for (std::string v; std::getline(list, v, ',');) variants.push_back(v);
+  if (n < 8 || sweeps < 1 || rounds < 1 || variants.empty() || variants[0] != "hand") {
+    std::fprintf(stderr, "awave-kokkos-sweep: N >= 8, SWEEPS >= 1, ROUNDS >= 1, and 'hand' first (the bitwise reference)\n");
+    return 2;
+  }
+  WaveParams p;
+  p.shape = {n, n, n};
+  p.nsteps = 3 * sweeps;
+  const WaveProblem problem(p);
+  const PaddedGeometry g = problem.geometry();
+  std::vector<double> now(g.size()), prev(g.size());
+  problem.fill_start_state(now.data(), prev.data());
+  View cs2_k("cs2_k", problem.cs2_k().size()), damp_ij("damp_ij", problem.damp_ij().size());
+  Kokkos::deep_copy(cs2_k, Kokkos::View<const double*, Kokkos::HostSpace>(problem.cs2_k().data(), cs2_k.size()));
+  Kokkos::deep_copy(damp_ij, Kokkos::View<const double*, Kokkos::HostSpace>(problem.damp_ij().data(), damp_ij.size()));
+  cudaDeviceProp prop{};
+  cudaGetDeviceProperties(&prop, 0);
+  const double updates = double(n) * n * n * 3 * sweeps;
+
+  std::vector<std::vector<double>> rates(variants.size());
+  std::vector<std::size_t> diffs(variants.size(), 0);
+  Run reference;
+  for (int r = 0; r < rounds; ++r)
+    for (std::size_t v = 0; v < variants.size(); ++v) {
+      Run result = run(variants[v], problem, now, prev, cs2_k, damp_ij, sweeps);
+      rates[v].push_back(updates / result.seconds);
+      if (v == 0 && r == 0) reference = std::move(result);
+      else diffs[v] = std::max(diffs[v], differing(result, reference));
+    }
+  Run planted = reference;
+  const std::size_t mid = g.index(n / 2 + 1, n / 2 + 1, n / 2 + 1);
+  planted.now[mid] = std::nextafter(planted.now[mid], 1.0);
+  const bool seen = differing(planted, reference) == 1;
+  bool ok = seen;
+  for (std::size_t v = 0; v < variants.size(); ++v) {
+    std::vector<double> s = rates[v];
+    std::sort(s.begin(), s.end());
+    const double median = s.size() % 2 ? s[s.size() / 2] : 0.5 * (s[s.size() / 2 - 1] + s[s.size() / 2]);
+    std::printf(
+        "{\"gpu\": \"%s\", \"kokkos_version\": %d, \"n\": %d, \"sweeps\": %d, \"rounds\": %d, \"variant\": \"%s\", "
+        "\"su_per_s_median\": %.4e, \"su_per_s_min\": %.4e, \"su_per_s_max\": %.4e, \"bitwise\": %s, "
+        "\"differing_points\": %zu, \"planted_seen\": %s}\n",
+        prop.name, KOKKOS_VERSION, n, sweeps, rounds, variants[v].c_str(), median, s.front(), s.back(),
+        diffs[v] == 0 ? "true" : "false", diffs[v], seen ? "true" : "false");
+    ok &= diffs[v] == 0;
+  }
+  if (!seen) std::fprintf(stderr, "awave-kokkos-sweep: a planted one-ulp difference was not seen\n");
+  return ok ? 0 : 1;
+}
