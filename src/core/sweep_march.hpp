@@ -32,6 +32,8 @@ struct SweepTile {
   static constexpr int kSegment = 64;             // planes a team marches: 1-6% over 128 or 256 (study)
   static constexpr int kColumnsK = kTileK + 2 * kSteps, kColumnsJ = kTileJ + 2 * kSteps;
   static constexpr int kThreads = kColumnsK * kColumnsJ;
+  // Teams (thread blocks) an SM, every model's launch bounds: 2 caps a thread at 48 registers.
+  static constexpr int kTeamsAnSm = 2;
   static constexpr std::size_t kScratchBytes = std::size_t(2) * kSteps * kColumnsJ * kColumnsK * sizeof(double);
   // Teams along k, j and i for a grid of nx x ny x nz interior points.
   AWAVE_HOST_DEVICE static int teams_k(int nz) { return (nz + kTileK - 1) / kTileK; }

@@ -91,10 +91,10 @@ __global__ void fused_step_kernel(PointerFields a) {
   a.any_update(blockIdx.z, j, k);
 }
 
-// Three steps in one sweep (core/sweep_march.hpp), a thread block a team. Two blocks an SM: 48
-// registers, the study's bounds (report section 4, shape reg3p-26x14-table).
+// Three steps in one sweep (core/sweep_march.hpp), a thread block a team. Two blocks an SM
+// (SweepTile::kTeamsAnSm): 48 registers, the study's bounds (report section 4, shape reg3p-26x14-table).
 // segment0: the first segment of the launch (a part of the sweep over MPI, sweep_segments).
-__global__ void __launch_bounds__(SweepTile::kThreads, 2) sweep_kernel(SweepFields a, int segment0) {
+__global__ void __launch_bounds__(SweepTile::kThreads, SweepTile::kTeamsAnSm) sweep_kernel(SweepFields a, int segment0) {
   extern __shared__ double scratch[];
   sweep_march<SweepFields>(a, blockIdx.x, blockIdx.y, segment0 + blockIdx.z, threadIdx.x, threadIdx.y, scratch,
                            [] { __syncthreads(); });  // by value: sweep_march.hpp says why

@@ -46,16 +46,18 @@ inline constexpr SweepForm kokkos_sweep_form<Kokkos::Experimental::OpenMPTarget>
 template <class ExecSpace>
 struct SweepStep {
   // Two teams an SM, as hand CUDA's blocks (48 registers).
-  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<SweepTile::kThreads, 2>>;
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<SweepTile::kThreads, SweepTile::kTeamsAnSm>>;
   SweepFields fields;
 
   // Under Kokkos 3.x OpenMPTarget's TeamPolicy(instance, ...) does not compile (its constructors
   // take the instance by non-const reference): there, the default instance, its only one.
   static Policy policy(const ExecSpace& exec, int league) {
 #if defined(KOKKOS_ENABLE_OPENMPTARGET) && KOKKOS_VERSION < 40000
-    if constexpr (std::is_same_v<ExecSpace, Kokkos::Experimental::OpenMPTarget>) return Policy(league, SweepTile::kThreads);
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Experimental::OpenMPTarget>)
+      return Policy(league, SweepTile::kThreads);
+    else
 #endif
-    return Policy(exec, league, SweepTile::kThreads);
+      return Policy(exec, league, SweepTile::kThreads);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const typename Policy::member_type& team) const {

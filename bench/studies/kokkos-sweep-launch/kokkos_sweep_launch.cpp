@@ -36,7 +36,7 @@ namespace {
 
 using T = SweepTile;
 
-__global__ void __launch_bounds__(T::kThreads, 2) hand_sweep(SweepFields a) {
+__global__ void __launch_bounds__(T::kThreads, T::kTeamsAnSm) hand_sweep(SweepFields a) {
   extern __shared__ double scratch[];
   sweep_march<SweepFields>(a, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, scratch,
                            [] { __syncthreads(); });
@@ -57,7 +57,7 @@ struct LaunchBoundsSweep {  // the product's functor body under other launch bou
 
 template <class Fields>
 struct Pow2Sweep {
-  using Policy = Kokkos::TeamPolicy<Kokkos::Cuda, Kokkos::LaunchBounds<T::kThreads, 2>>;
+  using Policy = Kokkos::TeamPolicy<Kokkos::Cuda, Kokkos::LaunchBounds<T::kThreads, T::kTeamsAnSm>>;
   SweepFields fields;
   int shift = 0;  // log2 of the teams a segment (tiles rounded up to a power of two)
   KOKKOS_INLINE_FUNCTION void operator()(const typename Policy::member_type& team) const {
