@@ -98,8 +98,9 @@ inline SweepFields sweep_fields(const WaveProblem& problem, double* u2, double* 
 // read per plane, elsewhere it is the column's value, read once.
 // Fields: how the march holds the fields, the caller's choice. Hand CUDA passes SweepFields by
 // value: nvcc then keeps the block-uniform arithmetic on the uniform datapath, 1.18 x the sweep at
-// 512^3 on the H200 (as the study's kernel); Kokkos-CUDA, whose functor Kokkos keeps in local
-// memory, lost 0.81 x that way and keeps the reference (bench/results/h200-2026-11-26/by-value).
+// 512^3 on the H200 (as the study's kernel). Kokkos-CUDA does too since its segment comes without
+// a division (kokkos/sweep_step.hpp); with divisions by value lost 0.81 x
+// (bench/results/h200-2026-11-26/by-value).
 template <class Fields = const SweepFields&, class Barrier>
 AWAVE_HOST_DEVICE inline void sweep_march(typename SweepFieldsAs<Fields>::type a, int tile_k, int tile_j, int segment,
                                           int kk, int jj, double* scratch, const Barrier& barrier) {

@@ -48,6 +48,17 @@ struct SweepStep {
   // Two teams an SM, as hand CUDA's blocks (48 registers).
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<SweepTile::kThreads, SweepTile::kTeamsAnSm>>;
   SweepFields fields;
+  // The league: a power of two of teams a segment (the tiles, padded; a padding team returns at
+  // once), so a team's segment is its rank's high bits and its tile the low ones, with no division.
+  // On the H100 at 512^3 that and the fields by value ran the sweep at 0.955 of hand CUDA's, the
+  // divisions and a reference 0.85 (48 registers both; 8 and 24 B spilled): the segment is then
+  // team-uniform arithmetic nvcc keeps off the registers (bench/results/h100-2026-11-26/kokkos-sweep-fa89705).
+  int tile_bits = 0;
+
+  explicit SweepStep(const SweepFields& sweep) : fields(sweep) {
+    const int tiles = SweepTile::teams_k(fields.nz) * SweepTile::teams_j(fields.ny);
+    while ((1 << tile_bits) < tiles) ++tile_bits;
+  }
 
   // Under Kokkos 3.x OpenMPTarget's TeamPolicy(instance, ...) does not compile (its constructors
   // take the instance by non-const reference): there, the default instance, its only one.
@@ -61,25 +72,24 @@ struct SweepStep {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const typename Policy::member_type& team) const {
-    const int teams_k = SweepTile::teams_k(fields.nz), teams_j = SweepTile::teams_j(fields.ny);
 #if defined(KOKKOS_ENABLE_OPENMPTARGET)
     // OpenMPTarget may give a team fewer threads than asked; a column without its thread would
     // be left unswept (CUDA's teams have the size asked or fail to launch).
     if (team.team_size() != SweepTile::kThreads) Kokkos::abort("wave::sweep: a team without a thread a column");
 #endif
-    const int t = team.league_rank(), r = team.team_rank();
+    const unsigned t = team.league_rank(), r = team.team_rank(), teams_k = SweepTile::teams_k(fields.nz);
+    const unsigned tile = t & ((1u << tile_bits) - 1u), segment = t >> tile_bits;
+    if (tile >= teams_k * unsigned(SweepTile::teams_j(fields.ny))) return;  // padding
     // (a temporary: get_shmem takes a reference, which device code cannot bind to a static member)
     double* scratch = static_cast<double*>(team.team_scratch(0).get_shmem(std::size_t(SweepTile::kScratchBytes)));
-    sweep_march(fields, t % teams_k, (t / teams_k) % teams_j, t / (teams_k * teams_j), r % SweepTile::kColumnsK,
-                r / SweepTile::kColumnsK, scratch, [&] { team.team_barrier(); });
+    sweep_march<SweepFields>(fields, tile % teams_k, tile / teams_k, segment, r % SweepTile::kColumnsK,
+                             r / SweepTile::kColumnsK, scratch, [&] { team.team_barrier(); });
   }
 
   void launch(const ExecSpace& exec) const {
-    const int league = SweepTile::teams_k(fields.nz) * SweepTile::teams_j(fields.ny) * SweepTile::teams_i(fields.nx);
+    const int league = (1 << tile_bits) * SweepTile::teams_i(fields.nx);
     Kokkos::parallel_for(
-        "wave::sweep",
-        policy(exec, league).set_scratch_size(0, Kokkos::PerTeam(SweepTile::kScratchBytes)),
-        *this);
+        "wave::sweep", policy(exec, league).set_scratch_size(0, Kokkos::PerTeam(SweepTile::kScratchBytes)), *this);
   }
 };
 

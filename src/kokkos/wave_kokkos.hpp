@@ -220,7 +220,7 @@ class WaveKokkos final : public WaveImpl,
     if constexpr (kokkos_cache_sweeps<ExecSpace>)
       CacheSweepStep<ExecSpace>{f, cache_shape_}.launch(exec_);
     else
-      SweepStep<ExecSpace>{f}.launch(exec_);
+      SweepStep<ExecSpace>(f).launch(exec_);
     ring_.advance_by_sweep(spare_, SweepTile::kSteps);
   }
 

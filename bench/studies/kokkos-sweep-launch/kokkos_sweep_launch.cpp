@@ -1,14 +1,18 @@
 // awave-kokkos-sweep (cuda build): how Kokkos launches the shared sweep (issue 56). The same march
 // (core/sweep_march.hpp, three steps a sweep) under launches that differ only in how a team finds
 // its tile and holds the fields, against hand CUDA's kernel in the same process:
-//   hand         a __global__ kernel as src/cuda/wave_cuda.cu's: tile and segment from blockIdx,
-//                fields by value;
-//   kokkos       the product's SweepStep<Kokkos::Cuda> (src/kokkos/sweep_step.hpp);
-//   kokkos-lb1   its functor under LaunchBounds<640, 1> (one team an SM, no register cap of 48);
-//   kokkos-pow2  the league padded to a power of two of tiles a segment, so the segment is a shift
-//                of the league rank and the tile a mask (no division), the rank split unsigned,
-//                the fields by value; the padding's teams return at once;
-//   kokkos-pow2-ref  kokkos-pow2 with the fields by reference (the product's way).
+//   hand          a __global__ kernel as src/cuda/wave_cuda.cu's: tile and segment from blockIdx,
+//                 fields by value;
+//   kokkos        the product's SweepStep<Kokkos::Cuda> (src/kokkos/sweep_step.hpp): the league a
+//                 power of two of teams a segment, so the segment is a shift of the league rank and
+//                 the tile a mask (no division; the padding's teams return at once), the rank split
+//                 unsigned, the fields by value;
+//   kokkos-pow2-ref  that with the fields by reference;
+//   kokkos-divide the form before (fa89705): tile and segment by divisions of the league rank,
+//                 the fields by reference;
+//   kokkos-divide-lb1  that under LaunchBounds<640, 1> (one team an SM, no register cap of 48).
+// At fa89705 the product was kokkos-divide and the study's kokkos-pow2 is today's product
+// (bench/results/h100-2026-11-26/kokkos-sweep-fa89705).
 // Each variant runs SWEEPS sweeps from the model's start state, ROUNDS rounds interleaved (every
 // variant once a round); SU/s of each round over every interior point, median and min-max over
 // the rounds. Bitwise: every variant's u(t) and u(t-1) after the sweeps equal hand's at every
@@ -43,20 +47,25 @@ __global__ void __launch_bounds__(T::kThreads, T::kTeamsAnSm) hand_sweep(SweepFi
 }
 
 template <int TeamsAnSm>
-struct LaunchBoundsSweep {  // the product's functor body under other launch bounds
+struct DivideSweep {  // the product's form before: tile and segment by divisions, fields by reference
   using Policy = Kokkos::TeamPolicy<Kokkos::Cuda, Kokkos::LaunchBounds<T::kThreads, TeamsAnSm>>;
-  SweepStep<Kokkos::Cuda> step;
-  KOKKOS_INLINE_FUNCTION void operator()(const typename Policy::member_type& team) const { step(team); }
+  SweepFields fields;
+  KOKKOS_INLINE_FUNCTION void operator()(const typename Policy::member_type& team) const {
+    const int teams_k = T::teams_k(fields.nz), teams_j = T::teams_j(fields.ny);
+    const int t = team.league_rank(), r = team.team_rank();
+    double* scratch = static_cast<double*>(team.team_scratch(0).get_shmem(std::size_t(T::kScratchBytes)));
+    sweep_march(fields, t % teams_k, (t / teams_k) % teams_j, t / (teams_k * teams_j), r % T::kColumnsK,
+                r / T::kColumnsK, scratch, [&] { team.team_barrier(); });
+  }
   void launch(const Kokkos::Cuda& exec) const {
-    const int league = T::teams_k(step.fields.nz) * T::teams_j(step.fields.ny) * T::teams_i(step.fields.nx);
-    Kokkos::parallel_for("study::sweep_lb",
+    const int league = T::teams_k(fields.nz) * T::teams_j(fields.ny) * T::teams_i(fields.nx);
+    Kokkos::parallel_for("study::sweep_divide",
                          Policy(exec, league, T::kThreads).set_scratch_size(0, Kokkos::PerTeam(T::kScratchBytes)),
                          *this);
   }
 };
 
-template <class Fields>
-struct Pow2Sweep {
+struct Pow2RefSweep {  // the product's form with the fields by reference
   using Policy = Kokkos::TeamPolicy<Kokkos::Cuda, Kokkos::LaunchBounds<T::kThreads, T::kTeamsAnSm>>;
   SweepFields fields;
   int shift = 0;  // log2 of the teams a segment (tiles rounded up to a power of two)
@@ -65,14 +74,14 @@ struct Pow2Sweep {
     const unsigned tile = t & ((1u << shift) - 1u), segment = t >> shift;
     if (tile >= tiles_k * unsigned(T::teams_j(fields.ny))) return;  // padding
     double* scratch = static_cast<double*>(team.team_scratch(0).get_shmem(std::size_t(T::kScratchBytes)));
-    sweep_march<Fields>(fields, tile % tiles_k, tile / tiles_k, segment, r % T::kColumnsK, r / T::kColumnsK, scratch,
-                        [&] { team.team_barrier(); });
+    sweep_march(fields, tile % tiles_k, tile / tiles_k, segment, r % T::kColumnsK, r / T::kColumnsK, scratch,
+                [&] { team.team_barrier(); });
   }
   void launch(const Kokkos::Cuda& exec) {
     const int tiles = T::teams_k(fields.nz) * T::teams_j(fields.ny);
     for (shift = 0; (1 << shift) < tiles;) ++shift;
     Kokkos::parallel_for(
-        "study::sweep_pow2",
+        "study::sweep_pow2_ref",
         Policy(exec, (1 << shift) * T::teams_i(fields.nx), T::kThreads)
             .set_scratch_size(0, Kokkos::PerTeam(T::kScratchBytes)),
         *this);
@@ -102,13 +111,13 @@ Run run(const std::string& variant, const WaveProblem& problem, const std::vecto
       hand_sweep<<<dim3(T::teams_k(g.nz), T::teams_j(g.ny), T::teams_i(g.nx)), dim3(T::kColumnsK, T::kColumnsJ),
                    T::kScratchBytes, exec.cuda_stream()>>>(a);
     } else if (variant == "kokkos") {
-      SweepStep<Kokkos::Cuda>{a}.launch(exec);
-    } else if (variant == "kokkos-lb1") {
-      LaunchBoundsSweep<1>{SweepStep<Kokkos::Cuda>{a}}.launch(exec);
-    } else if (variant == "kokkos-pow2") {
-      Pow2Sweep<SweepFields>{a}.launch(exec);
+      SweepStep<Kokkos::Cuda>(a).launch(exec);
     } else if (variant == "kokkos-pow2-ref") {
-      Pow2Sweep<const SweepFields&>{a}.launch(exec);
+      Pow2RefSweep{a}.launch(exec);
+    } else if (variant == "kokkos-divide") {
+      DivideSweep<T::kTeamsAnSm>{a}.launch(exec);
+    } else if (variant == "kokkos-divide-lb1") {
+      DivideSweep<1>{a}.launch(exec);
     } else {
       std::fprintf(stderr, "awave-kokkos-sweep: no variant '%s'\n", variant.c_str());
       std::exit(2);
@@ -146,7 +155,7 @@ int main(int argc, char** argv) {
   }
   const int n = std::atoi(argv[1]), sweeps = argc > 2 ? std::atoi(argv[2]) : 20, rounds = argc > 3 ? std::atoi(argv[3]) : 5;
   std::vector<std::string> variants;
-  std::stringstream list(argc > 4 ? argv[4] : "hand,kokkos,kokkos-lb1,kokkos-pow2,kokkos-pow2-ref");
+  std::stringstream list(argc > 4 ? argv[4] : "hand,kokkos,kokkos-pow2-ref,kokkos-divide,kokkos-divide-lb1");
   for (std::string v; std::getline(list, v, ',');) variants.push_back(v);
   if (n < 8 || sweeps < 1 || rounds < 1 || variants.empty() || variants[0] != "hand") {
     std::fprintf(stderr, "awave-kokkos-sweep: N >= 8, SWEEPS >= 1, ROUNDS >= 1, and 'hand' first (the bitwise reference)\n");
