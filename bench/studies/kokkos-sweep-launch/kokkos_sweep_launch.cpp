@@ -3,6 +3,8 @@
 // its tile and holds the fields, against hand CUDA's kernel in the same process:
 //   hand          a __global__ kernel as src/cuda/wave_cuda.cu's: tile and segment from blockIdx,
 //                 fields by value;
+//   hand-smem     hand with Kokkos' team-reduction reservation added to its dynamic shared memory
+//                 (8 * (threads + 2) bytes a block, unused): does the larger carveout cost?
 //   kokkos        the product's SweepStep<Kokkos::Cuda> (src/kokkos/sweep_step.hpp): the league a
 //                 power of two of teams a segment, so the segment is a shift of the league rank and
 //                 the tile a mask (no division; the padding's teams return at once), the rank split
@@ -110,6 +112,9 @@ Run run(const std::string& variant, const WaveProblem& problem, const std::vecto
     if (variant == "hand") {
       hand_sweep<<<dim3(T::teams_k(g.nz), T::teams_j(g.ny), T::teams_i(g.nx)), dim3(T::kColumnsK, T::kColumnsJ),
                    T::kScratchBytes, exec.cuda_stream()>>>(a);
+    } else if (variant == "hand-smem") {
+      hand_sweep<<<dim3(T::teams_k(g.nz), T::teams_j(g.ny), T::teams_i(g.nx)), dim3(T::kColumnsK, T::kColumnsJ),
+                   T::kScratchBytes + sizeof(double) * (T::kThreads + 2), exec.cuda_stream()>>>(a);
     } else if (variant == "kokkos") {
       SweepStep<Kokkos::Cuda>(a).launch(exec);
     } else if (variant == "kokkos-pow2-ref") {
