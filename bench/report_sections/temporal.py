@@ -138,7 +138,31 @@ def temporal_section(w, product_dirs):
       "on the H200 (1.90e11 / 1.98e11 SU/s) and 1.10 / 1.11 x on the H100 (1.69e11 / 1.80e11), bitwise; a "
       "kernel-local copy passed by reference was a tie, and Kokkos-CUDA by value lost (0.81 x: its functor is in "
       "local memory), so it keeps the reference. Issue 45's targets (1.8e11 H100, 2.3e11 H200) are not reached; "
-      "Kokkos-CUDA is now 0.76-0.82 of hand CUDA under 3.4.01.\n")
+      "Kokkos-CUDA was then 0.76-0.82 of hand CUDA under 3.4.01.\n")
+    w("**Kokkos-CUDA at its best (issue 56; rule, stated in `bench/device/kokkos-sweep.sh` before the runs: the "
+      "Kokkos launch form that is bitwise and fastest at 512^3 under both Kokkos versions goes into the product; "
+      "target >= 0.95 of hand CUDA's sweep at 512^3 and 1000^3).** Three things stood between them. (1) Kokkos 3.4 "
+      "asks for `cudaFuncCachePreferShared` on every kernel, which leaves a kernel with team scratch about 28 KiB "
+      "of L1; the project's patch drops it as Kokkos 4.0 did (`cmake/patches/kokkos-3.4.01/0005`, PR 5706): "
+      "Kokkos-CUDA's sweep 1.43e11 -> 1.51e11 SU/s at 512^3 on the H100, 0.80 -> 0.85 of hand CUDA, the same as "
+      "under 4.6.01 (`results/h100-2026-11-26/kokkos-sweep-fa89705`). (2) Its team found its tile by divisions of "
+      "the league rank, so nvcc kept the segment and the plane loop's bounds per thread, not on the uniform "
+      "datapath, and spilled (48 registers, 24 B). In the study of launch forms (`awave-kokkos-sweep`, same "
+      "process as hand CUDA's kernel, five interleaved rounds, H100, 512^3): a league of a power of two of teams a "
+      "segment, so the segment is a shift and the tile a mask, with the fields by value, 1.70e11 (0.955 of hand); "
+      "the same by reference 1.61e11; the divisions 1.50e11; `LaunchBounds<640, 1>` (62 registers, no spill, one "
+      "team an SM) 1.32e11. (3) By value now wins where it lost before (0.81 x): it was the divisions that kept "
+      "the arithmetic off the uniform datapath. The product takes the power-of-two league (8c45610): Kokkos-CUDA's "
+      "sweep is **0.961 / 0.963 of hand CUDA's at 512^3 / 1000^3 on the H100**, under 3.4.01 and 4.6.01 alike "
+      "(1.71e11 SU/s; five rounds, ranges apart by under 1%: `h100-2026-11-26/kokkos-sweep-8c45610`, repeated in "
+      "`-repeat`), and **0.908 / 0.912 on the H200** (1.79e11 / 1.81e11 against 1.97e11 / 1.99e11, "
+      "`h200-2026-11-26/kokkos-sweep-8c45610`): the target holds on the H100 only. What is left, measured: ptxas "
+      "still spills 8 B (48 registers; the SASS has one `STL.64` and one `LDL.64` inside the plane loop, hand CUDA "
+      "none; the two loops are 356 and 348 instructions); hand CUDA's kernel given Kokkos' 5 KiB of team-reduction "
+      "shared memory runs at hand's speed on the H200 (`h200-2026-11-26/kokkos-sweep-smem-e3b29af`), so the "
+      "carveout is not it. That the spill is the H200's 9% (an issue- and L1-bound kernel on the faster memory) "
+      "is the likely reading, not shown with counters. The spill guard (`tests/check_spills.py`, CI's cuda "
+      "build) fails when either sweep spills more than today: hand 0 B, Kokkos 8 B.\n")
     w("The study's calls, shape by shape, and its history: `bench/results/h100-2026-11-25/README.md` (the calls of "
       "the H100 and the H200, `tblock-*`), as the report last showed them.\n")
 
@@ -147,14 +171,16 @@ def temporal_section(w, product_dirs):
 MODEL_NEEDS = [
     ("hand CUDA", "`__shared__` planes, `__syncthreads()`, `__launch_bounds__(640, 2)` (48 registers)"),
     ("Kokkos-CUDA", "a `TeamPolicy` with `LaunchBounds<640, 2>`, level-0 team scratch (`set_scratch_size`, "
-     "`team_scratch(0).get_shmem`), `team_barrier()`"),
+     "`team_scratch(0).get_shmem`), `team_barrier()`; a league of a power of two of teams a segment (no "
+     "division) and the fields by value; under 3.4.01 a patch dropping its shared-memory cache preference "
+     "(as 4.0)"),
     ("hand OpenMP offload", "a `target teams` region holding one `parallel` of 640 threads, a static array under "
      "`#pragma omp allocate(...) allocator(omp_pteam_mem_alloc)` (clang 19: GPU shared memory), `#pragma omp "
      "barrier`, and a check that the team got its 640 threads (OpenMP may give fewer); no register bound: "
      "`ompx_attribute(__attribute__((launch_bounds(640, 2))))` becomes a minimum team count in clang 19"),
-    ("Kokkos OpenMPTarget", "the same `TeamPolicy` as Kokkos-CUDA from Kokkos 4, plus a check that each team got "
-     "its 640 threads; under 3.4.01 `TeamPolicy(instance, ...)` does not compile (its constructors take the "
-     "instance by non-const reference) and the instance-less form crashed at 1000^3 and on small grids: off there"),
+    ("Kokkos OpenMPTarget", "the same `TeamPolicy` as Kokkos-CUDA, plus a check that each team got its 640 "
+     "threads; under 3.x the policy without an instance (`TeamPolicy(instance, ...)` does not compile there) and "
+     "the project's patch of 3.4.01's team scratch offset (upstream 17950d1c6, in 3.6.00)"),
     ("cpu-openmp", "per-thread level buffers, tiles of rows x planes (core/cache_sweep.hpp), `omp simd` rows and an "
      "AVX2 clone (`target_clones`)"),
     ("Kokkos host backends", "the same tile code in a `TeamPolicy` of one-thread teams, each tile's buffer its "
@@ -191,13 +217,21 @@ def every_model_section(w, loc_json=None):
       "recorded in `-json`). The CUDA codes' threshold differs by GPU: 200^3 on the H100, 256^3 on the H200, "
       "where both lose at 192^3 (hand 0.96 x, Kokkos 0.79 x) and Kokkos-CUDA ties at 256^3 (`cuda-h200`); the plan "
       "reads the GPU's name.\n")
-    w("Kokkos' OpenMPTarget backend sweeps only from Kokkos 4. Under 3.4.01 its `TeamPolicy(instance, ...)` does "
-      "not compile, and the same sweep made without an instance crashed at 1000^3 and on every test grid of fewer "
-      "than 260 teams (an illegal memory access). Under 4.6.01, whose OpenMPTarget `TeamPolicy` takes the "
+    w("Kokkos' OpenMPTarget backend sweeps under 3.4.01 since issue 56. Its earlier crash (an illegal memory "
+      "access at 1000^3 and on every test grid of fewer than 260 teams, the sweep made without an instance since "
+      "3.4.01's `TeamPolicy(instance, ...)` does not compile) was Kokkos' bug: `team_scratch(level)` passed the "
+      "team's scratch size as the offset into the team's block, so `get_shmem` pointed past it; upstream fixed it "
+      "in 17950d1c6 (PR 4359, 3.6.00) and the project's 3.4.01 carries that fix "
+      "(`cmake/patches/kokkos-3.4.01/0004`). With it, at 8c45610 on the H100 (`h100-2026-11-26/kokkos-ompt-sweep-8c45610`): "
+      "the openmptarget GPU suite 179 of 179 with the sweep forced on every test grid; bitwise at 512^3 and "
+      "1000^3; 1.26 x and 1.24 x its single steps (1.03e11 / 1.06e11 SU/s, five rounds each, ranges apart): the "
+      "rule holds, so it sweeps from 128^3 under both versions. Under 4.6.01 the same commit's sweep is bitwise on "
+      "five grids from 33x17x9 to 512^3 and runs 1.21e11 SU/s at 512^3, 1.47 x its single steps (three rounds, "
+      "`k46/`). The rest of this paragraph is the earlier measurement under 4.6.01. Under 4.6.01, whose OpenMPTarget `TeamPolicy` takes the "
       "instance, the unchanged `SweepStep` passes the openmptarget GPU suite with the sweep forced on every test "
       "grid (178 of 178, `offload-sweep-c93b2d0-k46/ctest-gpu.log`) and runs 1.30 x its single steps at 512^3 (five "
       "rounds) and 1000^3 (two); on the H200 1.14 x and 1.19 x (five and four rounds). In builds against Kokkos 4 it "
-      "sweeps from 128^3 (1.76 x and 1.78 x there); the project's bootstrapped 3.4.01 keeps single steps. In that call it was 0.94 of hand omp's sweep (before the fix above); its kernel's PTX "
+      "swept from 128^3 (1.76 x and 1.78 x there). In that call it was 0.94 of hand omp's sweep (before the fix above); its kernel's PTX "
       "shows the same reloads of the functor's members (26 global loads, counted as hand omp's 25), the lever hand omp's fix found, left "
       "to issue 45. Kokkos 5.1 removed the OpenMPTarget backend: from 5.1 a Kokkos code has no OpenMP-offload "
       "path at all, sweep or single step.\n")
