@@ -41,7 +41,7 @@ MemoryNeed estimate_memory(const WaveParams& global, int processes, const std::v
     // The temporal-blocking sweep writes its two last levels into two fields besides the pair it reads.
     const std::size_t fields = std::size_t(plan.fields());
     std::size_t host = staging;
-    if (is_cpu_reference(e.id))
+    if (e.id == "cpu")  // the spec's full coefficient fields
       host += fields * padded + 2 * interior;
     else if (e.on_device)
       host += padded;

@@ -1,11 +1,12 @@
 // The CPU reference: the original program's loop nest and data layout, kept simple and exact.
-// Full (nx, ny, nz) coefficient fields, three padded u fields, every point takes the general
-// (branching) update. Serial ("cpu") it is the spec every other implementation is checked
-// against. With threads ("cpu-openmp") the i planes of a step are shared out among OpenMP
-// threads; each point's arithmetic is unchanged, so the result is bitwise the serial one
-// (tested), and checking a 1000^3 GPU run takes minutes instead of hours. Threaded, on large
-// grids it takes three steps a sweep (core/cache_sweep.hpp), where its plan says so; the reference
-// of a checked run never does (app/registry.hpp).
+// Serial ("cpu") it is the spec every other implementation is checked against: full (nx, ny, nz)
+// coefficient fields, three padded u fields, every point takes the general (branching) update.
+// With threads ("cpu-openmp", the hand-written family's CPU code) a step is tuned as the Kokkos
+// forms are: speed by depth and damping by column, threads on (i, j) columns, k vectorised; each
+// point's arithmetic is the spec's, so the result is bitwise the serial one (tested), and checking
+// a 1000^3 GPU run takes minutes instead of hours. Threaded, on large grids it takes three steps a
+// sweep (core/cache_sweep.hpp), where its plan says so; the reference of a checked run never does
+// (app/registry.hpp).
 #pragma once
 
 #include "core/cache_sweep.hpp"
@@ -30,9 +31,11 @@ class WaveCpu final : public WaveImpl {
 
  private:
   void step();
+  void reference_step();
+  void threaded_step();
   void sweep();
   bool threaded_;
-  HostField cs2_, damp_;  // unpadded, (i*ny + j)*nz + k
+  HostField cs2_, damp_;  // the serial reference's, unpadded, (i*ny + j)*nz + k
   HostField u_[4];        // padded fields (the fourth: the sweep's)
   TimeRing<HostField*> ring_;
   HostField* spare_ = &u_[3];
