@@ -5,9 +5,10 @@ best-chunk SU/s x 24 B/site over the best triad measured on that hardware in the
 runs labelled single-steps where the default would sweep). (b) The best each model expresses, the
 sweep where it has one (its default runs): application efficiency, SU/s over the fastest code
 measured on that platform at that size, in either algorithm (the P3 methodology's). For each: a cell
-is the median over its runs, with a 95% bootstrap interval where it has two or more; Pennycook's PP
-per application with its interval; a ranking that names a winner only where the intervals do not
-overlap; the cascade plot (Sewall, Pennycook et al., P3HPC 2020); the navigation chart (PP against
+is the median over its runs, with the range (min-max) of its runs where it has two or more (not a
+confidence interval: a few runs a cell); Pennycook's PP per application with its range (PP of the
+cells' minima to PP of their maxima); a ranking that names a winner only where the ranges do not
+overlap, size by size; the cascade plot (Sewall, Pennycook et al., P3HPC 2020); the navigation chart (PP against
 code convergence, 1 - code divergence: Harrell et al., P3HPC 2018); and a recommendation, every
 number of which is in its table. Read from study directories (bench/study.sh), a lines-of-code file
 (bench/count_loc.py) and a code-divergence file (bench/code_divergence.py).
@@ -15,7 +16,6 @@ number of which is in its table. Read from study directories (bench/study.sh), a
 import glob
 import json
 import os
-import random
 import statistics
 import sys
 
@@ -210,29 +210,23 @@ def efficiency(runs, triads, platform, app, shape, question="single", best=None)
     return (statistics.median(samples) if samples else None), note
 
 
-BOOTSTRAP = 2000  # resamples; seeded, so a report regenerates byte for byte
+def run_range(samples):
+    """The range (min, max) of a cell's runs, or None for fewer than two. What it is: with the
+    study's four or five runs a cell, a 95% percentile bootstrap of the median is this same range,
+    and the range covers the true median only about 94% (5 runs) or 88% (4) of the time; the report
+    says range, not interval."""
+    return (min(samples), max(samples)) if len(samples) >= 2 else None
 
 
-def median_interval(samples, seed=0):
-    """The 95% bootstrap interval of the median (percentiles of the resampled medians), or None for
-    fewer than two runs."""
-    if len(samples) < 2:
-        return None
-    rng = random.Random(seed)
-    meds = sorted(statistics.median(rng.choices(samples, k=len(samples))) for _ in range(BOOTSTRAP))
-    return meds[int(0.025 * BOOTSTRAP)], meds[int(0.975 * BOOTSTRAP) - 1]
-
-
-def pp_interval(cells, seed=0):
-    """The 95% bootstrap interval of PP over cells (one list of run efficiencies a platform), each
-    cell resampled on its own; (0, 0) where a cell is 0, None where a cell has fewer than two runs."""
+def pp_range(cells):
+    """PP's range over cells (one list of run efficiencies a platform): PP of the cells' minima to PP
+    of their maxima (PP rises with every cell, so no choice of one run a cell leaves it); (0, 0) where
+    a cell is 0, None where a cell has fewer than two runs."""
     if any(c == [0.0] for c in cells):
         return 0.0, 0.0
     if not cells or any(len(c) < 2 for c in cells):
         return None
-    rng = random.Random(seed)
-    pps = sorted(pennycook([statistics.median(rng.choices(c, k=len(c))) for c in cells]) for _ in range(BOOTSTRAP))
-    return pps[int(0.025 * BOOTSTRAP)], pps[int(0.975 * BOOTSTRAP) - 1]
+    return pennycook([min(c) for c in cells]), pennycook([max(c) for c in cells])
 
 
 def pennycook(effs):
@@ -289,16 +283,16 @@ def table(runs, triads, shapes, question="single", best=None):
     return plats, effs, pp
 
 
-def table_intervals(runs, triads, plats, shapes, question="single", best=None):
-    """{app: {shape: PP interval or None}} and {app: {shape: {platform: cell interval or None}}}."""
+def table_ranges(runs, triads, plats, shapes, question="single", best=None):
+    """{app: {shape: PP range or None}} and {app: {shape: {platform: cell range or None}}}."""
     pp_ci, cell_ci = {}, {}
     best = best or {s: platform_best_su(runs, plats, s) for s in shapes}
     for app in APPLICATIONS:
         pp_ci[app], cell_ci[app] = {}, {}
         for s in shapes:
             cells = {p: efficiency_samples(runs, triads, p, app, s, question, best[s])[0] for p in plats}
-            cell_ci[app][s] = {p: median_interval(c) for p, c in cells.items()}
-            pp_ci[app][s] = None if any(not c for c in cells.values()) else pp_interval(list(cells.values()))
+            cell_ci[app][s] = {p: run_range(c) for p, c in cells.items()}
+            pp_ci[app][s] = None if any(not c for c in cells.values()) else pp_range(list(cells.values()))
     return pp_ci, cell_ci
 
 
@@ -363,20 +357,20 @@ def navigation_chart(plt, pp, shapes, convergence, out_dir, name, question="sing
     return name
 
 
-def fmt_eff(e, note, interval=None):
+def fmt_eff(e, note, spread=None):
     if e is None:
         return note or "—"
     if note and e == 0:
         return f"0 ({note})"
     notes = (note or "").split(", ")
-    return f"{e:.2f}" + (f" [{interval[0]:.2f}, {interval[1]:.2f}]" if interval else "") + \
+    return f"{e:.2f}" + (f" [{spread[0]:.2f}, {spread[1]:.2f}]" if spread else "") + \
         (" †" if "unchecked" in notes else "") + (" §" if "sweep" in notes else "")
 
 
-def fmt_pp(value, interval):
+def fmt_pp(value, spread):
     if value is None:
         return "—"
-    return f"{value:.2f}" + (f" [{interval[0]:.2f}, {interval[1]:.2f}]" if interval and value else "")
+    return f"{value:.2f}" + (f" [{spread[0]:.2f}, {spread[1]:.2f}]" if spread and value else "")
 
 
 def page_shapes(runs, plats):
@@ -411,7 +405,8 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir):
       "Two questions, two tables: (a) the same algorithm in every model (single steps), against what the "
       "hardware allows; (b) the best each model can express (the three-step sweep where the code has one), "
       "against the fastest code measured on each platform. A cell is the median over its runs (separate "
-      "processes, each its best chunk), in brackets its 95% bootstrap interval where it has two runs or more. "
+      "processes, each its best chunk), in brackets the range (min-max) of its runs where it has two or more: "
+      "a spread, not a confidence interval. "
       "PP: the harmonic mean over every platform, 0 where an application does not run on one (Pennycook). "
       f"Sizes {' / '.join(shapes)} (each cell: the sizes in that order; the two largest every platform measured)."
       + "".join(f" {s}: measured on {', '.join(platform_name(p) for p in plats if (*p, '', s) in runs)} only, no PP."
@@ -424,7 +419,7 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir):
                                       conv_program, conv_na, out_dir))
     w(f"**In brief, over these {len(plats)} platforms at {' and '.join(shapes)}.** (a) The same algorithm "
       f"(single steps): {verdicts[0]}. (b) Each model's best: {verdicts[1]}. A winner is named only where its "
-      "PP interval lies above every other's at every size; the tables, plots and recommendations follow.\n")
+      "PP range lies above every other's at every size; the tables, plots and recommendations follow.\n")
     w(binding_sentence(runs, plats, shapes))
     for line in parts:
         w(line)
@@ -523,7 +518,7 @@ def subset_leaders(effs, plats, shape):
 def subsets_table(w, effs, plats, shape):
     counts = subset_leaders(effs, plats, shape)
     w(f"Which application has the highest median PP over each subset of the platforms ({shape}; equal "
-      "medians counted for each; the cascade's reading). A lead here is no win where the intervals overlap: "
+      "medians counted for each; the cascade's reading). A lead here is no win where the ranges overlap: "
       "the recommendation below says which are ties.\n")
     w("| platforms in the subset | subsets | " + " | ".join(APPLICATIONS) + " |")
     w("|---" * (len(APPLICATIONS) + 2) + "|")
@@ -536,7 +531,7 @@ def question_part(w, plt, question, runs, triads, plats, shapes, lines, conv, co
     """One question's table, plots and recommendation."""
     best = {s: platform_best_su(runs, plats, s) for s in shapes}  # (b)'s reference, once for both
     _, effs, pp = table(runs, triads, shapes, question, best)
-    pp_ci, cell_ci = table_intervals(runs, triads, plats, shapes, question, best)
+    pp_ci, cell_ci = table_ranges(runs, triads, plats, shapes, question, best)
     if question == "single":
         w("### (a) The same algorithm in every model: single steps\n")
         w("Architectural efficiency: SU/s x 24 B a site update over the best triad measured on that hardware in "
@@ -594,8 +589,8 @@ def main(argv):
 
 def ranking(pp, shape, pp_ci=None):
     """(the applications from the highest PP at `shape` down, those the data cannot separate from
-    the first, whether intervals decided): a winner is named only where its PP interval lies above
-    every other's; where the first has no interval (a cell of one run) none is. An application
+    the first, whether ranges decided): a winner is named only where its PP range lies above
+    every other's; where the first has no range (a cell of one run) none is. An application
     whose PP is unknown (a platform not measured) competes with none."""
     ranked = sorted(APPLICATIONS, key=lambda a: -(pp[a][shape] or 0))
     top = (pp_ci or {}).get(ranked[0], {}).get(shape)
@@ -609,7 +604,7 @@ def ranking(pp, shape, pp_ci=None):
 
 
 def recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci=None, question="single"):
-    """A winner only where one application's PP interval is above every other's at every size shown;
+    """A winner only where one application's PP range is above every other's at every size shown;
     else the applications the data cannot separate at some size, as a tie."""
     head = f"**Recommendation ({'a' if question == 'single' else 'b'}).**"
     per_size = [ranking(pp, x, pp_ci) for x in shapes]
@@ -633,15 +628,18 @@ def recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci=None, question
     at = " and ".join(shapes)
     if not decided:
         text = (f"{head} Over {where} no winner is named: the cells are single runs, so PP has "
-                f"no interval to tell a difference from noise ({'; '.join(f'{a} {pps(a)}' for a in tied)} at {at}). ")
+                f"no range to tell a difference from noise ({'; '.join(f'{a} {pps(a)}' for a in tied)} at {at}). ")
         verdict = "no winner named (cells of one run)"
     elif len(tied) > 1:
-        text = (f"{head} Over {where}, {' and '.join(tied)} tie for the highest PP: at {at} their 95% "
-                f"intervals overlap or the first changes ({'; '.join(f'{a} {pps(a)}' for a in tied)}). ")
-        verdict = f"{' and '.join(tied)} **tie** (PP {'; '.join(f'{a} {pps(a)}' for a in tied)})"
+        by_size = "; ".join(
+            f"at {x} {r[0]} leads, its range above every other's" if len(t) == 1
+            else f"at {x} {' and '.join(t)} tie, their ranges overlapping" for x, (r, t, _) in zip(shapes, per_size))
+        text = (f"{head} Over {where}, {' and '.join(tied)} tie for the highest PP: {by_size} "
+                f"({'; '.join(f'{a} {pps(a)}' for a in tied)}). ")
+        verdict = f"{' and '.join(tied)} **tie** (PP {'; '.join(f'{a} {pps(a)}' for a in tied)}; {by_size})"
     else:
-        verdict = f"**{best}** leads (PP {pps(best)}, its interval above every other's)"
-        text = f"{head} Over {where}, {best} has the highest PP ({pps(best)} at {at}), its interval above every other's"
+        verdict = f"**{best}** leads (PP {pps(best)}, its range above every other's)"
+        text = f"{head} Over {where}, {best} has the highest PP ({pps(best)} at {at}), its range above every other's"
         if best in lines:
             text += f", in {lines[best]} lines"
         if best in conv:

@@ -286,22 +286,23 @@ class Ranking(unittest.TestCase):
                          {i: su * (1 + 12 * (f - 1) if i in wide else f) for i, su in rates.items()})
         runs, triads, _ = pp.load_study([self.d])
         plats, effs, ppv = pp.table(runs, triads, ["512x512x512"])
-        pp_ci, _ = pp.table_intervals(runs, triads, plats, ["512x512x512"])
+        pp_ci, _ = pp.table_ranges(runs, triads, plats, ["512x512x512"])
         lines = []
         verdict = pp.recommendation(lines.append, plats, effs, ppv, ["512x512x512"], {}, {}, pp_ci)
         return lines[0] + "\nIn brief: " + verdict, ppv, pp_ci
 
-    def test_the_highest_pp_is_recommended_where_its_interval_is_apart(self):
+    def test_the_highest_pp_is_recommended_where_its_range_is_apart(self):
         # Kokkos tuned 0.9 / 0.8 / 0.8 (PP 0.83); hand 1.0 / 0.4 / 0.5 (0.55); idiomatic 0.5 everywhere.
         text, ppv, ci = self.page({"cuda": 1e11, "kokkos-cuda": 0.9e11, "kokkos-cuda-mdrange": 0.5e11},
                                   {"omp": 0.4e11, "kokkos-openmptarget": 0.8e11, "kokkos-openmptarget-mdrange": 0.5e11},
                                   {"cpu-openmp": 0.5e10, "kokkos-openmp": 0.8e10, "kokkos-openmp-mdrange": 0.5e10})
         self.assertAlmostEqual(ppv["Kokkos tuned"]["512x512x512"], 3 / (1 / 0.9 + 2 / 0.8))
         lo, hi = ci["Kokkos tuned"]["512x512x512"]
-        self.assertTrue(0.80 < lo < 0.83 < hi < 0.86, ci)
+        self.assertAlmostEqual(lo, 3 / (1 / (0.9 * 0.99) + 2 / (0.8 * 0.99)), msg="PP of the cells' slowest runs")
+        self.assertAlmostEqual(hi, 3 / (1 / (0.9 * 1.01) + 2 / (0.8 * 1.01)), msg="PP of the cells' fastest runs")
         self.assertIn("Kokkos tuned has the highest PP (0.83 [", text)
         self.assertIn("In brief: **Kokkos tuned** leads (PP 0.83 [", text)
-        self.assertIn("its interval above every other's", text)
+        self.assertIn("its range above every other's", text)
         self.assertIn("Choose Kokkos", text)
         self.assertNotIn("tie", text)
 
@@ -314,15 +315,15 @@ class Ranking(unittest.TestCase):
 
     def test_a_higher_median_inside_the_noise_is_a_tie(self):
         # Kokkos tuned 0.86 / 0.8 / 0.8 (PP 0.82), hand 0.8 everywhere: apart by 2.5%, but the
-        # CPU cells of both spread +-12% (planted), so the intervals overlap.
+        # CPU cells of both spread +-12% (planted), so the ranges overlap.
         text, ppv, ci = self.page({"cuda": 0.8e11, "kokkos-cuda": 0.86e11, "kokkos-cuda-mdrange": 0.5e11},
                                   {"omp": 0.8e11, "kokkos-openmptarget": 0.8e11, "kokkos-openmptarget-mdrange": 0.5e11},
                                   {"cpu-openmp": 0.8e10, "kokkos-openmp": 0.8e10, "kokkos-openmp-mdrange": 0.5e10},
                                   wide=("cpu-openmp", "kokkos-openmp"))
         self.assertGreater(ppv["Kokkos tuned"]["512x512x512"], ppv["hand-written"]["512x512x512"])
         self.assertGreaterEqual(ci["hand-written"]["512x512x512"][1], ci["Kokkos tuned"]["512x512x512"][0])
-        self.assertIn("Kokkos tuned and hand-written tie for the highest PP: at 512x512x512 their 95% intervals overlap",
-                      text)
+        self.assertIn("Kokkos tuned and hand-written tie for the highest PP: at 512x512x512 Kokkos tuned and "
+                      "hand-written tie, their ranges overlapping", text)
         self.assertIn("In brief: Kokkos tuned and hand-written **tie** (PP", text)
         self.assertNotIn("has the highest PP", text)
         self.assertNotIn("leads (PP", text)
@@ -359,6 +360,8 @@ class RankingOverSizes(unittest.TestCase):
         lines = []
         pp.recommendation(lines.append, [], {a: {s: {} for s in shapes} for a in apps}, ppv, shapes, {}, {}, ci)
         self.assertIn("Kokkos tuned and hand-written tie for the highest PP", lines[0], "apart at 1000^3 only")
+        self.assertIn("at 512x512x512 hand-written and Kokkos tuned tie, their ranges overlapping; at 1000x1000x1000 "
+                      "Kokkos tuned leads, its range above every other's", lines[0], "a lead at one size, a tie at another")
         ci["hand-written"][shapes[0]] = (0.60, 0.65)
         ppv["hand-written"][shapes[0]] = 0.62
         lines = []
@@ -366,20 +369,19 @@ class RankingOverSizes(unittest.TestCase):
         self.assertIn("Kokkos tuned has the highest PP", lines[0])
 
 
-class Intervals(unittest.TestCase):
-    def test_the_median_interval_holds_the_median_and_needs_two_runs(self):
-        self.assertIsNone(pp.median_interval([0.5]))
-        lo, hi = pp.median_interval([0.5, 0.6, 0.7, 0.8, 0.9])
-        self.assertTrue(0.5 <= lo <= 0.7 <= hi <= 0.9)
-        self.assertEqual(pp.median_interval([0.5, 0.6, 0.7]), pp.median_interval([0.5, 0.6, 0.7]), "seeded")
-        self.assertEqual(pp.median_interval([0.4] * 5), (0.4, 0.4))
+class Ranges(unittest.TestCase):
+    def test_a_cells_range_is_its_runs_min_and_max_and_needs_two_runs(self):
+        self.assertIsNone(pp.run_range([0.5]))
+        self.assertEqual(pp.run_range([0.7, 0.5, 0.9, 0.6, 0.8]), (0.5, 0.9))
+        self.assertEqual(pp.run_range([0.4] * 5), (0.4, 0.4))
 
-    def test_pp_interval_is_zero_on_an_unsupported_platform_and_unknown_with_one_run(self):
-        self.assertEqual(pp.pp_interval([[0.5, 0.6], [0.0]]), (0.0, 0.0))
-        self.assertIsNone(pp.pp_interval([[0.5, 0.6], [0.7]]))
-        lo, hi = pp.pp_interval([[0.8] * 5, [0.4] * 5])
+    def test_pp_range_is_zero_on_an_unsupported_platform_and_unknown_with_one_run(self):
+        self.assertEqual(pp.pp_range([[0.5, 0.6], [0.0]]), (0.0, 0.0))
+        self.assertIsNone(pp.pp_range([[0.5, 0.6], [0.7]]))
+        lo, hi = pp.pp_range([[0.8] * 5, [0.4] * 5])
         self.assertAlmostEqual(lo, pp.pennycook([0.8, 0.4]))
         self.assertAlmostEqual(hi, lo)
+        self.assertEqual(pp.pp_range([[0.8, 0.6], [0.5, 0.4]]), (pp.pennycook([0.6, 0.4]), pp.pennycook([0.8, 0.5])))
 
     def test_a_round_whose_digest_is_not_the_references_fails_the_cell(self):
         d = tempfile.mkdtemp()
