@@ -229,6 +229,21 @@ def pp_range(cells):
     return pennycook([min(c) for c in cells]), pennycook([max(c) for c in cells])
 
 
+def cell_run_counts(runs, triads, plats, shapes):
+    """The numbers of runs behind the first page's measured cells (both questions, the sizes shown;
+    a code that does not run on a platform is a 0, not a run)."""
+    counts = set()
+    for s in shapes:
+        best = platform_best_su(runs, plats, s)
+        for question in QUESTIONS:
+            for app in APPLICATIONS:
+                for p in plats:
+                    samples, _ = efficiency_samples(runs, triads, p, app, s, question, best)
+                    if samples and samples != [0.0]:
+                        counts.add(len(samples))
+    return sorted(counts)
+
+
 def pennycook(effs):
     if not effs or any(e is None or e <= 0 for e in effs):
         return 0.0
@@ -411,8 +426,7 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir):
       f"Sizes {' / '.join(shapes)} (each cell: the sizes in that order; the two largest every platform measured)."
       + "".join(f" {s}: measured on {', '.join(platform_name(p) for p in plats if (*p, '', s) in runs)} only, no PP."
                 for s in sorted({k[3] for k in runs}, key=points) if points(s) > points(shapes[-1])) +
-      " Runs a cell: "
-      f"{', '.join(map(str, sorted({len(rounds) for rounds in runs.values()})))}.\n")
+      f" Runs a measured cell: {', '.join(map(str, cell_run_counts(runs, triads, plats, shapes)))}.\n")
     parts, verdicts = [], []
     for question in QUESTIONS:
         verdicts.append(question_part(parts.append, plt, question, runs, triads, plats, shapes, lines, conv,

@@ -188,6 +188,13 @@ class FirstPageTable(unittest.TestCase):
         text = self.first_page_text(None, None)
         self.assertIn("Sizes 512x512x512 (each cell: the sizes in that order; the two largest every platform measured). "
                       "1000x1000x1000: measured on H100 CUDA only, no PP.", text)
+        self.assertIn("Runs a measured cell: 1.", text, "the 1000^3 file is no cell of the page; a 0 is no run")
+
+    def test_the_runs_a_cell_counts_the_pages_cells(self):
+        for r in (2, 3):  # a second and third round of the CUDA cells only
+            run_file(self.d, f"cuda_512x512x512.r{r}.json", "cuda", "NVIDIA H100",
+                     {"cuda": 1e11, "kokkos-cuda": 0.9e11, "kokkos-cuda-mdrange": 0.8e11})
+        self.assertIn("Runs a measured cell: 1, 3.", self.first_page_text(None, None))
 
     def test_single_steps_and_sweeps_answer_their_own_question(self):
         # The default CUDA runs swept; the single-step runs (label single-steps) are slower.
