@@ -1,5 +1,6 @@
 #include "wave_cpu.hpp"
 
+#include "core/sponge.hpp"
 #include "core/wave_update.hpp"
 
 #include <algorithm>
@@ -111,7 +112,7 @@ void WaveCpu::threaded_step() {
   for (int i = 0; i < nx; ++i)
     for (int j = 0; j < ny; ++j) {
       const long c0 = long(g.index(i + 1, j + 1, 1));
-      const double d = damp_ij[std::size_t(i) * ny + j];
+      const double d = sponge::damp_at(damp_ij, ny, i, j);
       if (d == 0.0) {
 #pragma omp simd
         for (int k = 0; k < nz; ++k)
