@@ -3,7 +3,8 @@
 # machine through on-device.sh. BUILDS are cuda build folders of one commit against different
 # Kokkos installations (e.g. build/cuda-k34 build/cuda-k46).
 #   PART study: awave-kokkos-sweep (bench/studies/kokkos-sweep-launch) of each build at each of
-#     STUDY_SIZES (default 512), ROUNDS rounds inside the process; its JSON lines to study-*.jsonl.
+#     STUDY_SIZES (default 512), ROUNDS rounds inside the process, VARIANTS (its default list if
+#     unset); its JSON lines to study-*.jsonl.
 #   PART product: awave -impl cuda,kokkos-cuda of each build, bitwise first (30 steps against
 #     cpu-openmp at 256^3), then ROUNDS rounds, each round every build once at each of SIZES
 #     (default "512 1000"), 60 steps in chunks of 30 (two sweeps a chunk); kokkos_sweep_summary.py
@@ -29,7 +30,7 @@ tag() { basename "$1"; }
 if [ "$part" = study ]; then
   for n in ${STUDY_SIZES:-512}; do
     for b in "${builds[@]}"; do
-      timeout 300 "$b/bench/awave-kokkos-sweep" "$n" 20 "$rounds" >> "$out/study-$(tag "$b")-$n.jsonl" 2>> "$out/study-$(tag "$b")-$n.err" || status=1
+      timeout 300 "$b/bench/awave-kokkos-sweep" "$n" 20 "$rounds" ${VARIANTS:+"$VARIANTS"} >> "$out/study-$(tag "$b")-$n.jsonl" 2>> "$out/study-$(tag "$b")-$n.err" || status=1
     done
   done
   cat "$out"/study-*.jsonl

@@ -13,6 +13,13 @@
 //   kokkos-divide the form before (fa89705): tile and segment by divisions of the league rank,
 //                 the fields by reference;
 //   kokkos-divide-lb1  that under LaunchBounds<640, 1> (one team an SM, no register cap of 48).
+// The sweep in parts, as over MPI (the interior segments, then the outer ones: here the first and
+// the last segment, three launches a sweep): can Kokkos' functor start at a segment (issue 56 item 5)?
+//   hand-parts    hand's kernel with the first segment a kernel parameter (src/cuda/wave_cuda.cu);
+//   kokkos-parts-add     kokkos with the launch's first team a member added to the league rank
+//                 (ptxas: 40 B spilled, against the product's 8);
+//   kokkos-parts-packed  that segment a member packed with the shift (ptxas: 20 B spilled);
+//   kokkos-add-whole     kokkos-parts-add in one launch (the spills' cost without the parts').
 // At fa89705 the product was kokkos-divide and the study's kokkos-pow2 is today's product
 // (bench/results/h100-2026-11-26/kokkos-sweep-fa89705).
 // Each variant runs SWEEPS sweeps from the model's start state, ROUNDS rounds interleaved (every
@@ -90,6 +97,47 @@ struct Pow2RefSweep {  // the product's form with the fields by reference
   }
 };
 
+__global__ void __launch_bounds__(T::kThreads, T::kTeamsAnSm) hand_part_sweep(SweepFields a, int begin) {
+  extern __shared__ double scratch[];
+  sweep_march<SweepFields>(a, blockIdx.x, blockIdx.y, begin + blockIdx.z, threadIdx.x, threadIdx.y, scratch,
+                           [] { __syncthreads(); });
+}
+
+template <bool Packed>
+struct PartSweep {  // the product's form, starting at a segment
+  using Policy = Kokkos::TeamPolicy<Kokkos::Cuda, Kokkos::LaunchBounds<T::kThreads, T::kTeamsAnSm>>;
+  SweepFields fields;
+  int shift = 0;       // log2 of the teams a segment; Packed: | the first segment << 5
+  int first_team = 0;  // (not Packed) the league rank of the launch's first team in the whole sweep
+  KOKKOS_INLINE_FUNCTION void operator()(const typename Policy::member_type& team) const {
+    const unsigned r = team.team_rank(), tiles_k = T::teams_k(fields.nz);
+    unsigned tile, segment;
+    if constexpr (Packed) {
+      const unsigned t = team.league_rank(), bits = unsigned(shift) & 31u;
+      tile = t & ((1u << bits) - 1u), segment = (unsigned(shift) >> 5) + (t >> bits);
+    } else {
+      const unsigned t = team.league_rank() + unsigned(first_team);
+      tile = t & ((1u << shift) - 1u), segment = t >> shift;
+    }
+    if (tile >= tiles_k * unsigned(T::teams_j(fields.ny))) return;  // padding
+    double* scratch = static_cast<double*>(team.team_scratch(0).get_shmem(std::size_t(T::kScratchBytes)));
+    sweep_march<SweepFields>(fields, tile % tiles_k, tile / tiles_k, segment, r % T::kColumnsK, r / T::kColumnsK,
+                             scratch, [&] { team.team_barrier(); });
+  }
+  void launch(const Kokkos::Cuda& exec, int begin, int end) {
+    if (begin >= end) return;
+    const int tiles = T::teams_k(fields.nz) * T::teams_j(fields.ny);
+    int bits = 0;
+    while ((1 << bits) < tiles) ++bits;
+    shift = Packed ? (begin << 5) | bits : bits;
+    first_team = Packed ? 0 : begin << bits;
+    Kokkos::parallel_for(
+        "study::sweep_part",
+        Policy(exec, (1 << bits) * (end - begin), T::kThreads).set_scratch_size(0, Kokkos::PerTeam(T::kScratchBytes)),
+        *this);
+  }
+};
+
 using View = Kokkos::View<double*, Kokkos::CudaSpace>;
 
 struct Run {
@@ -117,6 +165,20 @@ Run run(const std::string& variant, const WaveProblem& problem, const std::vecto
                    T::kScratchBytes + sizeof(double) * (T::kThreads + 2), exec.cuda_stream()>>>(a);
     } else if (variant == "kokkos") {
       SweepStep<Kokkos::Cuda>(a).launch(exec);
+    } else if (variant == "hand-parts") {
+      const int count = T::teams_i(g.nx), bounds[4] = {0, 1, count - 1, count};
+      for (int part : {1, 0, 2})
+        if (bounds[part] < bounds[part + 1])
+          hand_part_sweep<<<dim3(T::teams_k(g.nz), T::teams_j(g.ny), bounds[part + 1] - bounds[part]),
+                            dim3(T::kColumnsK, T::kColumnsJ), T::kScratchBytes, exec.cuda_stream()>>>(a, bounds[part]);
+    } else if (variant == "kokkos-parts-add" || variant == "kokkos-parts-packed") {
+      const int count = T::teams_i(g.nx), bounds[4] = {0, 1, count - 1, count};
+      for (int part : {1, 0, 2}) {
+        if (variant == "kokkos-parts-add") PartSweep<false>{a}.launch(exec, bounds[part], bounds[part + 1]);
+        else PartSweep<true>{a}.launch(exec, bounds[part], bounds[part + 1]);
+      }
+    } else if (variant == "kokkos-add-whole") {
+      PartSweep<false>{a}.launch(exec, 0, T::teams_i(g.nx));
     } else if (variant == "kokkos-pow2-ref") {
       Pow2RefSweep{a}.launch(exec);
     } else if (variant == "kokkos-divide") {
