@@ -23,6 +23,7 @@
 #include "core/wave_update.hpp"
 
 #include <cstddef>
+#include <type_traits>
 
 namespace awave {
 
@@ -116,8 +117,8 @@ AWAVE_HOST_DEVICE inline void sweep_march(typename SweepFieldsAs<Fields>::type a
   const int ring = interior ? (out_k > out_j ? out_k : out_j) : S + 1;
   const long c0 = a.si + (j + 1) * a.sj + (k + 1);  // padded index of (0, j, k); plane i is c0 + i * si
   const double cs2 = interior ? a.cs2_k[k] : 0.0;
-  const double damp_bulk_i = interior ? sponge::damp_at(a.damp_ij, a.ny, sponge::kLayers, j) : 0.0;
-  auto damp = [&](int i) { return sponge::in_layer(i, a.nx) ? sponge::damp_at(a.damp_ij, a.ny, i, j) : damp_bulk_i; };
+  // (read where needed, an interior column's only: a register held for it made nvcc spill)
+  auto damp = [&](int i) { return sponge::damp_at(a.damp_ij, a.ny, sponge::in_layer(i, a.nx) ? i : sponge::kLayers, j); };
   auto live = [&](int s, int p) { return p >= i0 - (S - s) && p < i1 + (S - s) && p >= 0 && p < a.nx; };
   auto level_plane = [&](int buffer, int s) { return scratch + (buffer * S + s) * HJ * HK; };  // [HJ][HK]
   // w[s][0], w[s][1]: level s at the planes of steps m - 1 and m - 2 (level s at step m is at plane m - s).
@@ -130,33 +131,63 @@ AWAVE_HOST_DEVICE inline void sweep_march(typename SweepFieldsAs<Fields>::type a
     prev_next = ring <= S - 1 && live(1, m - 1) ? a.prev[c0 + (m - 1) * a.si] : 0.0;
   };
   load(i0 - S);
-  int buffer = 0;
-  for (int m = i0 - S; m < i1 + S; ++m, buffer ^= 1) {
+  // A plane of the march. Bulk planes (`bulk`: a std::true_type) are those of a tile clear of the y
+  // layers where every level is live and no level's plane is in an x layer: there the live tests,
+  // the damping and the store's plane test are known true or zero, and the code says so (most of a
+  // 512^3 sweep; the instructions it saves: bench/results/h200-2026-11-26/sweep-count-*).
+  auto plane = [&](int m, int buffer, auto bulk) {
+    constexpr bool kBulk = decltype(bulk)::value;
     double level[S + 1];
     level[0] = now_next;
     const double prev_p = prev_next;
     for (int s = 0; s < S; ++s) level_plane(buffer, s)[jj * HK + kk] = w[s][0];
-    if (m + 1 < i1 + S) load(m + 1);
+    if (kBulk) {  // (the next plane is inside the segment and the grid)
+      now_next = in_padded ? a.now[c0 + (m + 1) * a.si] : 0.0;
+      prev_next = ring <= S - 1 ? a.prev[c0 + m * a.si] : 0.0;
+    } else if (m + 1 < i1 + S) {
+      load(m + 1);
+    }
     barrier();  // (two buffers: the next plane's stores cannot meet this plane's reads)
     for (int s = 1; s <= S; ++s) {
       const int p = m - s;  // level s at plane p, from level s - 1
       level[s] = 0.0;
-      if (ring <= S - s && live(s, p)) {
+      if (ring <= S - s && (kBulk || live(s, p))) {
         const double* L = level_plane(buffer, s - 1);
         const Stencil7 st{w[s - 1][0],           w[s - 1][1],         level[s - 1],       L[(jj - 1) * HK + kk],
                           L[(jj + 1) * HK + kk], L[jj * HK + kk - 1], L[jj * HK + kk + 1]};
-        const double prev = s == 1 ? prev_p : w[s < 2 ? 0 : s - 2][1], d = damp(p);
-        // (next_value's arithmetic either way; next_value alone made nvcc spill: 1.46e11 against
-        // 1.54e11 SU/s at 512^3, report section 4)
-        const double value = d == 0.0 ? undamped_next(st, prev, cs2, a.f) : next_value(st, prev, cs2, d, a.f, a.dt);
+        const double prev = s == 1 ? prev_p : w[s < 2 ? 0 : s - 2][1];
+        double value;
+        if (kBulk) {
+          value = undamped_next(st, prev, cs2, a.f);
+        } else {
+          // (next_value's arithmetic either way; next_value alone made nvcc spill: 1.46e11 against
+          // 1.54e11 SU/s at 512^3, report section 4)
+          const double d = damp(p);
+          value = d == 0.0 ? undamped_next(st, prev, cs2, a.f) : next_value(st, prev, cs2, d, a.f, a.dt);
+        }
         level[s] = value;
-        if (s >= S - 1 && ring <= 0 && p >= i0 && p < i1) (s == S ? a.u3 : a.u2)[c0 + p * a.si] = value;
+        if (s >= S - 1 && ring <= 0 && (kBulk || (p >= i0 && p < i1))) (s == S ? a.u3 : a.u2)[c0 + p * a.si] = value;
       }
     }
     for (int s = 0; s < S; ++s) {
       w[s][1] = w[s][0];
       w[s][0] = level[s];
     }
+  };
+  // The bulk planes [bulk_begin, bulk_end): every level live (m >= i0 + S), the next plane inside
+  // the segment (m + 1 < i1), no level's plane p = m - s (s = 1..S) in an x layer; none where a
+  // column of the tile (its halo included) is in a y layer.
+  const int row0 = tile_j * T::kTileJ - S;
+  const bool clear_of_y_layers = row0 >= sponge::kLayers && row0 + HJ <= a.ny - sponge::kLayers;
+  int bulk_begin = i0 + S > sponge::kLayers + S ? i0 + S : sponge::kLayers + S;
+  int bulk_end = i1 - 1 < a.nx - sponge::kLayers + 1 ? i1 - 1 : a.nx - sponge::kLayers + 1;
+  if (!clear_of_y_layers || bulk_begin >= bulk_end) bulk_begin = bulk_end = i1 + S;
+  int buffer = 0;
+  for (int m = i0 - S; m < i1 + S; ++m, buffer ^= 1) {
+    if (m >= bulk_begin && m < bulk_end)  // (team-uniform)
+      plane(m, buffer, std::true_type{});
+    else
+      plane(m, buffer, std::false_type{});
   }
 }
 

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Issue slots a site update of the sweep, by kind of instruction, from bench/device/sweep-count.sh's
+Nsight Compute source pages (count-IMPL-sass.csv: the executed warp instructions of each SASS line).
+
+A warp instruction takes one issue slot whatever its lanes do, so "slots / SU" is 32 x warp
+instructions over the kernel's site updates (N^3 x 3: one sweep of three steps); "lanes / SU" counts
+the predicated-on thread instructions, the work the lanes did. The sweep is issue-bound
+(results/h*/ncu-cf9a00f): fewer slots a site update is what makes it faster.
+
+  sweep_count_summary.py DIR [N]      (N: the grid's edge, default 512)   prints a Markdown table
+"""
+import csv
+import os
+import re
+import sys
+
+KINDS = [  # (kind, opcodes or a test on the opcode), first match wins
+    ("fp64 arithmetic", {"DADD", "DMUL", "DFMA", "DSETP"}),
+    ("shared memory", {"LDS", "STS"}),
+    ("global memory", {"LDG", "STG"}),
+    ("spills (local memory)", {"LDL", "STL"}),
+    ("barrier", {"BAR"}),
+    ("branches and reconvergence", {"BRA", "BSSY", "BSYNC", "EXIT", "WARPSYNC", "RET", "CALL"}),
+    ("register moves and zeroing", {"MOV", "IMAD.MOV", "CS2R", "S2R", "LDC", "R2UR"}),
+    ("uniform datapath (loop bounds, live tests)", lambda op: op.startswith("U") or op in {"S2UR", "VOTEU"}),
+    ("integer: indices, addresses, predicates", lambda op: True),
+]
+LINE = re.compile(r"^(@!?U?P[T0-9]+\s+)?([A-Z0-9_]+(?:\.MOV)?)")
+
+
+def kind_of(op):
+    for kind, test in KINDS:
+        if (op in test) if isinstance(test, set) else test(op):
+            return kind
+    return "other"
+
+
+def read(path):
+    """{kind: (warp instructions, predicated-on thread instructions)}, and the kernel's name."""
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    name = rows[0][1] if rows and len(rows[0]) > 1 else "?"
+    header = rows[1]
+    warp = header.index("Instructions Executed")
+    lanes = header.index("Predicated-On Thread Instructions Executed")
+    source = header.index("Source")
+    out = {}
+    for r in rows[2:]:
+        if len(r) <= max(warp, lanes, source):
+            continue
+        m = LINE.match(r[source].strip())
+        if not m:
+            continue
+        op = m.group(2)
+        if op.startswith("IMAD") and ".MOV" not in r[source]:
+            op = "IMAD"
+        elif op.startswith("IMAD"):
+            op = "IMAD.MOV"
+        k = kind_of(op.split(".")[0] if op != "IMAD.MOV" else op)
+        w, t = out.get(k, (0.0, 0.0))
+        out[k] = (w + float(r[warp] or 0), t + float(r[lanes] or 0))
+    return name, out
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    folder = sys.argv[1]
+    n = int(sys.argv[2]) if len(sys.argv) > 2 else 512
+    updates = 3.0 * n ** 3
+    impls = sorted(f[len("count-"):-len("-sass.csv")] for f in os.listdir(folder) if f.endswith("-sass.csv"))
+    if not impls:
+        sys.exit(f"sweep_count_summary: no count-*-sass.csv in {folder}")
+    data = {i: read(os.path.join(folder, f"count-{i}-sass.csv")) for i in impls}
+    print(f"Issue slots (32 x warp instructions) a site update, one sweep at {n}^3; in brackets the")
+    print("predicated-on thread instructions a site update (what the lanes did).\n")
+    print("| kind | " + " | ".join(impls) + " |")
+    print("|---|" + "---:|" * len(impls))
+    for kind, _ in KINDS:
+        cells = []
+        for i in impls:
+            w, t = data[i][1].get(kind, (0.0, 0.0))
+            cells.append(f"{32 * w / updates:.1f} ({t / updates:.1f})")
+        print(f"| {kind} | " + " | ".join(cells) + " |")
+    totals = []
+    for i in impls:
+        w = sum(v[0] for v in data[i][1].values())
+        t = sum(v[1] for v in data[i][1].values())
+        totals.append(f"**{32 * w / updates:.1f}** ({t / updates:.1f})")
+    print("| **all** | " + " | ".join(totals) + " |")
+
+
+if __name__ == "__main__":
+    main()

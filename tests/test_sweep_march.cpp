@@ -1,0 +1,109 @@
+// The GPU sweep's march (core/sweep_march.hpp), which hand CUDA, Kokkos-CUDA and both OpenMP
+// offload codes run, checked on the host so that CI sees its bits without a GPU: a team's
+// SweepTile::kThreads columns as as many threads sharing a barrier and the team's scratch, team
+// after team (the teams of one sweep are independent), three steps against the CPU reference's.
+#include "app/registry.hpp"
+#include "core/approx_equal.hpp"
+#include "core/sweep_march.hpp"
+#include "core/wave_problem.hpp"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace awave;
+
+namespace {
+
+// A reusable barrier for n threads (C++17 has no std::barrier).
+class TeamBarrier {
+ public:
+  explicit TeamBarrier(int n) : n_(n) {}
+  void wait() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    const long generation = generation_;
+    if (++arrived_ == n_) {
+      arrived_ = 0;
+      ++generation_;
+      all_arrived_.notify_all();
+    } else {
+      all_arrived_.wait(lock, [&] { return generation_ != generation; });
+    }
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable all_arrived_;
+  const int n_;
+  int arrived_ = 0;
+  long generation_ = 0;
+};
+
+// One sweep of the problem's grid from its start state: u(t+2) and u(t+3) (padded, ghost points
+// as the start's u(t), as the implementations keep them).
+struct Swept {
+  std::vector<double> u2, u3;
+};
+// plant: the speed at the middle depth one ulp off (the check must see it).
+Swept host_sweep(const WaveProblem& problem, bool plant) {
+  using T = SweepTile;
+  const PaddedGeometry g = problem.geometry();
+  std::vector<double> now(g.size()), prev(g.size());
+  problem.fill_start_state(now.data(), prev.data());
+  std::vector<double> cs2_k = problem.cs2_k();
+  if (plant) cs2_k[g.nz / 2] = std::nextafter(cs2_k[g.nz / 2], 0.0);
+  Swept out{now, now};
+  const SweepFields a = sweep_fields(problem, out.u2.data(), out.u3.data(), now.data(), prev.data(), cs2_k.data(),
+                                     problem.damp_ij().data(), long(g.stride_i()), long(g.stride_j()));
+  std::vector<double> scratch(T::kScratchBytes / sizeof(double));
+  for (int segment = 0; segment < T::teams_i(g.nx); ++segment)
+    for (int tile_j = 0; tile_j < T::teams_j(g.ny); ++tile_j)
+      for (int tile_k = 0; tile_k < T::teams_k(g.nz); ++tile_k) {
+        TeamBarrier barrier(T::kThreads);
+        std::vector<std::thread> columns;
+        for (int r = 0; r < T::kThreads; ++r)
+          columns.emplace_back([&, r] {
+            sweep_march<SweepFields>(a, tile_k, tile_j, segment, r % T::kColumnsK, r / T::kColumnsK, scratch.data(),
+                                     [&] { barrier.wait(); });
+          });
+        for (std::thread& c : columns) c.join();
+      }
+  return out;
+}
+
+std::size_t sweep_differences(const std::array<int, 3>& shape, bool plant = false) {
+  WaveParams params;
+  params.shape = shape;
+  const WaveProblem problem(params);
+  const std::size_t n = problem.geometry().size();
+  auto cpu = make_implementation(*find_implementation("cpu"), problem);
+  cpu->run(SweepTile::kSteps);
+  std::vector<double> now(n), prev(n);
+  cpu->copy_u_to_host(now.data(), prev.data());
+  const Swept swept = host_sweep(problem, plant);
+  return compare_fields(now.data(), swept.u3.data(), n).bitwise_differences +
+         compare_fields(prev.data(), swept.u2.data(), n).bitwise_differences;
+}
+
+}  // namespace
+
+// Partial tiles and segments in every direction, the sponge's x and y layers and the bulk (at
+// 70 x 50, tiles clear of the y layers: the march's bulk planes), one
+// whole tile (26 x 14), and the thinnest grids the sweep takes (nx and ny >= 8, two sponge
+// layers: core/wave_params.cpp; nz >= 3: core/step_plan.hpp).
+TEST(SweepMarchOnTheHost, ThreeStepsGiveTheReferenceBits) {
+  for (const auto shape : {std::array<int, 3>{70, 17, 29}, {70, 50, 29}, {9, 14, 26}, {8, 8, 3}, {8, 9, 4}}) {
+    SCOPED_TRACE(std::to_string(shape[0]) + "x" + std::to_string(shape[1]) + "x" + std::to_string(shape[2]));
+    EXPECT_EQ(sweep_differences(shape), 0u);
+  }
+}
+
+TEST(SweepMarchOnTheHost, APlantedOneUlpDifferenceIsSeen) {
+  EXPECT_GT(sweep_differences({9, 14, 26}, true), 0u);
+}
