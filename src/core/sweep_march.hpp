@@ -102,7 +102,7 @@ inline SweepFields sweep_fields(const WaveProblem& problem, double* u2, double* 
 // 512^3 on the H200 (as the study's kernel). Kokkos-CUDA does too since its segment comes without
 // a division (kokkos/sweep_step.hpp); with divisions by value lost 0.81 x
 // (bench/results/h200-2026-11-26/by-value).
-template <class Fields = const SweepFields&, class Barrier>
+template <class Fields = const SweepFields&, bool kBulkPlanes = true, class Barrier>
 AWAVE_HOST_DEVICE inline void sweep_march(typename SweepFieldsAs<Fields>::type a, int tile_k, int tile_j, int segment,
                                           int kk, int jj, double* scratch, const Barrier& barrier) {
   using T = SweepTile;
@@ -181,7 +181,7 @@ AWAVE_HOST_DEVICE inline void sweep_march(typename SweepFieldsAs<Fields>::type a
   const bool clear_of_y_layers = row0 >= sponge::kLayers && row0 + HJ <= a.ny - sponge::kLayers;
   int bulk_begin = i0 + S > sponge::kLayers + S ? i0 + S : sponge::kLayers + S;
   int bulk_end = i1 - 1 < a.nx - sponge::kLayers + 1 ? i1 - 1 : a.nx - sponge::kLayers + 1;
-  if (!clear_of_y_layers || bulk_begin >= bulk_end) bulk_begin = bulk_end = i1 + S;
+  if (!kBulkPlanes || !clear_of_y_layers || bulk_begin >= bulk_end) bulk_begin = bulk_end = i1 + S;
   int buffer = 0;
   for (int m = i0 - S; m < i1 + S; ++m, buffer ^= 1) {
     if (m >= bulk_begin && m < bulk_end)  // (team-uniform)

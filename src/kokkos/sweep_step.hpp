@@ -45,7 +45,11 @@ template <>
 inline constexpr SweepForm kokkos_sweep_form<Kokkos::Experimental::OpenMPTarget> = SweepForm::offload_teams;
 #endif
 
-template <class ExecSpace>
+// BulkPlanes: the march's bulk planes (core/sweep_march.hpp), off by default here: on the H200 at
+// 512^3 they took hand CUDA from 1.97e11 to 2.19e11 SU/s but Kokkos-CUDA from 1.79e11 to 1.63e11,
+// nvcc holding Kokkos' team-uniform values in vector registers and rebuilding them every plane
+// (bench/results/h200-2026-11-26/sweep-count-0432af6).
+template <class ExecSpace, bool BulkPlanes = false>
 struct SweepStep {
   // Two teams an SM, as hand CUDA's blocks (48 registers).
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<SweepTile::kThreads, SweepTile::kTeamsAnSm>>;
@@ -103,7 +107,7 @@ struct SweepStep {
     const unsigned tile_j = row_of(tile, k_reciprocal), tile_k = tile - tile_j * teams_k;
     // (a temporary: get_shmem takes a reference, which device code cannot bind to a static member)
     double* scratch = static_cast<double*>(team.team_scratch(0).get_shmem(std::size_t(SweepTile::kScratchBytes)));
-    sweep_march<SweepFields>(fields, int(tile_k), int(tile_j), segment, r % SweepTile::kColumnsK,
+    sweep_march<SweepFields, BulkPlanes>(fields, int(tile_k), int(tile_j), segment, r % SweepTile::kColumnsK,
                              r / SweepTile::kColumnsK, scratch, [&] { team.team_barrier(); });
   }
 

@@ -2,10 +2,12 @@
 // (core/sweep_march.hpp, three steps a sweep) under launches that differ only in how a team finds
 // its tile and holds the fields, against hand CUDA's kernel in the same process:
 //   hand          a __global__ kernel as src/cuda/wave_cuda.cu's: tile and segment from blockIdx,
-//                 fields by value;
+//                 fields by value, the march's bulk planes (core/sweep_march.hpp);
+//   hand-general  hand without the bulk planes (every plane through the general path);
+//   kokkos-bulk   the product's Kokkos form with the bulk planes (issue 57's lever);
 //   hand-smem     hand with Kokkos' team-reduction reservation added to its dynamic shared memory
 //                 (8 * (threads + 2) bytes a block, unused): does the larger carveout cost?
-//   kokkos        the product's SweepStep<Kokkos::Cuda> (src/kokkos/sweep_step.hpp): the league a
+//   kokkos        the product's SweepStep<Kokkos::Cuda> (src/kokkos/sweep_step.hpp, no bulk planes): the league a
 //                 power of two of teams a segment, so the segment is a shift of the league rank and
 //                 the tile a mask (no division; the padding's teams return at once), the rank split
 //                 unsigned, the fields by value;
@@ -49,10 +51,11 @@ namespace {
 
 using T = SweepTile;
 
+template <bool BulkPlanes = true>
 __global__ void __launch_bounds__(T::kThreads, T::kTeamsAnSm) hand_sweep(SweepFields a) {
   extern __shared__ double scratch[];
-  sweep_march<SweepFields>(a, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, scratch,
-                           [] { __syncthreads(); });
+  sweep_march<SweepFields, BulkPlanes>(a, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, scratch,
+                                       [] { __syncthreads(); });
 }
 
 template <int TeamsAnSm>
@@ -157,11 +160,16 @@ Run run(const std::string& variant, const WaveProblem& problem, const std::vecto
   for (int s = 0; s < sweeps; ++s) {
     const SweepFields a = sweep_fields(problem, f[2].data(), f[3].data(), f[1].data(), f[0].data(), cs2_k.data(),
                                        damp_ij.data(), long(g.stride_i()), long(g.stride_j()));
-    if (variant == "hand") {
-      hand_sweep<<<dim3(T::teams_k(g.nz), T::teams_j(g.ny), T::teams_i(g.nx)), dim3(T::kColumnsK, T::kColumnsJ),
+    if (variant == "hand-general") {
+      hand_sweep<false><<<dim3(T::teams_k(g.nz), T::teams_j(g.ny), T::teams_i(g.nx)), dim3(T::kColumnsK, T::kColumnsJ),
+                          T::kScratchBytes, exec.cuda_stream()>>>(a);
+    } else if (variant == "kokkos-bulk") {
+      SweepStep<Kokkos::Cuda, true>(a).launch(exec, 0, T::teams_i(g.nx));
+    } else if (variant == "hand") {
+      hand_sweep<><<<dim3(T::teams_k(g.nz), T::teams_j(g.ny), T::teams_i(g.nx)), dim3(T::kColumnsK, T::kColumnsJ),
                    T::kScratchBytes, exec.cuda_stream()>>>(a);
     } else if (variant == "hand-smem") {
-      hand_sweep<<<dim3(T::teams_k(g.nz), T::teams_j(g.ny), T::teams_i(g.nx)), dim3(T::kColumnsK, T::kColumnsJ),
+      hand_sweep<><<<dim3(T::teams_k(g.nz), T::teams_j(g.ny), T::teams_i(g.nx)), dim3(T::kColumnsK, T::kColumnsJ),
                    T::kScratchBytes + sizeof(double) * (T::kThreads + 2), exec.cuda_stream()>>>(a);
     } else if (variant == "kokkos") {
       SweepStep<Kokkos::Cuda>(a).launch(exec, 0, T::teams_i(g.nx));
