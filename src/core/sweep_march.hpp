@@ -117,8 +117,17 @@ AWAVE_HOST_DEVICE inline void sweep_march(typename SweepFieldsAs<Fields>::type a
   const int ring = interior ? (out_k > out_j ? out_k : out_j) : S + 1;
   const long c0 = a.si + (j + 1) * a.sj + (k + 1);  // padded index of (0, j, k); plane i is c0 + i * si
   const double cs2 = interior ? a.cs2_k[k] : 0.0;
-  // (read where needed, an interior column's only: a register held for it made nvcc spill)
-  auto damp = [&](int i) { return sponge::damp_at(a.damp_ij, a.ny, sponge::in_layer(i, a.nx) ? i : sponge::kLayers, j); };
+  // Outside the x layers damp(i, j) is the column's value, damp(kLayers, j). With the bulk planes it
+  // is read where needed (a register held for it made nvcc spill 20 B); without them, where the
+  // general path runs every plane, it is held (reading it every plane ran that march at 0.78 x:
+  // bench/results/h200-2026-11-26/march-ab-ef1b3ed).
+  double damp_column = 0.0;
+  if constexpr (!kBulkPlanes) damp_column = interior ? sponge::damp_at(a.damp_ij, a.ny, sponge::kLayers, j) : 0.0;
+  auto damp = [&](int i) {
+    const bool x_layer = sponge::in_layer(i, a.nx);
+    if constexpr (!kBulkPlanes) return x_layer ? sponge::damp_at(a.damp_ij, a.ny, i, j) : damp_column;
+    return sponge::damp_at(a.damp_ij, a.ny, x_layer ? i : sponge::kLayers, j);
+  };
   auto live = [&](int s, int p) { return p >= i0 - (S - s) && p < i1 + (S - s) && p >= 0 && p < a.nx; };
   auto level_plane = [&](int buffer, int s) { return scratch + (buffer * S + s) * HJ * HK; };  // [HJ][HK]
   // w[s][0], w[s][1]: level s at the planes of steps m - 1 and m - 2 (level s at step m is at plane m - s).

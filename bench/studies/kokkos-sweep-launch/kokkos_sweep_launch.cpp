@@ -18,10 +18,11 @@
 // The sweep in parts, as over MPI (the interior segments, then the outer ones: here the first and
 // the last segment, three launches a sweep): can Kokkos' functor start at a segment (issue 56 item 5)?
 //   hand-parts    hand's kernel with the first segment a kernel parameter (src/cuda/wave_cuda.cu);
-//   kokkos-parts-add     kokkos with the launch's first team a member added to the league rank
-//                 (ptxas: 40 B spilled, against the product's 8);
+//   kokkos-parts-add     the league rank split by a division (as at 8c45610) and the launch's
+//                 first team a member added to it (at 44a165a ptxas: 40 B spilled, against 8);
 //   kokkos-parts-packed  that segment a member packed with the shift (ptxas: 20 B spilled);
 //   kokkos-add-whole     kokkos-parts-add in one launch (the spills' cost without the parts').
+// (The parts' variants march without the bulk planes, as the product's Kokkos form.)
 // At fa89705 the product was kokkos-divide and the study's kokkos-pow2 is today's product
 // (bench/results/h100-2026-11-26/kokkos-sweep-fa89705).
 // Each variant runs SWEEPS sweeps from the model's start state, ROUNDS rounds interleaved (every
@@ -124,8 +125,8 @@ struct PartSweep {  // the product's form, starting at a segment
     }
     if (tile >= tiles_k * unsigned(T::teams_j(fields.ny))) return;  // padding
     double* scratch = static_cast<double*>(team.team_scratch(0).get_shmem(std::size_t(T::kScratchBytes)));
-    sweep_march<SweepFields>(fields, tile % tiles_k, tile / tiles_k, segment, r % T::kColumnsK, r / T::kColumnsK,
-                             scratch, [&] { team.team_barrier(); });
+    sweep_march<SweepFields, false>(fields, tile % tiles_k, tile / tiles_k, segment, r % T::kColumnsK,
+                                    r / T::kColumnsK, scratch, [&] { team.team_barrier(); });
   }
   void launch(const Kokkos::Cuda& exec, int begin, int end) {
     if (begin >= end) return;
