@@ -120,29 +120,6 @@ TEST(KokkosGpuCodePaths, OneLayoutRefusesLevelsThatDiffer) {
   EXPECT_TRUE(one_layout(sa, sa, sa));
 }
 
-// The GPU sweep's team finds its tile's row by a multiply (kokkos/sweep_step.hpp, row_of): equal
-// to the division for every tile of grids from one tile to large planes; and a grid for which the
-// multiply would not be exact is refused, not swept wrong.
-TEST(KokkosSweepTiles, RowByMultiplyIsTheDivision) {
-  using Step = SweepStep<Kokkos::DefaultHostExecutionSpace>;
-  auto fields = [](int ny, int nz) {
-    SweepFields f{};
-    f.nx = 64, f.ny = ny, f.nz = nz;
-    return f;
-  };
-  for (const auto& [ny, nz] : {std::pair{8, 3}, {14, 26}, {61, 33}, {1000, 1000}, {4000, 8000}, {20000, 1000}}) {
-    const Step step(fields(ny, nz));
-    const unsigned teams_k = SweepTile::teams_k(nz), tiles = teams_k * SweepTile::teams_j(ny);
-    unsigned wrong = 0;
-    for (unsigned t = 0; t < tiles; ++t) wrong += Step::row_of(t, step.k_reciprocal) != t / teams_k;
-    EXPECT_EQ(wrong, 0u) << ny << " x " << nz;
-    unsigned planted = 0;  // a reciprocal one too small must be caught
-    for (unsigned t = 0; t < tiles; ++t) planted += Step::row_of(t, step.k_reciprocal - 1) != t / teams_k;
-    if (tiles > teams_k) EXPECT_GT(planted, 0u) << ny << " x " << nz;  // (a second row to get wrong)
-  }
-  EXPECT_THROW(Step(fields(14 * 1000, 26 * 70000)), std::invalid_argument);
-}
-
 #if defined(KOKKOS_ENABLE_OPENMPTARGET)
 // Kokkos' OpenMPTarget regions name no num_teams: the build lifts clang's 3200-team cap from a
 // shared library's constructor before the offload runtime starts (src/kokkos/offload_team_cap.cpp).

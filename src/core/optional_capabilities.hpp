@@ -35,7 +35,8 @@ class SplitStep {
 // overlaps the first: SweepPart::interior (the segments that read no recomputed neighbour plane)
 // and SweepPart::outer (the rest). Queued without waiting where the device allows;
 // finish_sweep() waits and advances the time counter by the sweep's steps. Handed out where the
-// plan sweeps a slab with a recomputed halo (hand CUDA and the Kokkos implementations).
+// plan sweeps a slab with a recomputed halo (hand CUDA has it; Kokkos' sweep in parts ran slower
+// than its whole sweep, src/kokkos/wave_kokkos.hpp).
 enum class SweepPart { interior, outer };
 class SplitSweep {
  public:

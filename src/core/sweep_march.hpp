@@ -96,7 +96,9 @@ inline SweepFields sweep_fields(const WaveProblem& problem, double* u2, double* 
 // One thread's part of a team's sweep: the team's tile (tile_k, tile_j) and segment, the thread's
 // column (kk, jj) in [0, kColumnsK) x [0, kColumnsJ), the team's scratch (kScratchBytes) and its
 // barrier. damp(i, j) depends on i only in the x layers (docs/model.md, "Damping"): there it is
-// read per plane, elsewhere it is the column's value, read once.
+// read per plane, elsewhere it is the column's value.
+// kBulkPlanes: whether the march takes its bulk planes' shorter path (below); hand CUDA and hand
+// offload do, Kokkos' teams do not.
 // Fields: how the march holds the fields, the caller's choice. Hand CUDA passes SweepFields by
 // value: nvcc then keeps the block-uniform arithmetic on the uniform datapath, 1.18 x the sweep at
 // 512^3 on the H200 (as the study's kernel). Kokkos-CUDA does too since its segment comes without
@@ -143,7 +145,9 @@ AWAVE_HOST_DEVICE inline void sweep_march(typename SweepFieldsAs<Fields>::type a
   // A plane of the march. Bulk planes (`bulk`: a std::true_type) are those of a tile clear of the y
   // layers where every level is live and no level's plane is in an x layer: there the live tests,
   // the damping and the store's plane test are known true or zero, and the code says so (most of a
-  // 512^3 sweep; the instructions it saves: bench/results/h200-2026-11-26/sweep-count-*).
+  // 512^3 sweep): hand CUDA's sweep 144 -> 100 issue slots a site update, 1.97e11 -> 2.19e11 SU/s
+  // on the H200 (bench/results/h200-2026-11-26/march-ab-b547a71). Kokkos-CUDA marches without them
+  // (kokkos/sweep_step.hpp says why).
   auto plane = [&](int m, int buffer, auto bulk) {
     constexpr bool kBulk = decltype(bulk)::value;
     double level[S + 1];

@@ -12,8 +12,6 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <cstdint>
-#include <stdexcept>
 #include <type_traits>
 
 namespace awave {
@@ -45,10 +43,10 @@ template <>
 inline constexpr SweepForm kokkos_sweep_form<Kokkos::Experimental::OpenMPTarget> = SweepForm::offload_teams;
 #endif
 
-// BulkPlanes: the march's bulk planes (core/sweep_march.hpp), off by default here: on the H200 at
-// 512^3 they took hand CUDA from 1.97e11 to 2.19e11 SU/s but Kokkos-CUDA from 1.79e11 to 1.63e11,
-// nvcc holding Kokkos' team-uniform values in vector registers and rebuilding them every plane
-// (bench/results/h200-2026-11-26/sweep-count-0432af6).
+// BulkPlanes: the march's bulk planes (core/sweep_march.hpp), off here: on the H200 at 512^3 they
+// took hand CUDA's sweep from 1.97e11 to 2.19e11 SU/s but Kokkos-CUDA's from 1.79e11 to 1.63e11, nvcc
+// holding Kokkos' team-uniform values in vector registers (154 issue slots a site update against
+// hand's 100: bench/results/h200-2026-11-26/march-ab-0432af6, march-ab-b547a71).
 template <class ExecSpace, bool BulkPlanes = false>
 struct SweepStep {
   // Two teams an SM, as hand CUDA's blocks (48 registers).
@@ -60,28 +58,10 @@ struct SweepStep {
   // divisions and a reference 0.85 (48 registers both; 8 and 24 B spilled): the segment is then
   // team-uniform arithmetic nvcc keeps off the registers (bench/results/h100-2026-11-26/kokkos-sweep-fa89705).
   int tile_bits = 0;
-  // ceil(2^32 / teams_k): tile / teams_k as a multiply and a shift, exact where every tile t has
-  // t * (k_reciprocal * teams_k - 2^32) < 2^32 (checked below). A division left nvcc computing the
-  // tile's row and the rest of the team-uniform values in vector registers: 76 B spilled with the
-  // march's bulk planes, 4 B this way (ptxas of CUDA 13, sm_90).
-  std::uint64_t k_reciprocal = 0;
-
-  // The launch's first team in the whole sweep's league: over MPI the interior segments and the
-  // outer ones are launches of their own (WaveKokkos::queue_sweep_part).
-  unsigned first_team = 0;
-
-  // A tile's row (tile / teams_k) from k_reciprocal.
-  KOKKOS_INLINE_FUNCTION static unsigned row_of(unsigned tile, std::uint64_t k_reciprocal) {
-    return unsigned((std::uint64_t(tile) * k_reciprocal) >> 32);
-  }
 
   explicit SweepStep(const SweepFields& sweep) : fields(sweep) {
     const int tiles = SweepTile::teams_k(fields.nz) * SweepTile::teams_j(fields.ny);
     while ((1 << tile_bits) < tiles) ++tile_bits;
-    const std::uint64_t teams_k = SweepTile::teams_k(fields.nz), one = std::uint64_t(1) << 32;
-    k_reciprocal = (one + teams_k - 1) / teams_k;
-    if (std::uint64_t(tiles - 1) * (k_reciprocal * teams_k - one) >= one)
-      throw std::invalid_argument("Kokkos sweep: too many (k, j) tiles for its tile split (nz and ny too large)");
   }
 
   // Under Kokkos 3.x OpenMPTarget's TeamPolicy(instance, ...) does not compile (its constructors
@@ -101,21 +81,17 @@ struct SweepStep {
     // be left unswept (CUDA's teams have the size asked or fail to launch).
     if (team.team_size() != SweepTile::kThreads) Kokkos::abort("wave::sweep: a team without a thread a column");
 #endif
-    const unsigned t = first_team + team.league_rank(), r = team.team_rank(), teams_k = SweepTile::teams_k(fields.nz);
+    const unsigned t = team.league_rank(), r = team.team_rank(), teams_k = SweepTile::teams_k(fields.nz);
     const unsigned tile = t & ((1u << tile_bits) - 1u), segment = t >> tile_bits;
     if (tile >= teams_k * unsigned(SweepTile::teams_j(fields.ny))) return;  // padding
-    const unsigned tile_j = row_of(tile, k_reciprocal), tile_k = tile - tile_j * teams_k;
     // (a temporary: get_shmem takes a reference, which device code cannot bind to a static member)
     double* scratch = static_cast<double*>(team.team_scratch(0).get_shmem(std::size_t(SweepTile::kScratchBytes)));
-    sweep_march<SweepFields, BulkPlanes>(fields, int(tile_k), int(tile_j), segment, r % SweepTile::kColumnsK,
+    sweep_march<SweepFields, BulkPlanes>(fields, tile % teams_k, tile / teams_k, segment, r % SweepTile::kColumnsK,
                              r / SweepTile::kColumnsK, scratch, [&] { team.team_barrier(); });
   }
 
-  // Segments [begin, end) of the march along i (all: [0, SweepTile::teams_i(nx))).
-  void launch(const ExecSpace& exec, int begin, int end) {
-    if (begin >= end) return;
-    first_team = unsigned(begin) << tile_bits;
-    const int league = (1 << tile_bits) * (end - begin);
+  void launch(const ExecSpace& exec) const {
+    const int league = (1 << tile_bits) * SweepTile::teams_i(fields.nx);
     Kokkos::parallel_for(
         "wave::sweep", policy(exec, league).set_scratch_size(0, Kokkos::PerTeam(SweepTile::kScratchBytes)), *this);
   }

@@ -41,7 +41,6 @@ struct RoundToFloat {
 template <class Step>
 class WaveKokkos final : public WaveImpl,
                          public SplitStep,
-                         public SplitSweep,
                          public DeviceFields,
                          public StreamOrderedSteps,
                          public PinnedHostMemory {
@@ -211,42 +210,22 @@ class WaveKokkos final : public WaveImpl,
 
   // Three steps in one sweep: u(t+2) into `next`, u(t+3) into the spare field; they become prev
   // and now, and the old prev and now the free pair.
+  // Over MPI it runs whole after the halo has arrived. In parts (the interior segments while the
+  // halo travels) its functor needs the launch's first segment, and any offset added to the league
+  // rank made nvcc hold Kokkos' team-uniform values in vector registers: 0.65-0.67 x the whole
+  // sweep on the H200, which the overlap (at most the exchange's 4-10%) cannot repay
+  // (bench/results/h200-2026-11-26/march-ab-b547a71; kokkos-parts-44a165a).
   void sweep() {
-    queue_sweep_segments(0, SweepTile::teams_i(problem_.params().nx()));
-    ring_.advance_by_sweep(spare_, SweepTile::kSteps);
-  }
-  // Segments [begin, end) of the sweep along i, queued on exec_. The host backends' cache sweep
-  // has no segments: it sweeps whole (a range ending at 0 queues nothing).
-  void queue_sweep_segments(int begin, int end) {
-    if (begin >= end) return;
     const Field& now = ring_.now();
     const SweepFields f = sweep_fields(problem_, ring_.next().data(), spare_.data(), now.data(), ring_.prev().data(),
                                        cs2_k_.data(), damp_ij_.data(), long(now.stride(0)), long(now.stride(1)));
     if constexpr (kokkos_cache_sweeps<ExecSpace>)
       CacheSweepStep<ExecSpace>{f, cache_shape_}.launch(exec_);
     else
-      SweepStep<ExecSpace>(f).launch(exec_, begin, end);
-  }
-
- public:
-  // Over MPI (SplitSweep), as hand CUDA: the interior segments while the halo travels, then the
-  // others, launches on exec_ ordered by it (no host wait between them). The host backends' cache
-  // sweep, which has no segments, sweeps whole with the outer part, after the halo has arrived.
-  void queue_sweep_part(SweepPart part) override {
-    const Slab& s = problem_.slab();
-    SweepSegments seg = sweep_segments(problem_.params().nx(), s.halo_lo, s.halo_hi);
-    if constexpr (kokkos_cache_sweeps<ExecSpace>) seg = {seg.count, seg.count, seg.count};  // all outer
-    if (part == SweepPart::interior) return queue_sweep_segments(seg.interior_begin, seg.interior_end);
-    queue_sweep_segments(0, seg.interior_begin);
-    queue_sweep_segments(seg.interior_end, seg.count);
-  }
-  void wait_for_sweep_parts() override { exec_.fence(); }
-  void finish_sweep() override {
-    exec_.fence();
+      SweepStep<ExecSpace>(f).launch(exec_);
     ring_.advance_by_sweep(spare_, SweepTile::kSteps);
   }
 
- private:
   // The three levels holding the start state (prev; now; next, whose ghost points must be
   // now's). Returned as a prvalue, so ring_ is built in place: no View is ever moved from
   // (see time_ring.hpp).

@@ -165,7 +165,7 @@ Run run(const std::string& variant, const WaveProblem& problem, const std::vecto
       hand_sweep<false><<<dim3(T::teams_k(g.nz), T::teams_j(g.ny), T::teams_i(g.nx)), dim3(T::kColumnsK, T::kColumnsJ),
                           T::kScratchBytes, exec.cuda_stream()>>>(a);
     } else if (variant == "kokkos-bulk") {
-      SweepStep<Kokkos::Cuda, true>(a).launch(exec, 0, T::teams_i(g.nx));
+      SweepStep<Kokkos::Cuda, true>(a).launch(exec);
     } else if (variant == "hand") {
       hand_sweep<><<<dim3(T::teams_k(g.nz), T::teams_j(g.ny), T::teams_i(g.nx)), dim3(T::kColumnsK, T::kColumnsJ),
                    T::kScratchBytes, exec.cuda_stream()>>>(a);
@@ -173,7 +173,7 @@ Run run(const std::string& variant, const WaveProblem& problem, const std::vecto
       hand_sweep<><<<dim3(T::teams_k(g.nz), T::teams_j(g.ny), T::teams_i(g.nx)), dim3(T::kColumnsK, T::kColumnsJ),
                    T::kScratchBytes + sizeof(double) * (T::kThreads + 2), exec.cuda_stream()>>>(a);
     } else if (variant == "kokkos") {
-      SweepStep<Kokkos::Cuda>(a).launch(exec, 0, T::teams_i(g.nx));
+      SweepStep<Kokkos::Cuda>(a).launch(exec);
     } else if (variant == "hand-parts") {
       const int count = T::teams_i(g.nx), bounds[4] = {0, 1, count - 1, count};
       for (int part : {1, 0, 2})
