@@ -43,7 +43,7 @@ SWEEP = {
                     ("src/kokkos/wave_kokkos.hpp", r"void sweep\(\) \{")],
     "kokkos host": [("src/kokkos/sweep_step.hpp", r"struct CacheSweepStep \{"),
                     ("src/kokkos/wave_kokkos.hpp", r"void sweep\(\) \{")],
-    "omp": [("src/omp/wave_omp.cpp", r"void sweep\(\) \{")],
+    "omp": [("src/omp/wave_omp.cpp", r"void sweep\(\) \{"), ("src/omp/wave_omp.cpp", r"void sweep_teams\(\) \{")],
     "cpu-openmp": [("src/cpu/wave_cpu.cpp", r"void WaveCpu::sweep\(\) \{")],
 }
 

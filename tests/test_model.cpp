@@ -512,6 +512,35 @@ TEST(StepPlan, ThresholdsPerFormAndPlatform) {
   EXPECT_EQ(plan_steps(p, whole_grid(p.nx()), single, h200).sweep_min_points, 0u) << "no sweep: nothing to record";
 }
 
+// The march's bulk planes where they were measured faster (core/step_plan.hpp,
+// sweep_bulk_planes): on an H200, for the forms whose march can take them; the tuning key
+// overrides; never where the implementation cannot, nor without a sweep.
+TEST(StepPlan, BulkPlanesPerPlatform) {
+  const Capabilities hand{true, true, SweepForm::gpu_teams, true}, kokkos{true, true, SweepForm::gpu_teams},
+      offload{true, true, SweepForm::offload_teams, true};
+  const std::string h100 = "NVIDIA H100 80GB HBM3, 79.2 GiB", h200 = "NVIDIA H200, 139.8 GiB";
+  WaveParams p;
+  p.shape = {512, 512, 512};
+  auto bulk = [&](const Capabilities& can, const std::string& accelerator) {
+    return plan_steps(p, whole_grid(p.nx()), can, accelerator).bulk_planes;
+  };
+  configure_tuning("", {});
+  EXPECT_TRUE(bulk(hand, h200));
+  EXPECT_TRUE(bulk(offload, h200));
+  EXPECT_FALSE(bulk(hand, h100));
+  EXPECT_FALSE(bulk(hand, "NVIDIA A100-SXM4-80GB, 79.2 GiB")) << "an unmeasured GPU takes the H100's";
+  EXPECT_FALSE(bulk(kokkos, h200)) << "Kokkos' teams march without them";
+  configure_tuning("sweep.bulk_planes=1", {});
+  EXPECT_TRUE(bulk(hand, h100));
+  EXPECT_FALSE(bulk(kokkos, h100));
+  configure_tuning("sweep.bulk_planes=0", {});
+  EXPECT_FALSE(bulk(hand, h200));
+  configure_tuning("sweep.bulk_planes=1,steps_per_sweep=1", {});
+  EXPECT_FALSE(bulk(hand, h200)) << "no sweep, no bulk planes";
+  EXPECT_THROW(configure_tuning("sweep.bulk_planes=2", {}), std::invalid_argument);
+  configure_tuning("", {});
+}
+
 // The CPU sweep's tiles (core/cache_sweep.hpp) cover the grid once, and cut planes only where
 // there are fewer than about two tiles a thread.
 TEST(CacheSweep, TilesCoverTheGrid) {

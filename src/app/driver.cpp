@@ -493,6 +493,7 @@ void write_json(const RunReport& report, const std::string& path) {
                          {"steps_per_sweep", r.plan.steps_per_sweep},
                          {"fused_step", r.plan.fused_step},
                          {"sweep_min_points", r.plan.sweep_min_points},
+                         {"bulk_planes", r.plan.bulk_planes},
                          {"recomputed_halo", r.plan.recomputed_halo},
                          {"chunk_steps", r.chunk_steps},
                          {"chunk_seconds", r.chunk_seconds},

@@ -55,12 +55,22 @@ inline std::size_t sweep_min_points(SweepForm form, std::string_view accelerator
   return 0;
 }
 
+// Whether a GPU sweep takes the march's bulk planes (core/sweep_march.hpp) by default on a platform:
+// where they were faster beyond the runs' spread at 512^3 and 1000^3. The H200: hand CUDA 1.13 x
+// (2.22e11 / 1.97e11 SU/s at 512^3), hand omp 1.07 x; the H100: hand CUDA 0.98 x and 0.95 x, so
+// off there and on GPUs not measured (bench/results/h200-2026-11-26/march-ab-51e52dc,
+// h100-2026-11-26/march-ab-51e52dc).
+inline bool sweep_bulk_planes(SweepForm form, std::string_view accelerator) {
+  return form != SweepForm::cache_tiles && accelerator.find("H200") != std::string_view::npos;
+}
+
 // What an implementation can do besides one fused kernel a step, declared once, in its registry
 // entry.
 struct Capabilities {
   bool three_kernel_step = false;               // interior, x layers, y layers (and so a step split in two over MPI)
   bool sweep = false;                           // the temporal-blocking sweep
   SweepForm sweep_form = SweepForm::gpu_teams;  // and which, for its thresholds
+  bool bulk_planes = false;                     // its march can take the bulk planes' path (hand CUDA, hand omp)
 };
 
 // How an implementation takes its steps in one run, decided by plan_steps alone: the driver makes
@@ -77,6 +87,8 @@ struct StepPlan {
   std::string single_steps_reason;
   // The smallest grid (interior points) the implementation sweeps by default, or 0 (it cannot).
   std::size_t sweep_min_points = 0;
+  // The sweep's march takes its bulk planes' path (sweep_bulk_planes; tuning key sweep.bulk_planes).
+  bool bulk_planes = false;
   // Over MPI, the planes of each neighbour a sweeping slab recomputes (Slab::halo_lo, halo_hi):
   // steps_per_sweep, exchanged once a sweep; 0 where the exchange is per step (its ghost plane).
   int recomputed_halo = 0;
@@ -110,6 +122,8 @@ inline StepPlan plan_steps(const WaveParams& global, const Slab& slab, const Cap
   }
   plan.steps_per_sweep = SweepTile::kSteps;
   plan.recomputed_halo = slab.size > 1 ? SweepTile::kSteps : 0;
+  const std::optional<std::string> bulk = tuning_word("sweep.bulk_planes");
+  plan.bulk_planes = can.bulk_planes && (bulk ? *bulk == "1" : sweep_bulk_planes(can.sweep_form, accelerator));
   return plan;
 }
 

@@ -97,8 +97,8 @@ inline SweepFields sweep_fields(const WaveProblem& problem, double* u2, double* 
 // column (kk, jj) in [0, kColumnsK) x [0, kColumnsJ), the team's scratch (kScratchBytes) and its
 // barrier. damp(i, j) depends on i only in the x layers (docs/model.md, "Damping"): there it is
 // read per plane, elsewhere it is the column's value.
-// kBulkPlanes: whether the march takes its bulk planes' shorter path (below); hand CUDA and hand
-// offload do, Kokkos' teams do not.
+// kBulkPlanes: whether the march takes its bulk planes' shorter path (below): hand CUDA and hand
+// offload where their plan says so (core/step_plan.hpp, sweep_bulk_planes), Kokkos' teams never.
 // Fields: how the march holds the fields, the caller's choice. Hand CUDA passes SweepFields by
 // value: nvcc then keeps the block-uniform arithmetic on the uniform datapath, 1.18 x the sweep at
 // 512^3 on the H200 (as the study's kernel). Kokkos-CUDA does too since its segment comes without
@@ -145,9 +145,9 @@ AWAVE_HOST_DEVICE inline void sweep_march(typename SweepFieldsAs<Fields>::type a
   // A plane of the march. Bulk planes (`bulk`: a std::true_type) are those of a tile clear of the y
   // layers where every level is live and no level's plane is in an x layer: there the live tests,
   // the damping and the store's plane test are known true or zero, and the code says so (most of a
-  // 512^3 sweep): hand CUDA's sweep 144 -> 100 issue slots a site update, 1.97e11 -> 2.19e11 SU/s
-  // on the H200 (bench/results/h200-2026-11-26/march-ab-b547a71). Kokkos-CUDA marches without them
-  // (kokkos/sweep_step.hpp says why).
+  // 512^3 sweep): hand CUDA's sweep 144 -> 100 issue slots a site update and 1.97e11 -> 2.22e11
+  // SU/s on the H200, but 0.98 x on the H100 (bench/results/h200-2026-11-26/march-ab-51e52dc,
+  // h100-2026-11-26/march-ab-51e52dc).
   auto plane = [&](int m, int buffer, auto bulk) {
     constexpr bool kBulk = decltype(bulk)::value;
     double level[S + 1];

@@ -94,9 +94,11 @@ __global__ void fused_step_kernel(PointerFields a) {
 // Three steps in one sweep (core/sweep_march.hpp), a thread block a team. Two blocks an SM
 // (SweepTile::kTeamsAnSm): 48 registers, the study's bounds (report section 4, shape reg3p-26x14-table).
 // segment0: the first segment of the launch (a part of the sweep over MPI, sweep_segments).
+// BulkPlanes: the march's bulk planes, as the plan says (core/step_plan.hpp, sweep_bulk_planes).
+template <bool BulkPlanes>
 __global__ void __launch_bounds__(SweepTile::kThreads, SweepTile::kTeamsAnSm) sweep_kernel(SweepFields a, int segment0) {
   extern __shared__ double scratch[];
-  sweep_march<SweepFields>(a, blockIdx.x, blockIdx.y, segment0 + blockIdx.z, threadIdx.x, threadIdx.y, scratch,
+  sweep_march<SweepFields, BulkPlanes>(a, blockIdx.x, blockIdx.y, segment0 + blockIdx.z, threadIdx.x, threadIdx.y, scratch,
                            [] { __syncthreads(); });  // by value: sweep_march.hpp says why
 }
 
@@ -287,8 +289,11 @@ class WaveCuda final : public WaveImpl,
     const SweepFields f = sweep_fields(problem_, ring_.next(), spare_, ring_.now(), ring_.prev(), d_cs2_k_, d_damp_ij_,
                                        long(g.stride_i()), long(g.stride_j()));
     const dim3 grid(SweepTile::teams_k(g.nz), SweepTile::teams_j(g.ny), end - begin);
-    sweep_kernel<<<grid, dim3(SweepTile::kColumnsK, SweepTile::kColumnsJ), SweepTile::kScratchBytes, stream_>>>(f,
-                                                                                                                begin);
+    const dim3 block(SweepTile::kColumnsK, SweepTile::kColumnsJ);
+    if (plan_.bulk_planes)
+      sweep_kernel<true><<<grid, block, SweepTile::kScratchBytes, stream_>>>(f, begin);
+    else
+      sweep_kernel<false><<<grid, block, SweepTile::kScratchBytes, stream_>>>(f, begin);
     AWAVE_CUDA_CHECK(cudaGetLastError());
   }
 
@@ -377,7 +382,7 @@ std::optional<std::size_t> cuda_memory_bytes() {
 void add_cuda_implementations(std::vector<ImplEntry>& impls) {
   impls.push_back(entry_of<WaveCuda>(
       "cuda", "hand-written CUDA (interior + boundary-layer kernels, one stream; three steps a sweep on large grids)",
-      true, false, "hand-written", Capabilities{true, true},
+      true, false, "hand-written", Capabilities{true, true, SweepForm::gpu_teams, true},
       [](const WaveProblem& problem, const StepPlan& plan) { return std::make_unique<WaveCuda>(problem, plan); }));
 }
 

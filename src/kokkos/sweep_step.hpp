@@ -44,9 +44,10 @@ inline constexpr SweepForm kokkos_sweep_form<Kokkos::Experimental::OpenMPTarget>
 #endif
 
 // BulkPlanes: the march's bulk planes (core/sweep_march.hpp), off here: on the H200 at 512^3 they
-// took hand CUDA's sweep from 1.97e11 to 2.19e11 SU/s but Kokkos-CUDA's from 1.79e11 to 1.63e11, nvcc
-// holding Kokkos' team-uniform values in vector registers (154 issue slots a site update against
-// hand's 100: bench/results/h200-2026-11-26/march-ab-0432af6, march-ab-b547a71).
+// took Kokkos-CUDA's sweep from 1.79e11 to 1.64e11 SU/s under Kokkos 3.4.01 and 4.6.01 alike (hand
+// CUDA's from 1.97e11 to 2.22e11), nvcc holding Kokkos' team-uniform values in vector registers
+// (bench/results/h200-2026-11-26/march-ab-51e52dc; 154 issue slots a site update against hand's
+// 100: march-ab-0432af6).
 template <class ExecSpace, bool BulkPlanes = false>
 struct SweepStep {
   // Two teams an SM, as hand CUDA's blocks (48 registers).

@@ -211,10 +211,11 @@ class WaveKokkos final : public WaveImpl,
   // Three steps in one sweep: u(t+2) into `next`, u(t+3) into the spare field; they become prev
   // and now, and the old prev and now the free pair.
   // Over MPI it runs whole after the halo has arrived. In parts (the interior segments while the
-  // halo travels) its functor needs the launch's first segment, and any offset added to the league
-  // rank made nvcc hold Kokkos' team-uniform values in vector registers: 0.65-0.67 x the whole
-  // sweep on the H200, which the overlap (at most the exchange's 4-10%) cannot repay
-  // (bench/results/h200-2026-11-26/march-ab-b547a71; kokkos-parts-44a165a).
+  // halo travels) its functor needs each launch's first segment, and every way of adding it to the
+  // league rank slowed the whole march (on the H200 at 512^3, three launches a sweep: 0.82 x with
+  // it added, 0.92 x packed with the shift, under Kokkos 3.4.01 and 4.6.01 alike; hand CUDA's
+  // parts 0.97 x), more than the overlap hides (the exchange, 4-10% of a 2-GPU sweep:
+  // bench/results/h200-2026-11-26/march-ab-51e52dc, h200x2-2026-11-26).
   void sweep() {
     const Field& now = ring_.now();
     const SweepFields f = sweep_fields(problem_, ring_.next().data(), spare_.data(), now.data(), ring_.prev().data(),

@@ -265,7 +265,10 @@ class WaveOmp final : public WaveImpl, public SplitStep, public DeviceFields, pu
   // its two planes of each level in team-shared memory (`omp allocate` with omp_pteam_mem_alloc:
   // GPU shared memory under clang), `omp barrier` the plane's barrier. A team given fewer threads
   // than the tile's columns raises the step flag (refuse_incomplete_steps), as the step region does.
-  void sweep() {
+  // BulkPlanes: the march's bulk planes, as the plan says (core/step_plan.hpp, sweep_bulk_planes).
+  void sweep() { plan_.bulk_planes ? sweep_teams<true>() : sweep_teams<false>(); }
+  template <bool BulkPlanes>
+  void sweep_teams() {
     const PaddedGeometry g = problem_.geometry();
     const SweepFields f = sweep_fields(problem_, ring_.next(), d_spare_, ring_.now(), ring_.prev(), d_cs2_k_,
                                        d_damp_ij_, long(g.stride_i()), long(g.stride_j()));
@@ -294,8 +297,9 @@ class WaveOmp final : public WaveImpl, public SplitStep, public DeviceFields, pu
             incomplete[0] = 1;
           }
         } else {
-          sweep_march(a, t % teams_k, (t / teams_k) % teams_j, t / (teams_k * teams_j), r % T::kColumnsK,
-                      r / T::kColumnsK, scratch, [] {
+          sweep_march<const SweepFields&, BulkPlanes>(a, t % teams_k, (t / teams_k) % teams_j,
+                                                      t / (teams_k * teams_j), r % T::kColumnsK, r / T::kColumnsK,
+                                                      scratch, [] {
 #pragma omp barrier
                       });
         }
@@ -395,7 +399,7 @@ void add_omp_implementations(std::vector<ImplEntry>& impls) {
       "omp",
       "hand-written OpenMP target offload (one target region per step, marching i; three steps a sweep "
       "on large grids: team-shared planes)",
-      true, false, "hand-written", Capabilities{true, true, SweepForm::offload_teams},
+      true, false, "hand-written", Capabilities{true, true, SweepForm::offload_teams, true},
       [](const WaveProblem& problem, const StepPlan& plan) { return std::make_unique<WaveOmp>(problem, plan); }));
 }
 
