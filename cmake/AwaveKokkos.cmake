@@ -97,6 +97,21 @@ if(NOT Kokkos_ROOT AND NOT DEFINED ENV{Kokkos_ROOT})
   awave_run_script(_prefix ${CMAKE_CURRENT_LIST_DIR}/scripts/bootstrap-kokkos.sh ${AWAVE_BACKEND} ${AWAVE_CUDA_ARCH})
   set(Kokkos_ROOT "${_prefix}" CACHE PATH "Kokkos installation (bootstrapped)" FORCE)
   set(AWAVE_KOKKOS_BOOTSTRAP_KEY "${_awave_bootstrap_key}" CACHE INTERNAL "what Kokkos_ROOT was bootstrapped for")
+elseif(AWAVE_KOKKOS_BOOTSTRAP_KEY)
+  # A build directory configured before the project's Kokkos patches changed would keep building
+  # against the old installation, silently (it did: bench/results/h200-2026-11-26/README.md,
+  # "A confound"). Each configure asks the bootstrap which installation today's patches give
+  # (cached: a fraction of a second; else it builds that one, which a fresh configure needs too).
+  if(AWAVE_KOKKOS_SOURCE)
+    set(ENV{AWAVE_KOKKOS_SOURCE} "${AWAVE_KOKKOS_SOURCE}")
+  else()
+    unset(ENV{AWAVE_KOKKOS_SOURCE})
+  endif()
+  awave_run_script(_expected ${CMAKE_CURRENT_LIST_DIR}/scripts/bootstrap-kokkos.sh ${AWAVE_BACKEND} ${AWAVE_CUDA_ARCH})
+  if(NOT _expected STREQUAL Kokkos_ROOT)
+    message(FATAL_ERROR "awave: this build directory's Kokkos (${Kokkos_ROOT}) is not the one the project's "
+                        "patches give now (${_expected}); configure it afresh (cmake --preset <name> --fresh)")
+  endif()
 endif()
 if(NOT Kokkos_ROOT)
   set(Kokkos_ROOT "$ENV{Kokkos_ROOT}")

@@ -459,6 +459,7 @@ void write_json(const RunReport& report, const std::string& path) {
   j["build"] = {{"name", kBuildName},
                 {"compiler", kCompiler},
                 {"kokkos_version", kKokkosVersion},
+                {"kokkos_package", kKokkosPackage},
                 {"git_commit", kGitCommit},
                 {"build_type", kBuildType},
                 {"exact_fp", kExactFp},
