@@ -23,7 +23,7 @@ EFFICIENCY = {
 
 
 def run_rates(doc):
-    """{implementation: (median chunk SU/s without the first chunk, plan words, time split)}."""
+    """{implementation: (median chunk SU/s without the first chunk, plan words, time split, processes)}."""
     p = doc["params"]["shape"]
     points = p[0] * p[1] * p[2]
     out = {}
@@ -38,7 +38,7 @@ def run_rates(doc):
             parts = [[sum(c[k] for c in mpi["chunks"][1:]) for k in ("halo_copy_seconds", "mpi_seconds", "step_seconds")]]
             copy, wait, step = parts[0]
             split = f"exchange {100 * (copy + wait) / (copy + wait + step):.1f}% ({mpi['halo']})"
-        out[r["id"]] = (statistics.median(rates), plan, split)
+        out[r["id"]] = (statistics.median(rates), plan, split, mpi.get("processes", 1))
     return out
 
 
@@ -60,7 +60,7 @@ def table(runs, build):
         lines.append(f"Build {build['name']} at {build['git_commit']}, {build['compiler']}, Kokkos {build['kokkos_version']}, "
                      f"{build['accelerator']}.")
         lines.append("")
-    lines.append("| configuration | implementation | plan | median SU/s (rounds' range) | of one GPU x 2 | where the time went |")
+    lines.append("| configuration | implementation | plan | median SU/s (rounds' range) | of one GPU x GPUs | where the time went |")
     lines.append("|---|---|---|---|---|---|")
     for config in sorted(runs):
         for impl in sorted(runs[config]):
@@ -70,7 +70,8 @@ def table(runs, build):
             eff = ""
             base = EFFICIENCY.get(config)
             if base in runs and impl in runs[base]:
-                eff = f"{med / (2 * statistics.median(v[0] for v in runs[base][impl])):.3f}"
+                gpus = values[0][3]
+                eff = f"{med / (gpus * statistics.median(v[0] for v in runs[base][impl])):.3f} ({gpus})"
             lines.append(f"| {config} | {impl} | {values[0][1]} | {med:.3e} ({min(rates):.3e}-{max(rates):.3e}, "
                          f"{len(rates)} rounds) | {eff} | {values[0][2]} |")
     return "\n".join(lines)

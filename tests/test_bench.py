@@ -189,7 +189,7 @@ class SweepMpiSummary(unittest.TestCase):
         if processes > 1:
             chunk = {"step_seconds": 0.9, "halo_copy_seconds": 0.0, "mpi_seconds": 0.1}
             first = {"step_seconds": 0.9, "halo_copy_seconds": 0.0, "mpi_seconds": 5.0}  # a warm-up, left out
-            impl["mpi"] = {"chunks": [first, chunk, chunk], "halo": "nccl"}
+            impl["mpi"] = {"chunks": [first, chunk, chunk], "halo": "nccl", "processes": processes}
         return {"params": {"shape": shape}, "implementations": [impl],
                 "build": {"name": "cuda-mpi", "git_commit": "abc", "compiler": "nvcc", "kokkos_version": "3.4.01",
                           "accelerator": "H100"}}
@@ -211,9 +211,17 @@ class SweepMpiSummary(unittest.TestCase):
             text = sweep_mpi_summary.table(runs, build)
             row = next(line for line in text.splitlines() if line.startswith("| strong-sweep |"))
             self.assertIn("1.950e+11 (1.900e+11-2.000e+11, 2 rounds)", row)
-            self.assertIn(f"| {1.95 / 2.2:.3f} |", row)
+            self.assertIn(f"| {1.95 / 2.2:.3f} (2) |", row)
             self.assertIn("exchange 10.0% (nccl)", row)
             self.assertIn("3 a sweep, halo 3", row)
+            # On four GPUs the same rates are against four times one GPU's.
+            for r in (1, 2):
+                doc = self.run_doc([1024, 1024, 1024], [12 * n / (1.9e11 + 0.1e11 * (r - 1))] * 2, 4)
+                with open(os.path.join(d, f"strong-sweep_r{r}.json"), "w") as f:
+                    json.dump(doc, f)
+            row = next(line for line in sweep_mpi_summary.table(*sweep_mpi_summary.collect(d)).splitlines()
+                       if line.startswith("| strong-sweep |"))
+            self.assertIn(f"| {1.95 / 4.4:.3f} (4) |", row)
 
 
 class ScalingModel(unittest.TestCase):

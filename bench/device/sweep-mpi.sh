@@ -10,7 +10,7 @@
 #     through -halo mpi, and single steps as before this issue) and 1024x512x512 (weak: 512^3 a GPU,
 #     with and without overlap); 48 steps in chunks of 12 (4 sweeps),
 #     -no_check (step 1 checks), JSON per run. bench/sweep_mpi_summary.py makes the table.
-#   [ROUNDS=2] [ONLY=scaling|checks] bench/device/sweep-mpi.sh OUT_DIR
+#   [ROUNDS=2] [ONLY=scaling|checks] [NP=2] [SHORT=1] bench/device/sweep-mpi.sh OUT_DIR
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: sweep-mpi.sh OUT_DIR}
@@ -36,15 +36,16 @@ run() {  # run NAME NP [VAR=VALUE...] -- ARGS...
   echo "$name: exit $? $(grep -h 'halo exchange:\|single steps over' "$out/$name.txt" | sort -u | tr '\n' ' ')" | tee -a "$out/summary.txt"
 }
 export AWAVE_STEPS_PER_SWEEP= AWAVE_SWEEP_OVERLAP=
+np=${NP:-2}  # GPUs of the strong and weak runs (the weak grid: 512^3 a GPU)
 # SHORT=1: the swept runs and their one-GPU bases only.
 for round in $(seq "${ROUNDS:-3}"); do
   run "one-1024_r$round" 1 -- -shape 1024,1024,1024
-  run "strong-sweep_r$round" 2 -- -shape 1024,1024,1024
-  [ "${SHORT:-0}" = 1 ] || run "strong-sweep-serial_r$round" 2 AWAVE_SWEEP_OVERLAP=0 -- -shape 1024,1024,1024
-  [ "${SHORT:-0}" = 1 ] || run "strong-single_r$round" 2 AWAVE_STEPS_PER_SWEEP=1 -- -shape 1024,1024,1024
+  run "strong-sweep_r$round" "$np" -- -shape 1024,1024,1024
+  [ "${SHORT:-0}" = 1 ] || run "strong-sweep-serial_r$round" "$np" AWAVE_SWEEP_OVERLAP=0 -- -shape 1024,1024,1024
+  [ "${SHORT:-0}" = 1 ] || run "strong-single_r$round" "$np" AWAVE_STEPS_PER_SWEEP=1 -- -shape 1024,1024,1024
   run "one-512_r$round" 1 -- -shape 512,512,512
-  run "weak-sweep_r$round" 2 -- -shape 1024,512,512
-  [ "${SHORT:-0}" = 1 ] || run "weak-sweep-serial_r$round" 2 AWAVE_SWEEP_OVERLAP=0 -- -shape 1024,512,512
-  [ "$round" = 1 ] && [ "${SHORT:-0}" != 1 ] && run "strong-sweep-mpi_r$round" 2 -- -shape 1024,1024,1024 -halo mpi
+  run "weak-sweep_r$round" "$np" -- -shape $((512 * np)),512,512
+  [ "${SHORT:-0}" = 1 ] || run "weak-sweep-serial_r$round" "$np" AWAVE_SWEEP_OVERLAP=0 -- -shape $((512 * np)),512,512
+  [ "$round" = 1 ] && [ "${SHORT:-0}" != 1 ] && run "strong-sweep-mpi_r$round" "$np" -- -shape 1024,1024,1024 -halo mpi
 done
 python3 bench/sweep_mpi_summary.py "$out" | tee "$out/table.md"
