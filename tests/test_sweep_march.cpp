@@ -4,6 +4,7 @@
 // after team (the teams of one sweep are independent), three steps against the CPU reference's.
 #include "app/registry.hpp"
 #include "core/approx_equal.hpp"
+#include "core/slab.hpp"
 #include "core/sweep_march.hpp"
 #include "core/wave_problem.hpp"
 
@@ -111,4 +112,35 @@ TEST(SweepMarchOnTheHost, ThreeStepsGiveTheReferenceBits) {
 TEST(SweepMarchOnTheHost, APlantedOneUlpDifferenceIsSeen) {
   EXPECT_GT(sweep_differences<true>({20, 36, 9}, true), 0u);
   EXPECT_GT(sweep_differences<false>({9, 14, 26}, true), 0u);
+}
+
+// Over MPI a slab sweeps its own planes and the neighbours' it recomputes (halos of 3): its own
+// planes after the sweep are the whole grid's, both forms (the bulk planes' x-layer test reads the
+// slab's planes, not the grid's). The start's pulse is at plane 30 of 60, so that a slab's edge
+// cuts it: the first and last of two slabs, the two middle ones of four.
+TEST(SweepMarchOnTheHost, SlabsGiveTheWholeGridsBits) {
+  WaveParams params;
+  params.shape = {60, 36, 9};
+  const WaveProblem whole(params);
+  const PaddedGeometry gw = whole.geometry();
+  auto cpu = make_implementation(*find_implementation("cpu"), whole);
+  cpu->run(SweepTile::kSteps);
+  std::vector<double> now(gw.size()), prev(gw.size());
+  cpu->copy_u_to_host(now.data(), prev.data());
+  for (const auto& [rank, size] : {std::pair{0, 2}, {1, 2}, {1, 4}, {2, 4}}) {
+    const Slab slab = with_halo(slab_of(params.nx(), rank, size), SweepTile::kSteps);
+    const WaveProblem part(params, std::nullopt, slab);
+    const PaddedGeometry gs = part.geometry();
+    for (const bool bulk : {true, false}) {
+      const Swept swept = bulk ? host_sweep<true>(part, false) : host_sweep<false>(part, false);
+      std::size_t differences = 0;
+      for (int i = 0; i < slab.nx; ++i)  // the slab's own planes
+        for (int j = 0; j < gs.ny + 2; ++j)
+          for (int k = 0; k < gs.nz + 2; ++k) {
+            const std::size_t q = gs.index(slab.own_padded_plane0() + i, j, k), g = gw.index(1 + slab.offset + i, j, k);
+            differences += (swept.u3[q] != now[g]) + (swept.u2[q] != prev[g]);
+          }
+      EXPECT_EQ(differences, 0u) << "rank " << rank << " of " << size << (bulk ? ", bulk planes" : ", general march");
+    }
+  }
 }
