@@ -72,8 +72,8 @@ Swept host_sweep(const WaveProblem& problem, bool plant) {
         std::vector<std::thread> columns;
         for (int r = 0; r < T::kThreads; ++r)
           columns.emplace_back([&, r] {
-            sweep_march<SweepFields, BulkPlanes>(a, tile_k, tile_j, segment, r % T::kColumnsK, r / T::kColumnsK, scratch.data(),
-                                     [&] { barrier.wait(); });
+            sweep_march<SweepFields, BulkPlanes>(a, tile_k, tile_j, segment, r % T::kColumnsK, r / T::kColumnsK,
+                                                 scratch.data(), [&] { barrier.wait(); });
           });
         for (std::thread& c : columns) c.join();
       }

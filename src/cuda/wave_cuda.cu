@@ -96,10 +96,11 @@ __global__ void fused_step_kernel(PointerFields a) {
 // segment0: the first segment of the launch (a part of the sweep over MPI, sweep_segments).
 // BulkPlanes: the march's bulk planes, as the plan says (core/step_plan.hpp, sweep_bulk_planes).
 template <bool BulkPlanes>
-__global__ void __launch_bounds__(SweepTile::kThreads, SweepTile::kTeamsAnSm) sweep_kernel(SweepFields a, int segment0) {
+__global__ void __launch_bounds__(SweepTile::kThreads, SweepTile::kTeamsAnSm)
+    sweep_kernel(SweepFields a, int segment0) {
   extern __shared__ double scratch[];
-  sweep_march<SweepFields, BulkPlanes>(a, blockIdx.x, blockIdx.y, segment0 + blockIdx.z, threadIdx.x, threadIdx.y, scratch,
-                           [] { __syncthreads(); });  // by value: sweep_march.hpp says why
+  sweep_march<SweepFields, BulkPlanes>(a, blockIdx.x, blockIdx.y, segment0 + blockIdx.z, threadIdx.x, threadIdx.y,
+                                       scratch, [] { __syncthreads(); });  // by value: sweep_march.hpp says why
 }
 
 // A single-precision snapshot's conversion (WaveImpl::copy_now_to_host_single): float(x) rounds

@@ -45,9 +45,8 @@ inline constexpr SweepForm kokkos_sweep_form<Kokkos::Experimental::OpenMPTarget>
 
 // BulkPlanes: the march's bulk planes (core/sweep_march.hpp), off here: on the H200 at 512^3 they
 // took Kokkos-CUDA's sweep from 1.79e11 to 1.64e11 SU/s under Kokkos 3.4.01 and 4.6.01 alike (hand
-// CUDA's from 1.97e11 to 2.22e11), nvcc holding Kokkos' team-uniform values in vector registers
-// (bench/results/h200-2026-11-26/march-ab-51e52dc; 154 issue slots a site update against hand's
-// 100: march-ab-0432af6).
+// CUDA's from 1.97e11 to 2.22e11), nvcc holding Kokkos' team-uniform values (tile, segment, the
+// bulk range) in vector registers (bench/results/h200-2026-11-26/march-ab-51e52dc).
 template <class ExecSpace, bool BulkPlanes = false>
 struct SweepStep {
   // Two teams an SM, as hand CUDA's blocks (48 registers).
@@ -88,7 +87,7 @@ struct SweepStep {
     // (a temporary: get_shmem takes a reference, which device code cannot bind to a static member)
     double* scratch = static_cast<double*>(team.team_scratch(0).get_shmem(std::size_t(SweepTile::kScratchBytes)));
     sweep_march<SweepFields, BulkPlanes>(fields, tile % teams_k, tile / teams_k, segment, r % SweepTile::kColumnsK,
-                             r / SweepTile::kColumnsK, scratch, [&] { team.team_barrier(); });
+                                         r / SweepTile::kColumnsK, scratch, [&] { team.team_barrier(); });
   }
 
   void launch(const ExecSpace& exec) const {

@@ -266,7 +266,9 @@ class WaveOmp final : public WaveImpl, public SplitStep, public DeviceFields, pu
   // GPU shared memory under clang), `omp barrier` the plane's barrier. A team given fewer threads
   // than the tile's columns raises the step flag (refuse_incomplete_steps), as the step region does.
   // BulkPlanes: the march's bulk planes, as the plan says (core/step_plan.hpp, sweep_bulk_planes).
-  void sweep() { plan_.bulk_planes ? sweep_teams<true>() : sweep_teams<false>(); }
+  void sweep() {
+    plan_.bulk_planes ? sweep_teams<true>() : sweep_teams<false>();
+  }
   template <bool BulkPlanes>
   void sweep_teams() {
     const PaddedGeometry g = problem_.geometry();
@@ -297,11 +299,10 @@ class WaveOmp final : public WaveImpl, public SplitStep, public DeviceFields, pu
             incomplete[0] = 1;
           }
         } else {
-          sweep_march<const SweepFields&, BulkPlanes>(a, t % teams_k, (t / teams_k) % teams_j,
-                                                      t / (teams_k * teams_j), r % T::kColumnsK, r / T::kColumnsK,
-                                                      scratch, [] {
+          sweep_march<const SweepFields&, BulkPlanes>(a, t % teams_k, (t / teams_k) % teams_j, t / (teams_k * teams_j),
+                                                      r % T::kColumnsK, r / T::kColumnsK, scratch, [] {
 #pragma omp barrier
-                      });
+                                                      });
         }
       }
     }
