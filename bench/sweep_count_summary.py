@@ -25,7 +25,7 @@ KINDS = [  # (kind, opcodes or a test on the opcode), first match wins
     ("uniform datapath (loop bounds, live tests)", lambda op: op.startswith("U") or op in {"S2UR", "VOTEU"}),
     ("integer: indices, addresses, predicates", lambda op: True),
 ]
-LINE = re.compile(r"^(@!?U?P[T0-9]+\s+)?([A-Z0-9_]+(?:\.MOV)?)")
+LINE = re.compile(r"^(@!?U?P[T0-9]+\s+)?([A-Z0-9_]+)")  # (a predicate, then the opcode without modifiers)
 
 
 def kind_of(op):
@@ -48,15 +48,12 @@ def read(path):
     for r in rows[2:]:
         if len(r) <= max(warp, lanes, source):
             continue
-        m = LINE.match(r[source].strip())
+        text = r[source].strip()
+        m = LINE.match(text)
         if not m:
             continue
         op = m.group(2)
-        if op.startswith("IMAD") and ".MOV" not in r[source]:
-            op = "IMAD"
-        elif op.startswith("IMAD"):
-            op = "IMAD.MOV"
-        k = kind_of(op.split(".")[0] if op != "IMAD.MOV" else op)
+        k = kind_of("IMAD.MOV" if op == "IMAD" and ".MOV" in text else op)  # (IMAD.MOV: a move)
         w, t = out.get(k, (0.0, 0.0))
         out[k] = (w + float(r[warp] or 0), t + float(r[lanes] or 0))
     return name, out

@@ -86,15 +86,24 @@ if(AWAVE_KOKKOS_BOOTSTRAP_KEY AND NOT AWAVE_KOKKOS_BOOTSTRAP_KEY STREQUAL _awave
   message(FATAL_ERROR "awave: this build directory was configured for '${AWAVE_KOKKOS_BOOTSTRAP_KEY}'; "
                       "configure '${_awave_bootstrap_key}' in a fresh one (e.g. cmake --preset cuda -B build/cuda-other)")
 endif()
-if(NOT Kokkos_ROOT AND NOT DEFINED ENV{Kokkos_ROOT})
+# The installation the bootstrap gives for this backend, arch, source and today's patches (built
+# the first time, then cached).
+function(awave_bootstrap_kokkos result)
   if(AWAVE_KOKKOS_SOURCE)
     set(ENV{AWAVE_KOKKOS_SOURCE} "${AWAVE_KOKKOS_SOURCE}")
-    message(STATUS "awave: bootstrapping Kokkos from ${AWAVE_KOKKOS_SOURCE} for '${AWAVE_BACKEND}' (cached; the first time takes minutes)")
   else()
     unset(ENV{AWAVE_KOKKOS_SOURCE})
+  endif()
+  awave_run_script(_prefix ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/scripts/bootstrap-kokkos.sh ${AWAVE_BACKEND} ${AWAVE_CUDA_ARCH})
+  set(${result} "${_prefix}" PARENT_SCOPE)
+endfunction()
+if(NOT Kokkos_ROOT AND NOT DEFINED ENV{Kokkos_ROOT})
+  if(AWAVE_KOKKOS_SOURCE)
+    message(STATUS "awave: bootstrapping Kokkos from ${AWAVE_KOKKOS_SOURCE} for '${AWAVE_BACKEND}' (cached; the first time takes minutes)")
+  else()
     message(STATUS "awave: bootstrapping Kokkos 3.4.01 for '${AWAVE_BACKEND}' (cached; the first time takes minutes)")
   endif()
-  awave_run_script(_prefix ${CMAKE_CURRENT_LIST_DIR}/scripts/bootstrap-kokkos.sh ${AWAVE_BACKEND} ${AWAVE_CUDA_ARCH})
+  awave_bootstrap_kokkos(_prefix)
   set(Kokkos_ROOT "${_prefix}" CACHE PATH "Kokkos installation (bootstrapped)" FORCE)
   set(AWAVE_KOKKOS_BOOTSTRAP_KEY "${_awave_bootstrap_key}" CACHE INTERNAL "what Kokkos_ROOT was bootstrapped for")
 elseif(AWAVE_KOKKOS_BOOTSTRAP_KEY)
@@ -102,12 +111,7 @@ elseif(AWAVE_KOKKOS_BOOTSTRAP_KEY)
   # against the old installation, silently (it did: bench/results/h200-2026-11-26/README.md,
   # "A confound"). Each configure asks the bootstrap which installation today's patches give
   # (cached: a fraction of a second; else it builds that one, which a fresh configure needs too).
-  if(AWAVE_KOKKOS_SOURCE)
-    set(ENV{AWAVE_KOKKOS_SOURCE} "${AWAVE_KOKKOS_SOURCE}")
-  else()
-    unset(ENV{AWAVE_KOKKOS_SOURCE})
-  endif()
-  awave_run_script(_expected ${CMAKE_CURRENT_LIST_DIR}/scripts/bootstrap-kokkos.sh ${AWAVE_BACKEND} ${AWAVE_CUDA_ARCH})
+  awave_bootstrap_kokkos(_expected)
   if(NOT _expected STREQUAL Kokkos_ROOT)
     message(FATAL_ERROR "awave: this build directory's Kokkos (${Kokkos_ROOT}) is not the one the project's "
                         "patches give now (${_expected}); configure it afresh (cmake --preset <name> --fresh)")

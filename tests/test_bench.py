@@ -179,6 +179,36 @@ class SweepLines(unittest.TestCase):
             self.assertGreater(got["lines"], 5, name)
 
 
+class SweepCountSummary(unittest.TestCase):
+    """bench/sweep_count_summary.py on a planted source page whose slots a site update are known."""
+
+    def test_planted_counts(self):
+        import sweep_count_summary
+        n = 2  # 3 x 2^3 = 24 site updates
+        header = ["Address", "Source", "Instructions Executed", "Predicated-On Thread Instructions Executed"]
+        rows = [["0x10", "IMAD.MOV.U32 R1, RZ, RZ, R2", "6", "96"],   # a move: 32 x 6 / 24 = 8 slots
+                ["0x20", "IMAD.WIDE.U32 R4, R3, R5, RZ", "3", "48"],  # integer: 4 slots
+                ["0x30", "DADD R6, R6, R8", "12", "384"],             # fp64: 16 slots
+                ["0x40", "@!P1 BRA 0x10", "3", "24"],                 # a branch: 4 slots
+                ["0x50", "UISETP.GE.AND UP0, UPT, UR5, UR6, UPT", "3", "96"]]  # uniform: 4 slots
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "count-cuda-sass.csv"), "w", newline="") as f:
+                import csv
+                w = csv.writer(f)
+                w.writerow(["Kernel Name", "sweep_kernel"])
+                w.writerow(header)
+                w.writerows(rows)
+            name, kinds = sweep_count_summary.read(os.path.join(d, "count-cuda-sass.csv"))
+            slots = {k: 32 * v[0] / (3 * n ** 3) for k, v in kinds.items()}
+            self.assertEqual(name, "sweep_kernel")
+            self.assertEqual(slots["register moves and zeroing"], 8)
+            self.assertEqual(slots["integer: indices, addresses, predicates"], 4)
+            self.assertEqual(slots["fp64 arithmetic"], 16)
+            self.assertEqual(slots["branches and reconvergence"], 4)
+            self.assertEqual(slots["uniform datapath (loop bounds, live tests)"], 4)
+            self.assertEqual(kinds["fp64 arithmetic"][1], 384)
+
+
 class SweepMpiSummary(unittest.TestCase):
     """bench/sweep_mpi_summary.py on planted runs whose rates and efficiencies are known."""
 

@@ -55,13 +55,13 @@ inline std::size_t sweep_min_points(SweepForm form, std::string_view accelerator
   return 0;
 }
 
-// Whether a GPU sweep takes the march's bulk planes (core/sweep_march.hpp) by default on a platform:
-// where they were faster beyond the runs' spread at 512^3 and 1000^3. The H200: hand CUDA 1.13 x
-// (2.22e11 / 1.97e11 SU/s at 512^3), hand omp 1.07 x; the H100: hand CUDA 0.98 x and 0.95 x, so
-// off there and on GPUs not measured (bench/results/h200-2026-11-26/march-ab-51e52dc,
+// Whether a march that can take its bulk planes (core/sweep_march.hpp; Capabilities::bulk_planes)
+// does by default on a platform: where they were faster beyond the runs' spread at 512^3 and
+// 1000^3. The H200: hand CUDA 1.13 x, hand omp 1.07 x; the H100: hand CUDA 0.95-0.98 x, so off
+// there and on GPUs not measured (bench/results/h200-2026-11-26/march-ab-51e52dc,
 // h100-2026-11-26/march-ab-51e52dc).
-inline bool sweep_bulk_planes(SweepForm form, std::string_view accelerator) {
-  return form != SweepForm::cache_tiles && accelerator.find("H200") != std::string_view::npos;
+inline bool sweep_bulk_planes(std::string_view accelerator) {
+  return accelerator.find("H200") != std::string_view::npos;
 }
 
 // What an implementation can do besides one fused kernel a step, declared once, in its registry
@@ -123,7 +123,7 @@ inline StepPlan plan_steps(const WaveParams& global, const Slab& slab, const Cap
   plan.steps_per_sweep = SweepTile::kSteps;
   plan.recomputed_halo = slab.size > 1 ? SweepTile::kSteps : 0;
   const std::optional<std::string> bulk = tuning_word("sweep.bulk_planes");
-  plan.bulk_planes = can.bulk_planes && (bulk ? *bulk == "1" : sweep_bulk_planes(can.sweep_form, accelerator));
+  plan.bulk_planes = can.bulk_planes && (bulk ? *bulk == "1" : sweep_bulk_planes(accelerator));
   return plan;
 }
 

@@ -52,11 +52,12 @@ namespace {
 
 using T = SweepTile;
 
+// segment0: the launch's first segment (hand-parts; 0 for a whole sweep), as the product's kernel.
 template <bool BulkPlanes = true>
-__global__ void __launch_bounds__(T::kThreads, T::kTeamsAnSm) hand_sweep(SweepFields a) {
+__global__ void __launch_bounds__(T::kThreads, T::kTeamsAnSm) hand_sweep(SweepFields a, int segment0) {
   extern __shared__ double scratch[];
-  sweep_march<SweepFields, BulkPlanes>(a, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, scratch,
-                                       [] { __syncthreads(); });
+  sweep_march<SweepFields, BulkPlanes>(a, blockIdx.x, blockIdx.y, segment0 + blockIdx.z, threadIdx.x, threadIdx.y,
+                                       scratch, [] { __syncthreads(); });
 }
 
 template <int TeamsAnSm>
@@ -100,12 +101,6 @@ struct Pow2RefSweep {  // the product's form with the fields by reference
         *this);
   }
 };
-
-__global__ void __launch_bounds__(T::kThreads, T::kTeamsAnSm) hand_part_sweep(SweepFields a, int begin) {
-  extern __shared__ double scratch[];
-  sweep_march<SweepFields>(a, blockIdx.x, blockIdx.y, begin + blockIdx.z, threadIdx.x, threadIdx.y, scratch,
-                           [] { __syncthreads(); });
-}
 
 template <bool Packed>
 struct PartSweep {  // the product's form, starting at a segment
@@ -163,28 +158,30 @@ Run run(const std::string& variant, const WaveProblem& problem, const std::vecto
                                        damp_ij.data(), long(g.stride_i()), long(g.stride_j()));
     if (variant == "hand-general") {
       hand_sweep<false><<<dim3(T::teams_k(g.nz), T::teams_j(g.ny), T::teams_i(g.nx)), dim3(T::kColumnsK, T::kColumnsJ),
-                          T::kScratchBytes, exec.cuda_stream()>>>(a);
+                          T::kScratchBytes, exec.cuda_stream()>>>(a, 0);
     } else if (variant == "kokkos-bulk") {
       SweepStep<Kokkos::Cuda, true>(a).launch(exec);
     } else if (variant == "hand") {
       hand_sweep<><<<dim3(T::teams_k(g.nz), T::teams_j(g.ny), T::teams_i(g.nx)), dim3(T::kColumnsK, T::kColumnsJ),
-                   T::kScratchBytes, exec.cuda_stream()>>>(a);
+                     T::kScratchBytes, exec.cuda_stream()>>>(a, 0);
     } else if (variant == "hand-smem") {
       hand_sweep<><<<dim3(T::teams_k(g.nz), T::teams_j(g.ny), T::teams_i(g.nx)), dim3(T::kColumnsK, T::kColumnsJ),
-                   T::kScratchBytes + sizeof(double) * (T::kThreads + 2), exec.cuda_stream()>>>(a);
+                     T::kScratchBytes + sizeof(double) * (T::kThreads + 2), exec.cuda_stream()>>>(a, 0);
     } else if (variant == "kokkos") {
       SweepStep<Kokkos::Cuda>(a).launch(exec);
     } else if (variant == "hand-parts") {
       const int count = T::teams_i(g.nx), bounds[4] = {0, 1, count - 1, count};
       for (int part : {1, 0, 2})
         if (bounds[part] < bounds[part + 1])
-          hand_part_sweep<<<dim3(T::teams_k(g.nz), T::teams_j(g.ny), bounds[part + 1] - bounds[part]),
-                            dim3(T::kColumnsK, T::kColumnsJ), T::kScratchBytes, exec.cuda_stream()>>>(a, bounds[part]);
+          hand_sweep<><<<dim3(T::teams_k(g.nz), T::teams_j(g.ny), bounds[part + 1] - bounds[part]),
+                         dim3(T::kColumnsK, T::kColumnsJ), T::kScratchBytes, exec.cuda_stream()>>>(a, bounds[part]);
     } else if (variant == "kokkos-parts-add" || variant == "kokkos-parts-packed") {
       const int count = T::teams_i(g.nx), bounds[4] = {0, 1, count - 1, count};
       for (int part : {1, 0, 2}) {
-        if (variant == "kokkos-parts-add") PartSweep<false>{a}.launch(exec, bounds[part], bounds[part + 1]);
-        else PartSweep<true>{a}.launch(exec, bounds[part], bounds[part + 1]);
+        if (variant == "kokkos-parts-add")
+          PartSweep<false>{a}.launch(exec, bounds[part], bounds[part + 1]);
+        else
+          PartSweep<true>{a}.launch(exec, bounds[part], bounds[part + 1]);
       }
     } else if (variant == "kokkos-add-whole") {
       PartSweep<false>{a}.launch(exec, 0, T::teams_i(g.nx));
