@@ -120,8 +120,8 @@ AWAVE_HOST_DEVICE inline void sweep_march(typename SweepFieldsAs<Fields>::type a
   const long c0 = a.si + (j + 1) * a.sj + (k + 1);  // padded index of (0, j, k); plane i is c0 + i * si
   const double cs2 = interior ? a.cs2_k[k] : 0.0;
   // Outside the x layers damp(i, j) is the column's value, damp(kLayers, j). With the bulk planes it
-  // is read where needed (a register held for it made nvcc spill 20 B); without them, where the
-  // general path runs every plane, it is held (reading it every plane ran that march at 0.78 x:
+  // is read where needed (a register held for it made nvcc spill); without them, where the general
+  // path runs every plane, it is held (read every plane: 0.78 x,
   // bench/results/h200-2026-11-26/march-ab-ef1b3ed).
   double damp_column = 0.0;
   if constexpr (!kBulkPlanes) damp_column = interior ? sponge::damp_at(a.damp_ij, a.ny, sponge::kLayers, j) : 0.0;
@@ -145,9 +145,8 @@ AWAVE_HOST_DEVICE inline void sweep_march(typename SweepFieldsAs<Fields>::type a
   // A plane of the march. Bulk planes (`bulk`: a std::true_type) are those of a tile clear of the y
   // layers where every level is live and no level's plane is in an x layer: there the live tests,
   // the damping and the store's plane test are known true or zero, and the code says so (most of a
-  // 512^3 sweep): hand CUDA's sweep 144 -> 100 issue slots a site update and 1.97e11 -> 2.22e11
-  // SU/s on the H200, but 0.98 x on the H100 (bench/results/h200-2026-11-26/march-ab-51e52dc,
-  // h100-2026-11-26/march-ab-51e52dc).
+  // 512^3 sweep: hand CUDA's 144 -> 100 issue slots a site update, bench/results/h200-2026-11-26/
+  // README.md; where that pays, core/step_plan.hpp's sweep_bulk_planes says).
   auto plane = [&](int m, int buffer, auto bulk) {
     constexpr bool kBulk = decltype(bulk)::value;
     double level[S + 1];
@@ -173,8 +172,8 @@ AWAVE_HOST_DEVICE inline void sweep_march(typename SweepFieldsAs<Fields>::type a
         if (kBulk) {
           value = undamped_next(st, prev, cs2, a.f);
         } else {
-          // (next_value's arithmetic either way; next_value alone made nvcc spill: 1.46e11 against
-          // 1.54e11 SU/s at 512^3, report section 4)
+          // (next_value's arithmetic either way; next_value alone made nvcc spill: 0.95 x at 512^3,
+          // report section 4)
           const double d = damp(p);
           value = d == 0.0 ? undamped_next(st, prev, cs2, a.f) : next_value(st, prev, cs2, d, a.f, a.dt);
         }

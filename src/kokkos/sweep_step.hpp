@@ -43,10 +43,9 @@ template <>
 inline constexpr SweepForm kokkos_sweep_form<Kokkos::Experimental::OpenMPTarget> = SweepForm::offload_teams;
 #endif
 
-// BulkPlanes: the march's bulk planes (core/sweep_march.hpp), off here: on the H200 at 512^3 they
-// took Kokkos-CUDA's sweep from 1.79e11 to 1.64e11 SU/s under Kokkos 3.4.01 and 4.6.01 alike (hand
-// CUDA's from 1.97e11 to 2.22e11), nvcc holding Kokkos' team-uniform values (tile, segment, the
-// bulk range) in vector registers (bench/results/h200-2026-11-26/march-ab-51e52dc).
+// BulkPlanes: the march's bulk planes (core/sweep_march.hpp), off here: on the H200 they ran
+// Kokkos-CUDA's sweep at 0.92 x under Kokkos 3.4.01 and 4.6.01 alike (hand CUDA's at 1.13 x), nvcc
+// holding Kokkos' team-uniform values in vector registers (bench/results/h200-2026-11-26/march-ab-51e52dc).
 template <class ExecSpace, bool BulkPlanes = false>
 struct SweepStep {
   // Two teams an SM, as hand CUDA's blocks (48 registers).

@@ -37,7 +37,7 @@ namespace {
 struct OmpLaunch {
   int segment = 16;   // planes a work item marches, as the offload probes preferred (results/h100-tuning-2026-11-22)
   int tile_rows = 4;  // rows j per (k, j) tile of work items (core/march_tiles.hpp)
-  // per team: H200 512^3 1.034e11 SU/s against 9.64e10 at 256 (results/h200-2026-11-23/kernel-shapes)
+  // per team: 1.07 x 256 at 512^3 on the H200 (results/h200-2026-11-23/kernel-shapes)
   int threads = 128;
   // How the step region hands out work items: each thread its own (teams, the default), or
   // through a worksharing `distribute parallel for` (worksharing). Both standard OpenMP.
@@ -289,8 +289,8 @@ class WaveOmp final : public WaveImpl, public SplitStep, public DeviceFields, pu
 #pragma omp parallel num_threads(T::kThreads)
       {
         // A local copy, as the step region's: read through the shared `f`, clang 19 reloaded its
-        // members from global memory after each store and barrier (512^3, H100: 1.14e11 SU/s
-        // against 1.29e11; bench/results/h100-2026-11-25/omp-sweep-copy-0232966).
+        // members from global memory after each store and barrier (0.88 x at 512^3 on the H100;
+        // bench/results/h100-2026-11-25/omp-sweep-copy-0232966).
         const SweepFields a = f;
         const int r = omp_get_thread_num();
         if (omp_get_num_threads() != T::kThreads) {
