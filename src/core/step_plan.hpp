@@ -57,7 +57,7 @@ inline std::size_t sweep_min_points(SweepForm form, std::string_view accelerator
 
 // Whether a march that can take its bulk planes (core/sweep_march.hpp; Capabilities::bulk_planes)
 // does by default on a platform: where they were faster beyond the runs' spread at 512^3 and
-// 1000^3. The H200: hand CUDA 1.13 x, hand omp 1.07 x; the H100: hand CUDA 0.95-0.98 x, so off
+// 1000^3. The H200: hand CUDA 1.13 x, hand omp 1.05-1.07 x; the H100: hand CUDA 0.95-0.98 x, so off
 // there and on GPUs not measured (bench/results/h200-2026-11-26/march-ab-51e52dc,
 // h100-2026-11-26/march-ab-51e52dc).
 inline bool sweep_bulk_planes(std::string_view accelerator) {

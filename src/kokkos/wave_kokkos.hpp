@@ -212,8 +212,8 @@ class WaveKokkos final : public WaveImpl,
   // and now, and the old prev and now the free pair.
   // Over MPI it runs whole after the halo has arrived. In parts (the interior segments while the
   // halo travels) its functor needs each launch's first segment, and every way of adding it to the
-  // league rank slowed the whole march to 0.82-0.92 x (H200, Kokkos 3.4.01 and 4.6.01; hand CUDA's
-  // parts 0.97 x), more than the overlap could hide (the exchange: at most 12% of a sweep on 2-4
+  // league rank slowed the whole march to 0.80-0.92 x (H200, Kokkos 3.4.01 and 4.6.01; hand CUDA's
+  // parts 0.97 x), more than the overlap could hide (the exchange: up to 12% of a sweep on 2-4
   // GPUs; bench/results/h200-2026-11-26/march-ab-51e52dc, h200x4-2026-11-26).
   void sweep() {
     const Field& now = ring_.now();
