@@ -47,31 +47,33 @@ mpi() {
   (cd "$work" && env "${envs[@]}" timeout "$limit" mpirun -np "$np" --oversubscribe --bind-to none "${exports[@]}" \
      "$exe" -json "$out/$name.json" "$@" > "$out/$name.txt" 2>&1)
 }
-# Every file a run wrote verifies: verified PREFIX; prints what did not.
+# Every file a run wrote verifies: verified PREFIX; prints what did not. The files are checked side
+# by side (a soak run writes up to six files of 3 GB; one after another took most of a call).
 verified() {
-  local bad=0
-  for f in "$work/$1".*.vtkhdf; do
-    "$exe" -verify "$f" > "$work/verify.txt" 2>&1 || { echo "$(basename "$f"): $(tail -1 "$work/verify.txt")"; bad=1; }
+  local files=("$work/$1".*.vtkhdf)
+  [ -e "${files[0]}" ] || { echo "no file"; return 1; }
+  for f in "${files[@]}"; do
+    ( "$exe" -verify "$f" > "$f.verify.txt" 2>&1 || echo -n "$(basename "$f"): $(tail -1 "$f.verify.txt"); " ) &
   done
-  [ -e "$(ls "$work/$1".*.vtkhdf 2>/dev/null | head -1)" ] || { echo "no file"; bad=1; }
-  return $bad
+  wait
 }
 # Each file of run OTHER equals run FIRST's (same_as FIRST OTHER): h5diff of the whole file up to
 # 1.5 GB; above it, h5diff of the files' plane checksums (/awave_integrity, /awave_checkpoints: a
 # CRC-32 of every x-plane of every snapshot and checkpoint; with both files verified against
-# theirs, equal checksums are equal planes up to CRC collisions). Prints what differs.
+# theirs, equal checksums are equal planes up to CRC collisions). Prints what differs; side by side.
 same_as() {
   for f in "$work/$1".*.vtkhdf; do
     local g=${f/$1./$2.}
     if [ "$(du -m "$f" | cut -f1)" -le 1500 ]; then
-      h5diff -r "$f" "$g" > "$work/diff.txt" 2>&1 || echo -n "$(basename "$g") differs (h5diff); "
+      ( h5diff -r "$f" "$g" > "$g.diff.txt" 2>&1 || echo -n "$(basename "$g") differs (h5diff); " ) &
     else
       for group in /awave_integrity /awave_checkpoints; do
         h5dump -n "$f" 2>/dev/null | grep -q " $group\$" || continue
-        h5diff -r "$f" "$g" "$group" > "$work/diff.txt" 2>&1 || echo -n "$(basename "$g") $group differs; "
+        ( h5diff -r "$f" "$g" "$group" > "$g$(basename $group).diff.txt" 2>&1 || echo -n "$(basename "$g") $group differs; " ) &
       done
     fi
   done
+  wait
 }
 # The MPI-IO layer of a run, as environment assignments: default (what awave chooses), vulcan
 # (OMPIO's default collective writes, as 43d814e wrote), gen2 (OMPIO, fcoll dynamic_gen2), romio.
@@ -155,11 +157,12 @@ if [[ " ${PARTS:-repro io soak} " == *" soak "* ]]; then
     mpi "soak-$name-p1" 1 400 OMP_NUM_THREADS=16 -- "${argv[@]}" "$name-p1" ||
       summary "soak $name: the one-process run failed: $(tail -1 "$out/soak-$name-p1.txt")"
     for np in $nps; do
+      t0=$SECONDS
       mpi "soak-$name-p$np" "$np" 400 OMP_NUM_THREADS=$(( $(nproc) / np )) -- "${argv[@]}" "$name-p$np"; rc=$?
       runs=$((runs + 1))
       bad="$(verified "$name-p$np")$(same_as "$name-p1" "$name-p$np")"
       [ $rc -eq 0 ] && [ -z "$bad" ] && passed=$((passed + 1))
-      summary "soak $name np $np: exit $rc $(crash_words "$out/soak-$name-p$np.txt") $(ls "$work/$name-p$np".*.vtkhdf 2>/dev/null | wc -l) files verified and compared ($(du -sh "$work" | cut -f1) on disk) ${bad:+PROBLEM: $bad}"
+      summary "soak $name np $np ($((SECONDS - t0)) s): exit $rc $(crash_words "$out/soak-$name-p$np.txt") $(ls "$work/$name-p$np".*.vtkhdf 2>/dev/null | wc -l) files verified and compared ($(du -sh "$work" | cut -f1) on disk) ${bad:+PROBLEM: $bad}"
       rm -f "$work/$name-p$np".*
     done
     rm -f "$work/$name-p1".*
