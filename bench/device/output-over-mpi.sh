@@ -15,7 +15,9 @@
 #  soak:  the build's implementations over 2-4 processes, snapshots and checkpoints, double and
 #         single precision, up to 1024^3 and 2048x512x512 (SOAK_BIG=0 leaves those two out): every
 #         file verifies and equals the one-process run's (same_as).
-#         SOAK_ONLY="NAME ..." runs those of the plan below; none starts after DEADLINE (480) seconds.
+#         SOAK_ONLY="NAME ..." runs those of the plan below, in that order; none starts after DEADLINE
+#         (480) seconds. SOAK_CORES (nproc) is the cores its processes share: two soaks side by side
+#         (one per build) take half each.
 #   [PARTS="repro io soak"] [REPEAT=10] [ROUNDS=3] bench/device/output-over-mpi.sh OUT_DIR [BUILD]
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -146,19 +148,29 @@ if [[ " ${PARTS:-repro io soak} " == *" soak "* ]]; then
     "big2048|2 4|-shape 2048,512,512 -nsteps 6 -out_period 3 -checkpoint_period 6 $single"
     "big1024|4|-shape 1024,1024,1024 -nsteps 6 -out_period 3 -checkpoint_period 6 $single"
   )
+  if [ -n "${SOAK_ONLY:-}" ]; then
+    chosen=()
+    for want in $SOAK_ONLY; do
+      found=""
+      for entry in "${plan[@]}"; do [ "${entry%%|*}" = "$want" ] && found=$entry; done
+      [ -n "$found" ] || { echo "output-over-mpi: no soak entry $want" >&2; exit 2; }
+      chosen+=("$found")
+    done
+    plan=("${chosen[@]}")
+  fi
+  cores=${SOAK_CORES:-$(nproc)}
   runs=0 passed=0 start=$SECONDS
   for entry in "${plan[@]}"; do
     IFS='|' read -r name nps args <<< "$entry"
-    [ -z "${SOAK_ONLY:-}" ] || [[ " $SOAK_ONLY " == *" $name "* ]] || continue
     read -r -a argv <<< "$args"
     argv+=(-impl "$([[ $name == big* ]] && echo "$gpu_impl" || echo "$impls")" -no_check)
     if [ $((SECONDS - start)) -gt "${DEADLINE:-480}" ]; then summary "soak $name: not run (past DEADLINE)"; continue; fi
     # The one-process files: the reference of every process count.
-    mpi "soak-$name-p1" 1 400 OMP_NUM_THREADS=16 -- "${argv[@]}" "$name-p1" ||
+    mpi "soak-$name-p1" 1 400 OMP_NUM_THREADS=$((cores < 16 ? cores : 16)) -- "${argv[@]}" "$name-p1" ||
       summary "soak $name: the one-process run failed: $(tail -1 "$out/soak-$name-p1.txt")"
     for np in $nps; do
       t0=$SECONDS
-      mpi "soak-$name-p$np" "$np" 400 OMP_NUM_THREADS=$(( $(nproc) / np )) -- "${argv[@]}" "$name-p$np"; rc=$?
+      mpi "soak-$name-p$np" "$np" 400 OMP_NUM_THREADS=$((cores / np)) -- "${argv[@]}" "$name-p$np"; rc=$?
       runs=$((runs + 1))
       bad="$(verified "$name-p$np")$(same_as "$name-p1" "$name-p$np")"
       [ $rc -eq 0 ] && [ -z "$bad" ] && passed=$((passed + 1))
