@@ -415,6 +415,13 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir):
     if not plats:
         w("No study results: run `bench/study.sh OUT` on a machine with a build (README).\n")
         return {k: v[0] for k, v in runs.items()}
+    parts, verdicts, shorts = [], [], []
+    for question in QUESTIONS:
+        verdict, short = question_part(parts.append, plt, question, runs, triads, plats, shapes, lines, conv,
+                                       conv_program, conv_na, out_dir)
+        verdicts.append(verdict)
+        shorts.append(short)
+    first_screen(w, runs, plats, shapes, shorts, study_commits)
     w(f"Platforms: {', '.join(platform_name(p) for p in plats)}"
       + "".join(f"; {h} = {n}" for h, n in sorted(cpus.items())) + ". "
       "Two questions, two tables: (a) the same algorithm in every model (single steps), against what the "
@@ -427,10 +434,6 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir):
       + "".join(f" {s}: measured on {', '.join(platform_name(p) for p in plats if (*p, '', s) in runs)} only, no PP."
                 for s in sorted({k[3] for k in runs}, key=points) if points(s) > points(shapes[-1])) +
       f" Runs a measured cell: {', '.join(map(str, cell_run_counts(runs, triads, plats, shapes)))}.\n")
-    parts, verdicts = [], []
-    for question in QUESTIONS:
-        verdicts.append(question_part(parts.append, plt, question, runs, triads, plats, shapes, lines, conv,
-                                      conv_program, conv_na, out_dir))
     w(f"**In brief, over these {len(plats)} platforms at {' and '.join(shapes)}.** (a) The same algorithm "
       f"(single steps): {verdicts[0]}. (b) Each model's best: {verdicts[1]}. A winner is named only where its "
       "PP range lies above every other's at every size; the tables, plots and recommendations follow.\n")
@@ -451,6 +454,138 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir):
       f"later the offload platforms ({', '.join(offload) or 'none measured here'}) have no Kokkos code, and "
       f"Kokkos' PP over these {len(plats)} platforms is then 0.\n")
     return {k: v[0] for k, v in runs.items()}
+
+
+# The first screen (issue 58): at most SCREEN_WORDS words of prose and one table, before anything else.
+SCREEN_END = "<!-- end of the first screen -->"
+SCREEN_WORDS = 120
+
+
+def screen_sizes(runs, shapes):
+    """The first screen's sizes: the page's largest and every larger size measured anywhere."""
+    present = {k[3] for k in runs}
+    return [shapes[-1]] + sorted((x for x in present if points(x) > points(shapes[-1])), key=points)
+
+
+def screen_rows(runs, plats, shapes):
+    """The first screen's table: (header cells, [(row label, [cell text a platform])]): each model's
+    best / its single steps as fractions of the fastest code measured on the platform at that size
+    (medians over the runs); rows of a size no platform measured are left out. Also the numbers of
+    runs behind its measured cells."""
+    rows, counts = [], set()
+    for size in screen_sizes(runs, shapes):
+        fastest = platform_best_su(runs, plats, size)
+        for app in APPLICATIONS:
+            cells, measured = [], False
+            for p in plats:
+                parts = []
+                for question in ("best", "single"):
+                    su, _ = su_samples(runs, p, app, size, question)
+                    if su == [0.0]:
+                        parts.append("0")
+                    elif su and fastest.get(p):
+                        parts.append(f"{statistics.median(su) / fastest[p]:.2f}")
+                        measured = True
+                        counts.add(len(su))
+                    else:
+                        parts.append("—")
+                cells.append(" / ".join(parts))
+            if measured:
+                rows.append((f"{app}, {size_name(size)}", cells))
+    return ["model, size"] + [platform_name(p) for p in plats], rows, sorted(counts)
+
+
+def interleaving(runs):
+    """How the repeated runs were taken, by their files' dates, each study folder (one machine) on its
+    own: "interleaved" where every plan's round k ran before any plan's round k + 1, "back to back"
+    where some plan ran its rounds in a row past another's, None where no cell has two runs."""
+    by_dir = {}
+    for rounds in runs.values():
+        if len(rounds) < 2:
+            continue
+        dates = sorted(r.get("date", "") for r, _ in rounds)
+        for k, date in enumerate(dates):
+            by_dir.setdefault(rounds[0][1], {}).setdefault(k, []).append(date)
+    if not by_dir:
+        return None
+    for ks in by_dir.values():
+        if any(max(ks[k]) > min(ks[k + 1]) for k in range(len(ks) - 1)):
+            return "back to back"
+    return "interleaved"
+
+
+def kokkos_versions(runs):
+    return sorted({r.get("build", {}).get("kokkos_version", "?") for rounds in runs.values() for r, _ in rounds
+                   if r.get("status") == "ok"})
+
+
+def first_screen(w, runs, plats, shapes, shorts, study_commits):
+    """The answer in one screen: the verdicts, one table, a caveat a line; the evidence follows."""
+    header, rows, counts = screen_rows(runs, plats, shapes)
+    taken = interleaving(runs)
+    w(f"**The answer** ({len(plats)} platform{'s' if len(plats) > 1 else ''}; one study at {', '.join(f'`{c}`' for c in study_commits)}). "
+      f"(a) The same algorithm, single steps: {shorts[0]}. (b) Each model's best: {shorts[1]}. "
+      "A lead is named only where PP ranges do not overlap.\n")
+    w("Each model's best / its single steps, as a fraction of the fastest code measured there (medians):\n")
+    w("| " + " | ".join(header) + " |")
+    w("|---" * len(header) + "|")
+    for label, cells in rows:
+        w(f"| {label} | " + " | ".join(cells) + " |")
+    w("")
+    n_runs = " or ".join(filter(None, [", ".join(map(str, counts[:-1])), str(counts[-1]) if counts else ""]))
+    caveats = [f"Medians of {n_runs} runs a cell"
+               + {"interleaved": ", interleaved across the codes", "back to back": ", each code's back to back",
+                  None: ""}[taken] + "; below, their min-max (not a confidence interval).",
+               f"Kokkos {', '.join(kokkos_versions(runs))} only."]
+    if any(c.startswith("0 ") for _, cells in rows for c in cells):
+        caveats.append("0: the model has no code that runs there.")
+    for size in screen_sizes(runs, shapes)[1:]:
+        where = [platform_name(p) for p in plats if (*p, "", size) in runs]
+        if len(where) < len(plats):
+            caveats.append(f"{size_name(size)}: {', '.join(where)} only.")
+    w("\n".join(f"- {c}" for c in caveats) + "\n")
+    w(SCREEN_END + "\n")
+
+
+def screen_words(text):
+    return len([t for t in text.replace("**", " ").split() if any(c.isalnum() for c in t)])
+
+
+def first_screen_problems(report_text, study_dirs):
+    """What is wrong with a report's first screen against its study's run files: [] if nothing. It
+    must hold at most SCREEN_WORDS words of prose and one table, and every row and cell of that table
+    as the run files give it."""
+    start = report_text.find(FIRST_PAGE[0])
+    end = report_text.find(SCREEN_END)
+    if start < 0 or end < start:
+        return ["no first screen (its heading, then the end marker)"]
+    lines = report_text[start + len(FIRST_PAGE[0]):end].splitlines()
+    table = [ln for ln in lines if ln.startswith("|")]
+    prose = " ".join(ln for ln in lines if not ln.startswith("|"))
+    problems = []
+    if screen_words(prose) > SCREEN_WORDS:
+        problems.append(f"{screen_words(prose)} words of prose (at most {SCREEN_WORDS})")
+    blocks = sum(1 for i, ln in enumerate(lines) if ln.startswith("|") and (i == 0 or not lines[i - 1].startswith("|")))
+    if blocks != 1:
+        problems.append(f"{blocks} tables (one)")
+    runs, _, _ = load_study(study_dirs)
+    plats = platforms_of(runs)
+    header, rows, _ = screen_rows(runs, plats, page_shapes(runs, plats))
+    printed = {}
+    for ln in table[2:]:
+        cells = [c.strip() for c in ln.strip().strip("|").split("|")]
+        printed[cells[0]] = cells[1:]
+    if table and [c.strip() for c in table[0].strip().strip("|").split("|")] != header:
+        problems.append("the table's platforms are not the study's")
+    for label, cells in rows:
+        if label not in printed:
+            problems.append(f"row {label!r} missing")
+            continue
+        for name, want, got in zip(header[1:], cells, printed.pop(label)):
+            if want != got:
+                problems.append(f"{label}, {name}: {got!r} where the run files give {want!r}")
+    problems += [f"row {label!r} not in the run files" for label in printed]
+    return problems
 
 
 def binding_sentence(runs, plats, shapes):
@@ -593,12 +728,17 @@ def first_page_problems(report_text):
 
 
 def main(argv):
-    """python3 bench/portability.py REPORT.md: exit 1 naming what its first page lacks."""
+    """python3 bench/portability.py REPORT.md [STUDY_DIR ...]: exit 1 naming what its first page lacks
+    and, given the study's folders, what its first screen gets wrong against their run files."""
     with open(argv[0]) as f:
-        missing = first_page_problems(f.read())
+        text = f.read()
+    missing = first_page_problems(text)
     for item in missing:
         print(f"{argv[0]}: the first page lacks {item!r}")
-    return 1 if missing else 0
+    wrong = first_screen_problems(text, argv[1:]) if argv[1:] else []
+    for item in wrong:
+        print(f"{argv[0]}: first screen: {item}")
+    return 1 if missing or wrong else 0
 
 
 def ranking(pp, shape, pp_ci=None):
@@ -644,6 +784,7 @@ def recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci=None, question
         text = (f"{head} Over {where} no winner is named: the cells are single runs, so PP has "
                 f"no range to tell a difference from noise ({'; '.join(f'{a} {pps(a)}' for a in tied)} at {at}). ")
         verdict = "no winner named (cells of one run)"
+        short = "no winner (cells of one run)"
     elif len(tied) > 1:
         by_size = "; ".join(
             f"at {x} {r[0]} leads, its range above every other's" if len(t) == 1
@@ -651,8 +792,10 @@ def recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci=None, question
         text = (f"{head} Over {where}, {' and '.join(tied)} tie for the highest PP: {by_size} "
                 f"({'; '.join(f'{a} {pps(a)}' for a in tied)}). ")
         verdict = f"{' and '.join(tied)} **tie** (PP {'; '.join(f'{a} {pps(a)}' for a in tied)}; {by_size})"
+        short = short_verdict(shapes, per_size)
     else:
         verdict = f"**{best}** leads (PP {pps(best)}, its range above every other's)"
+        short = short_verdict(shapes, per_size)
         text = f"{head} Over {where}, {best} has the highest PP ({pps(best)} at {at}), its range above every other's"
         if best in lines:
             text += f", in {lines[best]} lines"
@@ -678,7 +821,20 @@ def recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci=None, question
     else:
         text += f"On these numbers {best} is the choice; no single-source code matches it here."
     w(text + "\n")
-    return verdict
+    return verdict, short
+
+
+def size_name(shape):
+    n = shape.split("x")
+    return f"{n[0]}^3" if len(set(n)) == 1 else shape
+
+
+def short_verdict(shapes, per_size):
+    """The ranking in a few words, size by size where it differs (the first screen's)."""
+    said = [(f"{r[0]} leads" if len(t) == 1 else f"{' and '.join(t)} tie") for r, t, _ in per_size]
+    if len(set(said)) == 1:
+        return f"{said[0]} at {' and '.join(size_name(x) for x in shapes)}"
+    return "; ".join(f"at {size_name(x)} {v}" for x, v in zip(shapes, said))
 
 
 if __name__ == "__main__":

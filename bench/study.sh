@@ -12,8 +12,9 @@
 # Sizes: SIZES (GPU, default 128,256,512,1000: the first page's PP over sizes), HOST_SIZES (CPU,
 # default the GPU's, so every size has all platforms; 64,96 without a GPU; none skips either part). The variants run unchecked (†); every default run is checked
 # against the CPU reference. ROUNDS (default 5): the first page's runs are repeated in separate
-# processes, round by round, so each cell is a median with an interval (rounds after the first are
-# held to the first's reference by their digest); the variants run once. The codes that sweep by
+# processes, round by round across all of them (every code and algorithm once before any runs again),
+# so each cell is a median with the min-max of its runs (rounds after the first are held to the
+# first's reference by their digest); the variants run once, after. The codes that sweep by
 # default run again, as many rounds, with -tune steps_per_sweep=1 (label single-steps): the first
 # page's question (a) compares single steps in every model, (b) each model's best.
 set -uo pipefail
@@ -40,11 +41,36 @@ has_build() { [[ " ${gpu_builds[*]} " == *" $1 "* ]]; }
 # The first page's codes that sweep by default, per build (the others take single steps anyway).
 sweepers() { case $1 in cuda) echo cuda,kokkos-cuda ;; openmptarget) echo omp,kokkos-openmptarget ;; host) echo cpu-openmp,kokkos-openmp ;; esac; }
 
-if [ $gpu = 1 ] && [ "$sizes" != none ]; then
+[ "$sizes" = none ] && sizes=
+[ $gpu = 1 ] || sizes=
+[ "$host_sizes" = none ] && host_sizes=
+host_build=${HOST_BUILD:-build/host}
+# The first page's runs, round by round across every code and algorithm (ABC ABC, not AAAAA BBBBB):
+# round r of each plan before round r + 1 of any, so that a drift of the machine (clocks, heat, a
+# neighbour) reaches every code alike. Round 1 is checked; later rounds are held to its digest.
+for r in $(seq "$rounds"); do
+  if [ -n "$sizes" ]; then
+    for preset in "${gpu_builds[@]}"; do
+      sweep "$preset" "$out" --sizes "$sizes" --rounds "$rounds" --round "$r"
+      sweep "$preset" "$out" --sizes "$sizes" --rounds "$rounds" --round "$r" --impls "$(sweepers "$preset")" \
+        --tune steps_per_sweep=1 --label single-steps
+    done
+  fi
+  # The CPU platform: the host build's threaded codes (the offload build's, with its target regions on
+  # the host, are variants below); the other binding (unbound threads) beside the README's (spread).
+  if [ -x "$host_build/src/awave" ] && [ -n "$host_sizes" ]; then
+    sweep host "$out" --sizes "$host_sizes" --rounds "$rounds" --round "$r" \
+      --impls cpu-openmp,kokkos-openmp,kokkos-openmp-mdrange --reference cpu-openmp --exe "$host_build/src/awave"
+    sweep host "$out" --sizes "$host_sizes" --rounds "$rounds" --round "$r" --impls "$(sweepers host)" \
+      --reference cpu-openmp --tune steps_per_sweep=1 --label single-steps --exe "$host_build/src/awave"
+    sweep host "$out" --sizes "$host_sizes" --rounds "$rounds" --round "$r" \
+      --impls cpu-openmp,kokkos-openmp,kokkos-openmp-mdrange --reference cpu-openmp --env OMP_PROC_BIND=false \
+      --label unbound --exe "$host_build/src/awave"
+  fi
+done
+# The variants, once each, unchecked (evidence beside the first page).
+if [ -n "$sizes" ]; then
   for preset in "${gpu_builds[@]}"; do
-    sweep "$preset" "$out" --sizes "$sizes" --rounds "$rounds"
-    sweep "$preset" "$out" --sizes "$sizes" --rounds "$rounds" --impls "$(sweepers "$preset")" \
-      --tune steps_per_sweep=1 --label single-steps
     sweep "$preset" "$out" --sizes "$sizes" --impls "kokkos-$preset-mdrange" --tune kokkos.tile=0x0x0 \
       --label default-tiles --no-check
   done
@@ -54,19 +80,6 @@ if [ $gpu = 1 ] && [ "$sizes" != none ]; then
     sweep cuda "$out" --sizes "${NAIVE_SIZES:-512}" --impls kokkos-cuda-mdrange --tune kokkos.axes=ijk,kokkos.tile=0x0x0 \
       --label naive-axes --no-check
   fi
-fi
-# The CPU platform: the host build's threaded codes, and the offload build's with OMP_TARGET_OFFLOAD=DISABLED.
-[ "$host_sizes" = none ] && host_sizes=
-host_build=${HOST_BUILD:-build/host}
-if [ -x "$host_build/src/awave" ] && [ -n "$host_sizes" ]; then
-  sweep host "$out" --sizes "$host_sizes" --rounds "$rounds" --impls cpu-openmp,kokkos-openmp,kokkos-openmp-mdrange \
-    --reference cpu-openmp \
-    --exe "$host_build/src/awave"
-  sweep host "$out" --sizes "$host_sizes" --rounds "$rounds" --impls "$(sweepers host)" --reference cpu-openmp \
-    --tune steps_per_sweep=1 --label single-steps --exe "$host_build/src/awave"
-  # The other binding, evidence beside the first page's (which uses the README's, spread): unbound threads.
-  sweep host "$out" --sizes "$host_sizes" --rounds "$rounds" --impls cpu-openmp,kokkos-openmp,kokkos-openmp-mdrange \
-    --reference cpu-openmp --env OMP_PROC_BIND=false --label unbound --exe "$host_build/src/awave"
 fi
 if has_build openmptarget && [ -n "$host_sizes" ]; then
   sweep openmptarget "$out" --sizes "$host_sizes" --impls omp,kokkos-openmptarget,kokkos-openmptarget-mdrange \

@@ -3,7 +3,7 @@
 
     python3 bench/sweep.py PRESET OUT_DIR [--sizes 32,64,...] [--name NAME] [--exe PATH] [--no-check]
                            [--impls ID,...] [--reference cpu|cpu-openmp] [--tune KEY=VALUE,...]
-                           [--env VAR=VALUE] [--label LABEL] [--rounds N]
+                           [--env VAR=VALUE] [--label LABEL] [--rounds N [--round K]]
 
 PRESET is cuda, openmptarget or host; the executable is build/NAME/src/awave, NAME being the
 build directory's name (default PRESET; e.g. cuda-k46 for a build against another Kokkos).
@@ -16,6 +16,10 @@ Writes into OUT_DIR:
   NAME_NXxNYxNZ.rK.json      round K of --rounds N (K >= 2): the sizes run again in separate
                              processes, round by round, unchecked but with awave's -digest, which
                              the report holds to round 1's reference digest (bench/portability.py).
+                             --round K runs round K alone, so that a study interleaves its codes and
+                             algorithms round by round (ABC ABC, bench/study.sh), not plan by plan.
+  devbench-NAME.json        (GPU builds; and devbench-NAME.end.json after the last round where the
+                             rounds run one by one: the triad at the start and the end of the part)
 Every run is checked point by point: GPU runs against the CPU reference on the host's OpenMP
 threads (-reference cpu-openmp: the serial reference's arithmetic, bitwise identical; tested),
 so even 1000^3 is checked in about a minute on a 16-core host; host runs against the serial
@@ -141,9 +145,12 @@ def main(argv):
     parser.add_argument("--rounds", type=int, default=1,
                         help="runs of each size in separate processes, round by round (rounds after the first unchecked, "
                              "with -digest)")
+    parser.add_argument("--round", type=int, help="run round K of --rounds alone (a study interleaves its plans)")
     args = parser.parse_args(argv)
     if args.rounds < 1:
         parser.error(f"--rounds takes an integer >= 1, not {args.rounds}")
+    if args.round is not None and not 1 <= args.round <= args.rounds:
+        parser.error(f"--round takes 1 to --rounds ({args.rounds}), not {args.round}")
     if any("=" not in e for e in args.env):
         parser.error("--env takes VAR=VALUE")
     if args.label and not all(c.isalnum() or c in "-." for c in args.label):
@@ -169,18 +176,22 @@ def main(argv):
                   f, indent=1)
         f.write("\n")
     devbench = os.path.join("build", name, "bench", "awave-devbench")
-    if os.path.exists(devbench) and not args.label:  # once per build
+    # The triad once a build: before its first round, and after its last where the rounds run one by one.
+    reading = "" if args.round in (None, 1) else ".end" if args.round == args.rounds else None
+    if os.path.exists(devbench) and not args.label and reading is not None:
         proc = subprocess.run([devbench], capture_output=True, text=True,
                               env=dict(os.environ, OMP_TARGET_OFFLOAD="MANDATORY"))
         bench = json.loads(proc.stdout) if proc.returncode == 0 else {"status": "failed", "error": proc.stderr[-2000:]}
         bench["gpu"] = gpu
         bench["machine_gpu"] = machine_gpu
-        with open(os.path.join(args.out_dir, f"devbench-{name}.json"), "w") as f:
+        with open(os.path.join(args.out_dir, f"devbench-{name}{reading}.json"), "w") as f:
             json.dump(bench, f, indent=1)
             f.write("\n")
         print(f"devbench {name}: {bench.get('triad_bandwidth_gb_s', 'failed')} GB/s triad", flush=True)
     failed = 0
     for run in runs:
+        if args.round is not None and run["round"] != args.round:
+            continue
         result = run_one(exe, name, run, args.out_dir, gpu, machine_gpu)
         if result["status"] != "ok":
             failed += result["status"] == "failed"

@@ -20,6 +20,7 @@ sys.path.insert(0, os.path.join(TOP, "bench"))
 import report  # noqa: E402
 import portability  # noqa: E402
 from report_sections import common  # noqa: E402
+from report_sections.inputs import DEFAULT_STUDY  # noqa: E402
 
 
 class BackendFolders(unittest.TestCase):
@@ -78,6 +79,38 @@ class SweepVariants(unittest.TestCase):
         self.assertEqual(r["tuning"]["kokkos.tile"], {"value": "0x0x0", "source": "-tune"})
         self.assertEqual(r["sweep"]["label"], "variant")
         self.assertIn("cores", r["host_cpu"])
+
+
+class SweepRounds(unittest.TestCase):
+    """sweep.py --round K runs round K of --rounds N alone (bench/study.sh interleaves its plans so):
+    round 1 checked, later ones named .rK with a digest; a K outside 1..N is refused."""
+
+    def sweep(self, d, *extra):
+        exe = os.environ.get("AWAVE_EXE", os.path.join(TOP, "build", "host", "src", "awave"))
+        return subprocess.run([sys.executable, os.path.join(TOP, "bench", "sweep.py"), "host", d, "--exe", exe,
+                               "--sizes", "12x10x5", "--impls", "cpu-openmp", "--reference", "cpu", "--rounds", "3", *extra],
+                              capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="2"))
+
+    def test_one_round_at_a_time(self):
+        with tempfile.TemporaryDirectory() as d:
+            for k in (2, 1):
+                proc = self.sweep(d, "--round", str(k))
+                self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+            files = sorted(f for f in os.listdir(d) if f.startswith("host_"))
+            self.assertEqual(files, ["host_12x10x5.json", "host_12x10x5.r2.json"], "rounds 1 and 2, not 3")
+            with open(os.path.join(d, "host_12x10x5.json")) as f:
+                first = json.load(f)
+            with open(os.path.join(d, "host_12x10x5.r2.json")) as f:
+                second = json.load(f)
+            self.assertTrue(first["checked_against_cpu"])
+            self.assertNotIn("check_skipped_reason", first)
+            self.assertIn("round 2", second["check_skipped_reason"])
+            with open(os.path.join(d, "manifest-host.json")) as f:
+                self.assertEqual(len(json.load(f)["runs"]), 3, "the manifest plans every round")
+            for bad in ("0", "4"):
+                proc = self.sweep(d, "--round", bad)
+                self.assertEqual(proc.returncode, 2)
+                self.assertIn(f"--round takes 1 to --rounds (3), not {bad}", proc.stderr)
 
 
 class ResultSchema(unittest.TestCase):
@@ -141,6 +174,7 @@ class Report(unittest.TestCase):
         with open(os.path.join(TOP, "bench", "report", "report.md")) as f:
             self.assertEqual(f.read(), text, "the committed report is stale: run python3 bench/report.py")
         self.assertEqual(portability.first_page_problems(text), [])
+        self.assertEqual(portability.first_screen_problems(text, DEFAULT_STUDY), [], "the first screen, against the study")
         numbered = [int(m) for m in re.findall(r"^## (\d+)\. ", text, re.M)]
         self.assertEqual(numbered, list(range(1, len(numbered) + 1)), "sections in order, none missing")
         # Every document and results path the report names is in the repository (as given, from the

@@ -176,6 +176,61 @@ class FirstPageTable(unittest.TestCase):
         pp.first_page(lines.append, plt, [self.d], loc, divergence, self.d)
         return "\n".join(lines)
 
+    def test_the_first_screen_holds_the_answer_in_one_table_true_to_the_run_files(self):
+        run_file(self.d, "cuda-single-steps_512x512x512.json", "cuda", "NVIDIA H100",
+                 {"cuda": 0.5e11, "kokkos-cuda": 0.6e11}, label="single-steps")
+        for r in (1, 2):  # cuda's default runs swept: best 1e11, single steps 0.5e11
+            run_file(self.d, f"cuda_512x512x512{'.r2' if r == 2 else ''}.json", "cuda", "NVIDIA H100",
+                     {"cuda": 1e11, "kokkos-cuda": 0.9e11, "kokkos-cuda-mdrange": 0.8e11}, sweeps=("cuda", "kokkos-cuda"))
+        text = self.first_page_text(None, None)
+        screen = text[:text.index(pp.SCREEN_END)]
+        self.assertLess(text.index(pp.SCREEN_END), text.index("Platforms: "), "the screen comes first")
+        # best / single steps over the platform's fastest (CUDA 1e11; offload omp 0.5e11; CPU Kokkos 0.8e10)
+        self.assertIn("| hand-written, 512^3 | 1.00 / 0.50 | 1.00 / 1.00 | 0.62 / 0.62 |", screen)
+        self.assertIn("| Kokkos tuned, 512^3 | 0.90 / 0.60 | 0.80 / 0.80 | 1.00 / 1.00 |", screen)
+        self.assertIn("| hand OpenMP offload, 512^3 | 0 / 0 | 1.00 / 1.00 | 0 / 0 |", screen)
+        self.assertIn("- Kokkos 3.4.1 only.", screen)
+        self.assertEqual(pp.first_screen_problems(text, [self.d]), [])
+
+    def test_the_screen_check_catches_a_wrong_number_a_lost_row_and_too_many_words(self):
+        text = self.first_page_text(None, None)
+        wrong = text.replace("| Kokkos tuned, 512^3 | 0.90 / 0.90 |", "| Kokkos tuned, 512^3 | 0.91 / 0.90 |")
+        self.assertNotEqual(wrong, text)
+        self.assertEqual(pp.first_screen_problems(wrong, [self.d]),
+                         ["Kokkos tuned, 512^3, H100 CUDA: '0.91 / 0.90' where the run files give '0.90 / 0.90'"])
+        row = next(ln for ln in text.splitlines() if ln.startswith("| Kokkos idiomatic, 512^3"))
+        self.assertEqual(pp.first_screen_problems(text.replace(row + "\n", ""), [self.d]),
+                         ["row 'Kokkos idiomatic, 512^3' missing"])
+        wordy = text.replace("**The answer**", "**The answer** " + "word " * 100)
+        self.assertEqual(len(pp.first_screen_problems(wordy, [self.d])), 1)
+        self.assertIn("words of prose (at most 120)", pp.first_screen_problems(wordy, [self.d])[0])
+        second = text.replace(pp.SCREEN_END, "| another | table |\n" + pp.SCREEN_END)
+        self.assertIn("2 tables (one)", pp.first_screen_problems(second, [self.d]))
+        self.assertEqual(pp.first_screen_problems(text.replace(pp.SCREEN_END, ""), [self.d]),
+                         ["no first screen (its heading, then the end marker)"])
+
+    def test_rounds_interleaved_or_back_to_back_by_their_dates(self):
+        def rounds(dates_a, dates_b):
+            d = tempfile.mkdtemp()
+            try:
+                for name, dates in (("cuda", dates_a), ("cuda-single-steps", dates_b)):
+                    for k, date in enumerate(dates, start=1):
+                        path = f"{name}_512x512x512{'.r%d' % k if k > 1 else ''}.json"
+                        run_file(d, path, "cuda", "NVIDIA H100", {"cuda": 1e11},
+                                 label="single-steps" if "single" in name else "")
+                        with open(os.path.join(d, path)) as f:
+                            r = json.load(f)
+                        r["date"] = date
+                        with open(os.path.join(d, path), "w") as f:
+                            json.dump(r, f)
+                return pp.interleaving(pp.load_study([d])[0])
+            finally:
+                shutil.rmtree(d)
+        t = ["2026-11-26T00:00:0%dZ" % i for i in range(6)]
+        self.assertEqual(rounds([t[0], t[2], t[4]], [t[1], t[3], t[5]]), "interleaved")  # ABABAB
+        self.assertEqual(rounds([t[0], t[1], t[2]], [t[3], t[4], t[5]]), "back to back")  # AAABBB
+        self.assertIsNone(rounds([t[0]], [t[1]]), "one run a cell: nothing to interleave")
+
     def test_the_page_takes_the_sizes_every_platform_measured_and_names_the_others(self):
         run_file(self.d, "cuda_1000x1000x1000.json", "cuda", "NVIDIA H100",
                  {"cuda": 1e11, "kokkos-cuda": 0.9e11, "kokkos-cuda-mdrange": 0.8e11})
@@ -295,8 +350,8 @@ class Ranking(unittest.TestCase):
         plats, effs, ppv = pp.table(runs, triads, ["512x512x512"])
         pp_ci, _ = pp.table_ranges(runs, triads, plats, ["512x512x512"])
         lines = []
-        verdict = pp.recommendation(lines.append, plats, effs, ppv, ["512x512x512"], {}, {}, pp_ci)
-        return lines[0] + "\nIn brief: " + verdict, ppv, pp_ci
+        verdict, short = pp.recommendation(lines.append, plats, effs, ppv, ["512x512x512"], {}, {}, pp_ci)
+        return lines[0] + "\nIn brief: " + verdict + "\nOn the first screen: " + short, ppv, pp_ci
 
     def test_the_highest_pp_is_recommended_where_its_range_is_apart(self):
         # Kokkos tuned 0.9 / 0.8 / 0.8 (PP 0.83); hand 1.0 / 0.4 / 0.5 (0.55); idiomatic 0.5 everywhere.
@@ -309,6 +364,7 @@ class Ranking(unittest.TestCase):
         self.assertAlmostEqual(hi, 3 / (1 / (0.9 * 1.01) + 2 / (0.8 * 1.01)), msg="PP of the cells' fastest runs")
         self.assertIn("Kokkos tuned has the highest PP (0.83 [", text)
         self.assertIn("In brief: **Kokkos tuned** leads (PP 0.83 [", text)
+        self.assertIn("On the first screen: Kokkos tuned leads at 512^3", text)
         self.assertIn("its range above every other's", text)
         self.assertIn("Choose Kokkos", text)
         self.assertNotIn("tie", text)
@@ -332,6 +388,7 @@ class Ranking(unittest.TestCase):
         self.assertIn("Kokkos tuned and hand-written tie for the highest PP: at 512x512x512 Kokkos tuned and "
                       "hand-written tie, their ranges overlapping", text)
         self.assertIn("In brief: Kokkos tuned and hand-written **tie** (PP", text)
+        self.assertIn("On the first screen: Kokkos tuned and hand-written tie at 512^3", text)
         self.assertNotIn("has the highest PP", text)
         self.assertNotIn("leads (PP", text)
         self.assertNotIn("Choose Kokkos", text)
@@ -365,8 +422,9 @@ class RankingOverSizes(unittest.TestCase):
         ppv["hand-written"] = {shapes[0]: 0.71, shapes[1]: 0.70}
         ci["hand-written"] = {shapes[0]: (0.69, 0.72), shapes[1]: (0.68, 0.71)}
         lines = []
-        pp.recommendation(lines.append, [], {a: {s: {} for s in shapes} for a in apps}, ppv, shapes, {}, {}, ci)
+        _, short = pp.recommendation(lines.append, [], {a: {s: {} for s in shapes} for a in apps}, ppv, shapes, {}, {}, ci)
         self.assertIn("Kokkos tuned and hand-written tie for the highest PP", lines[0], "apart at 1000^3 only")
+        self.assertEqual(short, "at 512^3 hand-written and Kokkos tuned tie; at 1000^3 Kokkos tuned leads")
         self.assertIn("at 512x512x512 hand-written and Kokkos tuned tie, their ranges overlapping; at 1000x1000x1000 "
                       "Kokkos tuned leads, its range above every other's", lines[0], "a lead at one size, a tie at another")
         ci["hand-written"][shapes[0]] = (0.60, 0.65)
