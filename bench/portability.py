@@ -131,11 +131,15 @@ def su_samples(runs, platform, app, shape, question="single", variant=""):
     label's runs instead of the default ones (e.g. unbound), for a code whose default has none. A run after the
     first (its rounds run unchecked) holds the reference's bits by its digest (awave -digest) equal
     to the checked round's reference digest; one that differs fails."""
-    hardware, build = platform
-    spec = APPLICATIONS[app].get(build)
+    spec = APPLICATIONS[app].get(platform[1])
     if spec is None:
         return [0.0], "does not run here"
-    impl, label = spec
+    return impl_samples(runs, platform, *spec, shape, question, variant)
+
+
+def impl_samples(runs, platform, impl, label, shape, question="single", variant=""):
+    """su_samples of one implementation id, from the runs of its variant `label` ("" the default)."""
+    hardware, build = platform
     source_build = CPU_BUILD.get(label, build) if build == "host" else build
     label = variant or label
     rounds = runs.get((hardware, source_build, label, shape))

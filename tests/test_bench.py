@@ -19,6 +19,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOP, "bench"))
 import report  # noqa: E402
 import portability  # noqa: E402
+import readme_rates  # noqa: E402
 from report_sections import common  # noqa: E402
 from report_sections.inputs import DEFAULT_STUDY  # noqa: E402
 
@@ -185,6 +186,23 @@ class Report(unittest.TestCase):
                                 (os.path.join(TOP, "bench", "report"), os.path.join(TOP, "bench"), TOP)), path)
         for png in re.findall(r"\]\(([\w.]+\.png)\)", text):
             self.assertIn(png, names, "every plot the report shows is made with it")
+
+
+class ReadmeRates(unittest.TestCase):
+    """The README's status table gives the report's study's rates (bench/readme_rates.py), checked
+    on the committed README; a planted wrong number and a lost row are caught."""
+
+    def test_the_readme_gives_the_studys_rates_and_a_wrong_one_is_caught(self):
+        with open(os.path.join(TOP, "README.md")) as f:
+            text = f.read()
+        self.assertEqual(readme_rates.problems(text), [], "run python3 bench/readme_rates.py and copy its cells")
+        cell = readme_rates.cells()["kokkos-cuda"]
+        self.assertIn(cell, text)
+        wrong = text.replace(cell, cell.replace("(0.93)", "(0.94)"))
+        self.assertEqual(readme_rates.problems(wrong),
+                         [f"kokkos-cuda: {cell.replace('(0.93)', '(0.94)')!r} where the study gives {cell!r}"])
+        row = next(line for line in text.splitlines() if line.startswith("| `omp` |"))
+        self.assertEqual(readme_rates.problems(text.replace(row + "\n", "")), ["omp: no row"])
 
 
 class SweepLines(unittest.TestCase):

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""The README status table's rate column, from the report's current study (DEFAULT_STUDY) by the
+first page's own sample rules (portability.impl_samples): each implementation's median single-step
+SU/s at 512^3 with its architectural efficiency (SU/s x 24 B over the study's best triad there), on
+the H100 machine / the H200 machine, then its sweep's median where its default runs swept on both.
+
+    python3 bench/readme_rates.py                  each implementation's cell
+    python3 bench/readme_rates.py --check README.md   exit 1 naming each row whose cell differs
+"""
+import argparse
+import os
+import re
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import portability  # noqa: E402
+from report_sections.inputs import DEFAULT_STUDY  # noqa: E402
+from sweep import IMPLS  # noqa: E402
+
+SIZE = "512x512x512"
+
+
+def sci(x):
+    """1.94e9, as the README writes rates."""
+    mantissa, exponent = f"{x:.2e}".split("e")
+    return f"{mantissa}e{int(exponent)}"
+
+
+def cells(study_dirs=None):
+    """{implementation id: its cell}, for every implementation the study measured at SIZE."""
+    runs, triads, _ = portability.load_study(study_dirs or DEFAULT_STUDY)
+    plats = portability.platforms_of(runs)
+    out = {}
+    for build, impls in IMPLS.items():
+        where = [p for p in plats if p[1] == build]
+        for impl in impls:
+            single, sweeps = [], []
+            for platform in where:
+                su, _ = portability.impl_samples(runs, platform, impl, "", SIZE, "single")
+                best, note = portability.impl_samples(runs, platform, impl, "", SIZE, "best")
+                triad = triads.get(platform[0], (None,))[0]
+                if su and su != [0.0] and triad:
+                    median = statistics.median(su)
+                    single.append(f"{sci(median)} ({median * portability.BYTES_PER_SITE / 1e9 / triad:.2f})")
+                if best and best != [0.0] and "sweep" in note:
+                    sweeps.append(sci(statistics.median(best)))
+            if not single:
+                continue
+            text = " / ".join(single)
+            if build == "host":
+                cores = {re.sub(r"\D.*", "", h.split("(")[1]) for h, _ in where}
+                text += f", {'/'.join(sorted(cores))}-core CPUs"
+            if len(sweeps) == len(where):
+                text += "; sweep " + " / ".join(sweeps)
+            out[impl] = text
+    return out
+
+
+def problems(readme_text, study_dirs=None):
+    """Each README status row whose rate cell is not the study's: [] if none."""
+    want = cells(study_dirs)
+    found, wrong = set(), []
+    for line in readme_text.splitlines():
+        m = re.match(r"\| `([\w-]+)`", line)
+        if not m or m.group(1) not in want:
+            continue
+        found.add(m.group(1))
+        got = line.rstrip().rstrip("|").split("|")[-1].strip()
+        if got != want[m.group(1)]:
+            wrong.append(f"{m.group(1)}: {got!r} where the study gives {want[m.group(1)]!r}")
+    return wrong + [f"{impl}: no row" for impl in sorted(set(want) - found)]
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", metavar="README", help="compare the README's rows with the study")
+    args = parser.parse_args(argv)
+    if args.check:
+        with open(args.check) as f:
+            wrong = problems(f.read())
+        for item in wrong:
+            print(f"{args.check}: {item}")
+        return 1 if wrong else 0
+    for impl, text in cells().items():
+        print(f"{impl}: {text}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
