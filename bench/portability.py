@@ -65,7 +65,8 @@ def load_run(path):
 def load_study(dirs):
     """Runs keyed by (hardware, build, label, shape) -> [(result, directory), ...]: the rounds of
     that run (bench/sweep.py --rounds: NAME_SHAPE.json, NAME_SHAPE.r2.json, ...) from one
-    directory, the one whose newest round is newest; triads keyed by hardware -> (GB/s, where)."""
+    directory, the one whose newest round is newest; triads keyed by hardware -> (the best GB/s, its
+    file, every reading: bench/sweep.py reads it before a build's first round and after its last)."""
     groups, triads, cpus = {}, {}, {}
     for d in dirs:
         for path in sorted(glob.glob(os.path.join(d, "*_*x*x*.json"))):
@@ -95,8 +96,14 @@ def load_study(dirs):
                 hardware = cpu_hardware(b.get("threads", "?"), b.get("machine_gpu"))
             else:
                 hardware = gpu_short((b.get("gpu") or {}).get("name"))
-            if hardware and bw > triads.get(hardware, (0, ""))[0]:
-                triads[hardware] = (bw, os.path.relpath(path, os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+            if not hardware:
+                continue
+            readings = triads.get(hardware, (0, "", []))[2] + [bw]
+            if bw > triads.get(hardware, (0, ""))[0]:
+                triads[hardware] = (bw, os.path.relpath(path, os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                    readings)
+            else:
+                triads[hardware] = triads[hardware][:2] + (readings,)
     runs = {key: max(by_dir.values(), key=lambda rounds: max(r.get("date", "") for r, _ in rounds))
             for key, by_dir in groups.items()}
     return runs, triads, cpus
@@ -214,6 +221,16 @@ def efficiency(runs, triads, platform, app, shape, question="single", best=None)
     return (statistics.median(samples) if samples else None), note
 
 
+def triad_spread(samples, triads, platform, question):
+    """A CPU cell of (a), its runs' efficiencies against the best triad, widened by the triad's own
+    spread: the fastest run also against the lowest reading (a CPU's triad moved 35% within one
+    call, issue 58), so the range holds both; GPU cells and (b) as they are."""
+    readings = triads.get(platform[0], (0, "", []))[2]
+    if question != "single" or platform[1] != "host" or len(readings) < 2 or not samples or samples == [0.0]:
+        return samples
+    return samples + [max(samples) * max(readings) / min(readings)]
+
+
 def run_range(samples):
     """The range (min, max) of a cell's runs, or None for fewer than two. What it is: with the
     study's four or five runs a cell, a 95% percentile bootstrap of the median is this same range,
@@ -309,7 +326,8 @@ def table_ranges(runs, triads, plats, shapes, question="single", best=None):
     for app in APPLICATIONS:
         pp_ci[app], cell_ci[app] = {}, {}
         for s in shapes:
-            cells = {p: efficiency_samples(runs, triads, p, app, s, question, best[s])[0] for p in plats}
+            cells = {p: triad_spread(efficiency_samples(runs, triads, p, app, s, question, best[s])[0], triads, p, question)
+                     for p in plats}
             cell_ci[app][s] = {p: run_range(c) for p, c in cells.items()}
             pp_ci[app][s] = None if any(not c for c in cells.values()) else pp_range(list(cells.values()))
     return pp_ci, cell_ci
@@ -688,8 +706,10 @@ def question_part(w, plt, question, runs, triads, plats, shapes, lines, conv, co
     if question == "single":
         w("### (a) The same algorithm in every model: single steps\n")
         w("Architectural efficiency: SU/s x 24 B a site update over the best triad measured on that hardware in "
-          "the same study (" + ", ".join(f"{h} {bw:.0f} GB/s" for h, (bw, _) in sorted(triads.items())) +
-          "; both GPU toolchains against the GPU's CUDA triad). The codes that sweep by default ran again with "
+          "the same study (" + ", ".join(f"{h} {bw:.0f} GB/s" + (f" of {len(r)} readings from {min(r):.0f}" if len(r) > 1 else "")
+                                         for h, (bw, _, r) in sorted(triads.items())) +
+          "; both GPU toolchains against the GPU's CUDA triad; a CPU cell's range also holds its fastest run against "
+          "the CPU's lowest triad reading where it was read more than once). The codes that sweep by default ran again with "
           "`-tune steps_per_sweep=1` for this table; a cell whose only runs swept is not measured here.\n")
     else:
         w("### (b) The best each model can express: the sweep where it has one\n")

@@ -110,6 +110,29 @@ class FirstPageTable(unittest.TestCase):
         finally:
             shutil.rmtree(other)
 
+    def test_a_cpu_triads_spread_widens_its_cells_range_not_its_median(self):
+        for r in (2, 3):
+            run_file(self.d, f"host_512x512x512.r{r}.json", "host", None,
+                     {"cpu-openmp": 0.5e10, "kokkos-openmp": 0.8e10, "kokkos-openmp-mdrange": 0.6e10})
+        runs, triads, _ = pp.load_study([self.d])
+        cpu = next(p for p in pp.platforms_of(runs) if p[1] == "host")
+        shapes = ["512x512x512"]
+        _, effs, _ = pp.table(runs, triads, shapes)
+        _, ranges = pp.table_ranges(runs, triads, pp.platforms_of(runs), shapes)
+        self.assertEqual(ranges["Kokkos tuned"][shapes[0]][cpu], (0.8, 0.8), "one reading: the runs' range")
+        with open(os.path.join(self.d, "devbench-host.end.json"), "w") as f:  # the end of the part: 200 GB/s
+            json.dump({"model": "host-openmp", "triad_bandwidth_gb_s": 200, "threads": 16}, f)
+        runs, triads, _ = pp.load_study([self.d])
+        self.assertEqual(triads[cpu[0]][0], 240, "efficiency against the best reading")
+        _, effs2, _ = pp.table(runs, triads, shapes)
+        _, ranges = pp.table_ranges(runs, triads, pp.platforms_of(runs), shapes)
+        self.assertEqual(effs2["Kokkos tuned"][shapes[0]][cpu], effs["Kokkos tuned"][shapes[0]][cpu], "the median stays")
+        lo, hi = ranges["Kokkos tuned"][shapes[0]][cpu]
+        self.assertAlmostEqual(lo, 0.8)
+        self.assertAlmostEqual(hi, 0.8 * 240 / 200, msg="the fastest run against the lowest reading")
+        gpu = next(p for p in pp.platforms_of(runs) if p[1] == "cuda")
+        self.assertIsNone(ranges["Kokkos tuned"][shapes[0]][gpu], "a GPU cell of one run: no range")
+
     def test_a_refused_platform_and_a_missing_toolchain_score_zero(self):
         _, effs, ppv = self.table()
         row = {pp.platform_name(p): v for p, v in effs["hand OpenMP offload"]["512x512x512"].items()}
