@@ -6,12 +6,15 @@
 #include "app/registry.hpp"
 #include "core/approx_equal.hpp"
 #include "core/step_plan.hpp"
+#include "io/integrity.hpp"
 #include "test_expectation.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <initializer_list>
+#include <limits>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -138,6 +141,40 @@ std::vector<std::string> tested_implementations() {  // this executable's: host 
   return ids;
 }
 INSTANTIATE_TEST_SUITE_P(Implementations, LongRun, ::testing::ValuesIn(tested_implementations()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return name_of(info.param); });
+
+// awave -digest without -check (io/integrity.hpp): the digest from slabs of `now` copied back (1
+// plane, 4 planes, which do not divide 97, every plane) is the whole field's; a value changed in
+// the last, partial slab changes it; a NaN there takes the whole copy back, whose scan names it.
+class SlabDigest : public ::testing::TestWithParam<std::string> {};
+TEST_P(SlabDigest, IsTheWholeFieldsDigest) {
+  WaveParams params;
+  params.shape = {97, 61, 33};
+  const WaveProblem problem(params);
+  const PaddedGeometry g = problem.geometry();
+  auto impl = make_implementation(*find_implementation(GetParam()), problem);
+  impl->run(7);
+  const auto slab = [&](int planes) {
+    return field_digest(*impl, g, std::size_t(planes) * g.stride_i() * sizeof(double));
+  };
+  const std::uint32_t whole = field_digest(impl->now_on_host().data(), g);
+  for (int planes : {1, 4, 97}) EXPECT_EQ(slab(planes), whole) << planes << " planes a slab";
+  std::vector<double> plane(g.stride_i());
+  impl->copy_planes_to_host(TimeLevel::now, 97, 1, plane.data());
+  plane[g.index(0, 30, 10)] = std::nextafter(plane[g.index(0, 30, 10)], 1.0);
+  impl->copy_host_to_planes(TimeLevel::now, 97, 1, plane.data());
+  const std::uint32_t changed = slab(4);
+  EXPECT_NE(changed, whole);
+  EXPECT_EQ(changed, field_digest(impl->now_on_host().data(), g));
+  ASSERT_FALSE(impl->first_non_finite());
+  plane[g.index(0, 30, 10)] = std::numeric_limits<double>::quiet_NaN();
+  impl->copy_host_to_planes(TimeLevel::now, 97, 1, plane.data());
+  slab(4);
+  ASSERT_TRUE(impl->first_non_finite()) << "the slab's scan must hand the NaN to the whole copy's";
+  EXPECT_EQ(impl->first_non_finite()->pi, 97);
+  EXPECT_EQ(impl->first_non_finite()->pj, 30);
+}
+INSTANTIATE_TEST_SUITE_P(Implementations, SlabDigest, ::testing::ValuesIn(tested_implementations()),
                          [](const ::testing::TestParamInfo<std::string>& info) { return name_of(info.param); });
 
 #if AWAVE_TEST_ON_DEVICE

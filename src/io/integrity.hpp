@@ -10,6 +10,7 @@
 // only snapshots whose every checksum verifies; `awave -verify FILE` checks a whole file.
 #pragma once
 
+#include "core/wave_impl.hpp"
 #include "core/wave_params.hpp"
 #include "core/wave_problem.hpp"
 
@@ -33,6 +34,12 @@ std::vector<std::uint32_t> plane_checksums(const Field* padded, const PaddedGeom
 // doubles), in plane order. Equal digests: the same bits (up to CRC collisions), so an unchecked
 // run can be held to a checked one of the same steps (awave -digest).
 std::uint32_t field_digest(const double* padded, const PaddedGeometry& g);
+// The same digest of an implementation's `now`, its planes copied back a slab of about
+// `slab_bytes` at a time through its host buffer (pinned where it can) and checksummed as they
+// come: no whole-field copy. The whole copy back (u and u_prev into fresh host memory, 16 GB at
+// 1000^3) took 11.4 s a code on the H200 machine (results/h200-2026-11-26/process-1000-9295f57).
+// A slab holding a NaN or Inf takes the whole copy instead, whose scan records it (first_non_finite).
+std::uint32_t field_digest(WaveImpl& impl, const PaddedGeometry& g, std::size_t slab_bytes = std::size_t(64) << 20);
 
 // The CRC-32 of what locates snapshot or checkpoint n: its time counter, its slots in u and
 // u_prev (-1 where u_prev is not stored), and the run's parameters as stored in /wave_params (shape, dx, dt, end step,
