@@ -16,6 +16,7 @@ number of which is in its table. Read from study directories (bench/study.sh), a
 import glob
 import json
 import os
+import re
 import statistics
 import sys
 
@@ -541,6 +542,16 @@ def kokkos_versions(runs):
                    if r.get("status") == "ok"})
 
 
+def compilers(runs):
+    """Each toolchain's compilers in the page's own runs (label ""): "CUDA nvcc 13.0.88, ..."."""
+    found = {}
+    for (_, build, label, _), rounds in runs.items():
+        if build in TOOLCHAINS and not label:
+            for r, _ in rounds:
+                found.setdefault(build, set()).add(re.sub(r" \(host .*\)$", "", r.get("build", {}).get("compiler", "?")))
+    return ", ".join(f"{TOOLCHAINS[b]} {' / '.join(sorted(c))}" for b, c in sorted(found.items(), key=lambda x: list(TOOLCHAINS).index(x[0])))
+
+
 def first_screen(w, runs, plats, shapes, shorts, study_commits):
     """The answer in one screen: the verdicts, one table, a caveat a line; the evidence follows."""
     header, rows, counts = screen_rows(runs, plats, shapes)
@@ -558,7 +569,7 @@ def first_screen(w, runs, plats, shapes, shorts, study_commits):
     caveats = [f"Medians of {n_runs} runs a cell"
                + {"interleaved": ", interleaved across the codes", "back to back": ", each code's back to back",
                   None: ""}[taken] + "; below, their min-max (not a confidence interval).",
-               f"Kokkos {', '.join(kokkos_versions(runs))} only."]
+               f"Kokkos {', '.join(kokkos_versions(runs))} only; compilers: {compilers(runs)}."]
     if any(c.startswith("0 ") for _, cells in rows for c in cells):
         caveats.append("0: the model has no code that runs there.")
     for size in screen_sizes(runs, shapes)[1:]:

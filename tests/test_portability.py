@@ -212,7 +212,7 @@ class FirstPageTable(unittest.TestCase):
         self.assertIn("| hand-written, 512^3 | 1.00 / 0.50 | 1.00 / 1.00 | 0.62 / 0.62 |", screen)
         self.assertIn("| Kokkos tuned, 512^3 | 0.90 / 0.60 | 0.80 / 0.80 | 1.00 / 1.00 |", screen)
         self.assertIn("| hand OpenMP offload, 512^3 | 0 / 0 | 1.00 / 1.00 | 0 / 0 |", screen)
-        self.assertIn("- Kokkos 3.4.1 only.", screen)
+        self.assertIn("- Kokkos 3.4.1 only; compilers: CUDA x, OpenMP offload x, CPU x.", screen)
         self.assertEqual(pp.first_screen_problems(text, [self.d]), [])
 
     def test_the_screen_check_catches_a_wrong_number_a_lost_row_and_too_many_words(self):
