@@ -101,8 +101,8 @@ def load_study(dirs):
                 continue
             readings = triads.get(hardware, (0, "", []))[2] + [bw]
             if bw > triads.get(hardware, (0, ""))[0]:
-                triads[hardware] = (bw, os.path.relpath(path, os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                                    readings)
+                where = os.path.relpath(path, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+                triads[hardware] = (bw, where, readings)
             else:
                 triads[hardware] = triads[hardware][:2] + (readings,)
     runs = {key: max(by_dir.values(), key=lambda rounds: max(r.get("date", "") for r, _ in rounds))
@@ -327,8 +327,8 @@ def table_ranges(runs, triads, plats, shapes, question="single", best=None):
     for app in APPLICATIONS:
         pp_ci[app], cell_ci[app] = {}, {}
         for s in shapes:
-            cells = {p: triad_spread(efficiency_samples(runs, triads, p, app, s, question, best[s])[0], triads, p, question)
-                     for p in plats}
+            cells = {p: triad_spread(efficiency_samples(runs, triads, p, app, s, question, best[s])[0],
+                                     triads, p, question) for p in plats}
             cell_ci[app][s] = {p: run_range(c) for p, c in cells.items()}
             pp_ci[app][s] = None if any(not c for c in cells.values()) else pp_range(list(cells.values()))
     return pp_ci, cell_ci
@@ -537,26 +537,35 @@ def interleaving(runs):
     return "interleaved"
 
 
+def page_builds(runs):
+    """{preset: [the build records of the page's own runs]} (the presets' default and single-step runs)."""
+    found = {}
+    for (_, build, label, _), rounds in runs.items():
+        if build in TOOLCHAINS and label in ("", SINGLE_STEPS):
+            found.setdefault(build, []).extend(r.get("build", {}) for r, _ in rounds if r.get("status") == "ok")
+    return found
+
+
 def kokkos_versions(runs):
-    return sorted({r.get("build", {}).get("kokkos_version", "?") for rounds in runs.values() for r, _ in rounds
-                   if r.get("status") == "ok"})
+    return sorted({b.get("kokkos_version", "?") for builds in page_builds(runs).values() for b in builds})
 
 
 def compilers(runs):
-    """Each toolchain's compilers in the page's own runs (label ""): "CUDA nvcc 13.0.88, ..."."""
-    found = {}
-    for (_, build, label, _), rounds in runs.items():
-        if build in TOOLCHAINS and not label:
-            for r, _ in rounds:
-                found.setdefault(build, set()).add(re.sub(r" \(host .*\)$", "", r.get("build", {}).get("compiler", "?")))
-    return ", ".join(f"{TOOLCHAINS[b]} {' / '.join(sorted(c))}" for b, c in sorted(found.items(), key=lambda x: list(TOOLCHAINS).index(x[0])))
+    """Each toolchain's compilers in the page's own runs: "CUDA nvcc 13.0.88, OpenMP offload Clang 19.1.7, ..."."""
+    said = []
+    for preset in TOOLCHAINS:
+        names = {re.sub(r" \(host .*\)$", "", b.get("compiler", "?")) for b in page_builds(runs).get(preset, [])}
+        if names:
+            said.append(f"{TOOLCHAINS[preset]} {' / '.join(sorted(names))}")
+    return ", ".join(said)
 
 
 def first_screen(w, runs, plats, shapes, shorts, study_commits):
     """The answer in one screen: the verdicts, one table, a caveat a line; the evidence follows."""
     header, rows, counts = screen_rows(runs, plats, shapes)
     taken = interleaving(runs)
-    w(f"**The answer** ({len(plats)} platform{'s' if len(plats) > 1 else ''}; one study at {', '.join(f'`{c}`' for c in study_commits)}). "
+    commits = ", ".join(f"`{c}`" for c in study_commits)
+    w(f"**The answer** ({len(plats)} platform{'s' if len(plats) > 1 else ''}; one study at {commits}). "
       f"(a) The same algorithm, single steps: {shorts[0]}. (b) Each model's best: {shorts[1]}. "
       "A lead is named only where PP ranges do not overlap.\n")
     w("Each model's best / its single steps, as a fraction of the fastest code measured there (medians):\n")
@@ -566,7 +575,7 @@ def first_screen(w, runs, plats, shapes, shorts, study_commits):
         w(f"| {label} | " + " | ".join(cells) + " |")
     w("")
     n_runs = " or ".join(filter(None, [", ".join(map(str, counts[:-1])), str(counts[-1]) if counts else ""]))
-    caveats = [f"Medians of {n_runs} runs a cell"
+    caveats = [f"Medians of {n_runs or 'no'} runs a cell"
                + {"interleaved": ", interleaved across the codes", "back to back": ", each code's back to back",
                   None: ""}[taken] + "; below, their min-max (not a confidence interval).",
                f"Kokkos {', '.join(kokkos_versions(runs))} only; compilers: {compilers(runs)}."]
@@ -717,11 +726,13 @@ def question_part(w, plt, question, runs, triads, plats, shapes, lines, conv, co
     if question == "single":
         w("### (a) The same algorithm in every model: single steps\n")
         w("Architectural efficiency: SU/s x 24 B a site update over the best triad measured on that hardware in "
-          "the same study (" + ", ".join(f"{h} {bw:.0f} GB/s" + (f" of {len(r)} readings from {min(r):.0f}" if len(r) > 1 else "")
+          "the same study (" + ", ".join(f"{h} {bw:.0f} GB/s"
+                                         + (f" of {len(r)} readings from {min(r):.0f}" if len(r) > 1 else "")
                                          for h, (bw, _, r) in sorted(triads.items())) +
-          "; both GPU toolchains against the GPU's CUDA triad; a CPU cell's range also holds its fastest run against "
-          "the CPU's lowest triad reading where it was read more than once). The codes that sweep by default ran again with "
-          "`-tune steps_per_sweep=1` for this table; a cell whose only runs swept is not measured here.\n")
+          "; both GPU toolchains against the GPU's CUDA triad; a CPU cell's range also holds its fastest run "
+          "against the CPU's lowest triad reading where it was read more than once). The codes that sweep by "
+          "default ran again with `-tune steps_per_sweep=1` for this table; a cell whose only runs swept is not "
+          "measured here.\n")
     else:
         w("### (b) The best each model can express: the sweep where it has one\n")
         w("Application efficiency (the P3 methodology's): SU/s over the fastest code measured on that platform at "
