@@ -145,10 +145,11 @@ def su_samples(runs, platform, app, shape, question="single", variant=""):
     return impl_samples(runs, platform, *spec, shape, question, variant)
 
 
-def impl_samples(runs, platform, impl, label, shape, question="single", variant=""):
-    """su_samples of one implementation id, from the runs of its variant `label` ("" the default)."""
+def impl_samples(runs, platform, impl, label, shape, question="single", variant="", build_name=None):
+    """su_samples of one implementation id, from the runs of its variant `label` ("" the default);
+    build_name: another build of the platform's preset (e.g. cuda-k46, against another Kokkos)."""
     hardware, build = platform
-    source_build = CPU_BUILD.get(label, build) if build == "host" else build
+    source_build = build_name or (CPU_BUILD.get(label, build) if build == "host" else build)
     label = variant or label
     rounds = runs.get((hardware, source_build, label, shape))
     if question == "single":
@@ -490,20 +491,59 @@ def screen_sizes(runs, shapes):
     return [shapes[-1]] + sorted((x for x in present if points(x) > points(shapes[-1])), key=points)
 
 
+def other_kokkos_builds(runs):
+    """{build name: its Kokkos version} of the study's builds against another Kokkos (bench/study.sh
+    OTHER_KOKKOS: a preset's name with a suffix, e.g. cuda-k46), from their runs' build records."""
+    found = {}
+    for (_, build, label, _), rounds in runs.items():
+        preset, _, suffix = build.partition("-")
+        if preset in TOOLCHAINS and suffix and label in ("", SINGLE_STEPS):
+            for r, _ in rounds:
+                if r.get("status") == "ok":
+                    found[build] = r.get("build", {}).get("kokkos_version", "?")
+    return found
+
+
+def screen_apps(runs):
+    """The first screen's rows: (label, app, build name or None): every application, then each Kokkos
+    application again for each build against another Kokkos, labelled with that Kokkos' version."""
+    rows = [(app, app, None) for app in APPLICATIONS]
+    for build, version in sorted(other_kokkos_builds(runs).items(), key=lambda x: x[1]):
+        for app in APPLICATIONS:
+            if app.startswith("Kokkos") and build.partition("-")[0] in APPLICATIONS[app]:
+                rows.append((f"{app} (Kokkos {version}, {build.partition('-')[2]})", app, build))
+    return rows
+
+
+def screen_samples(runs, platform, app, build, size, question):
+    """A first-screen cell's runs: su_samples, or the same code's in another Kokkos' build."""
+    if build is None:
+        return su_samples(runs, platform, app, size, question)[0]
+    if build.partition("-")[0] != platform[1]:
+        return []
+    impl, label = APPLICATIONS[app][platform[1]]
+    return impl_samples(runs, platform, impl, label, size, question, build_name=build)[0]
+
+
 def screen_rows(runs, plats, shapes):
     """The first screen's table: (header cells, [(row label, [cell text a platform])]): each model's
     best / its single steps as fractions of the fastest code measured on the platform at that size
     (medians over the runs); rows of a size no platform measured are left out. Also the numbers of
     runs behind its measured cells."""
     rows, counts = [], set()
+    apps = screen_apps(runs)
     for size in screen_sizes(runs, shapes):
-        fastest = platform_best_su(runs, plats, size)
-        for app in APPLICATIONS:
+        # The fastest code measured on the platform, the other Kokkos' builds included.
+        fastest = {p: max([v for v in [platform_best_su(runs, plats, size)[p]] if v] +
+                          [statistics.median(su) for _, app, build in apps if build for q in QUESTIONS
+                           for su in [screen_samples(runs, p, app, build, size, q)] if su and su != [0.0]],
+                          default=None) for p in plats}
+        for row_label, app, build in apps:
             cells, measured = [], False
             for p in plats:
                 parts = []
                 for question in ("best", "single"):
-                    su, _ = su_samples(runs, p, app, size, question)
+                    su = screen_samples(runs, p, app, build, size, question)
                     if su == [0.0]:
                         parts.append("0")
                     elif su and fastest.get(p):
@@ -514,7 +554,7 @@ def screen_rows(runs, plats, shapes):
                         parts.append("—")
                 cells.append(" / ".join(parts))
             if measured:
-                rows.append((f"{app}, {size_name(size)}", cells))
+                rows.append((f"{row_label}, {size_name(size)}", cells))
     return ["model, size"] + [platform_name(p) for p in plats], rows, sorted(counts)
 
 
@@ -547,7 +587,8 @@ def page_builds(runs):
 
 
 def kokkos_versions(runs):
-    return sorted({b.get("kokkos_version", "?") for builds in page_builds(runs).values() for b in builds})
+    return sorted({b.get("kokkos_version", "?") for builds in page_builds(runs).values() for b in builds}
+                  | set(other_kokkos_builds(runs).values()))
 
 
 def compilers(runs):
@@ -578,7 +619,8 @@ def first_screen(w, runs, plats, shapes, shorts, study_commits):
     caveats = [f"Medians of {n_runs or 'no'} runs a cell"
                + {"interleaved": ", interleaved across the codes", "back to back": ", each code's back to back",
                   None: ""}[taken] + "; below, their min-max (not a confidence interval).",
-               f"Kokkos {', '.join(kokkos_versions(runs))} only; compilers: {compilers(runs)}."]
+               f"Kokkos {' and '.join(kokkos_versions(runs))}"
+               + (" (rows say which)" if other_kokkos_builds(runs) else " only") + f"; compilers: {compilers(runs)}."]
     if any(c.startswith("0 ") for _, cells in rows for c in cells):
         caveats.append("0: the model has no code that runs there.")
     for size in screen_sizes(runs, shapes)[1:]:

@@ -17,11 +17,19 @@
 # first's reference by their digest); the variants run once, after. The codes that sweep by
 # default run again, as many rounds, with -tune steps_per_sweep=1 (label single-steps): the first
 # page's question (a) compares single steps in every model, (b) each model's best.
+# OTHER_KOKKOS="NAME=DIR ..." (e.g. "cuda-k46=build/cuda-k46 host-k46=build/host-k46"): builds of the
+# same sources against another Kokkos (docs/kokkos.md), NAME the preset and a suffix; their Kokkos
+# codes run in the same rounds, beside the first page's, and its first screen gives them rows.
 set -uo pipefail
 out=${1:?usage: bench/study.sh OUT}
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 for p in ${GPU_BUILDS:-}; do
   case $p in cuda | openmptarget) ;; *) echo "study: GPU_BUILDS takes cuda and openmptarget, not '$p'" >&2; exit 2 ;; esac
+done
+for entry in ${OTHER_KOKKOS:-}; do
+  [[ $entry =~ ^(cuda|openmptarget|host)-[A-Za-z0-9.]+=.+$ ]] ||
+    { echo "study: OTHER_KOKKOS takes PRESET-SUFFIX=DIR items (PRESET cuda, openmptarget or host), not '$entry'" >&2; exit 2; }
+  [ -x "${entry#*=}/src/awave" ] || { echo "study: OTHER_KOKKOS: no ${entry#*=}/src/awave" >&2; exit 2; }
 done
 mkdir -p "$out"
 gpu=0
@@ -56,6 +64,17 @@ for r in $(seq "$rounds"); do
         --tune steps_per_sweep=1 --label single-steps
     done
   fi
+  # The Kokkos codes of the builds against another Kokkos, where their platform runs in this study.
+  for entry in ${OTHER_KOKKOS:-}; do
+    name=${entry%%=*} dir=${entry#*=} preset=${entry%%-*}
+    if [ "$preset" = host ]; then part_sizes=$host_sizes; else part_sizes=$sizes; has_build "$preset" || part_sizes=; fi
+    [ -n "$part_sizes" ] || continue
+    backend=$([ "$preset" = host ] && echo openmp || echo "$preset")
+    sweep "$preset" "$out" --sizes "$part_sizes" --rounds "$rounds" --round "$r" --name "$name" --exe "$dir/src/awave" \
+      --impls "kokkos-$backend,kokkos-$backend-mdrange" $([ "$preset" = host ] && echo --reference cpu-openmp)
+    sweep "$preset" "$out" --sizes "$part_sizes" --rounds "$rounds" --round "$r" --name "$name" --exe "$dir/src/awave" \
+      --impls "kokkos-$backend" --tune steps_per_sweep=1 --label single-steps $([ "$preset" = host ] && echo --reference cpu-openmp)
+  done
   # The CPU platform: the host build's threaded codes (the offload build's, with its target regions on
   # the host, are variants below); the other binding (unbound threads) beside the README's (spread).
   if [ -x "$host_build/src/awave" ] && [ -n "$host_sizes" ]; then

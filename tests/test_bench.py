@@ -114,6 +114,21 @@ class SweepRounds(unittest.TestCase):
                 self.assertIn(f"--round takes 1 to --rounds (3), not {bad}", proc.stderr)
 
 
+class StudyOptions(unittest.TestCase):
+    """bench/study.sh refuses a malformed OTHER_KOKKOS entry and a missing build in one line, exit 2."""
+
+    def test_bad_other_kokkos_entries_are_refused(self):
+        for value, words in (("cuda", "takes PRESET-SUFFIX=DIR items"), ("gpu-k46=build/x", "takes PRESET-SUFFIX=DIR"),
+                             ("cuda-k46=/nonexistent", "no /nonexistent/src/awave")):
+            with tempfile.TemporaryDirectory() as d:
+                proc = subprocess.run(["bash", os.path.join(TOP, "bench", "study.sh"), d], capture_output=True, text=True,
+                                      env=dict(os.environ, OTHER_KOKKOS=value))
+                self.assertEqual(proc.returncode, 2, value)
+                self.assertIn(words, proc.stderr)
+                self.assertEqual(proc.stderr.count("\n"), 1, proc.stderr)
+                self.assertEqual(os.listdir(d), [], "nothing written")
+
+
 class ResultSchema(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

@@ -215,6 +215,29 @@ class FirstPageTable(unittest.TestCase):
         self.assertIn("- Kokkos 3.4.1 only; compilers: CUDA x, OpenMP offload x, CPU x.", screen)
         self.assertEqual(pp.first_screen_problems(text, [self.d]), [])
 
+    def test_a_build_against_another_kokkos_gets_its_own_rows(self):
+        run_file(self.d, "cuda-k46_512x512x512.json", "cuda-k46", "NVIDIA H100",
+                 {"kokkos-cuda": 0.95e11, "kokkos-cuda-mdrange": 0.85e11})
+        path = os.path.join(self.d, "cuda-k46_512x512x512.json")
+        with open(path) as f:
+            r = json.load(f)
+        r["build"]["kokkos_version"] = "4.6.1"
+        with open(path, "w") as f:
+            json.dump(r, f)
+        text = self.first_page_text(None, None)
+        screen = text[:text.index(pp.SCREEN_END)]
+        self.assertIn("| Kokkos idiomatic (Kokkos 4.6.1, k46), 512^3 | 0.85 / 0.85 | — / — | — / — |", screen)
+        self.assertIn("| Kokkos tuned (Kokkos 4.6.1, k46), 512^3 | 0.95 / 0.95 | — / — | — / — |", screen)
+        self.assertIn("| Kokkos tuned, 512^3 | 0.90 / 0.90 |", screen, "the 3.4 row as it was")
+        self.assertIn("- Kokkos 3.4.1 and 4.6.1 (rows say which);", screen)
+        self.assertEqual(pp.first_screen_problems(text, [self.d]), [])
+        # The faster build against another Kokkos is the platform's fastest code.
+        r["implementations"][0]["best_su_per_s"] = 2e11
+        with open(path, "w") as f:
+            json.dump(r, f)
+        screen = self.first_page_text(None, None)
+        self.assertIn("| hand-written, 512^3 | 0.50 / 0.50 |", screen)
+
     def test_the_screen_check_catches_a_wrong_number_a_lost_row_and_too_many_words(self):
         text = self.first_page_text(None, None)
         wrong = text.replace("| Kokkos tuned, 512^3 | 0.90 / 0.90 |", "| Kokkos tuned, 512^3 | 0.91 / 0.90 |")
