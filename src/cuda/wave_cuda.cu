@@ -13,6 +13,7 @@
 // instead of 3 to 9, which is what bounds small grids.
 #include "cuda/wave_cuda.hpp"
 
+#include "core/host_field.hpp"
 #include "core/pointer_fields.hpp"
 #include "core/register_march.hpp"
 #include "core/step_plan.hpp"
@@ -143,7 +144,7 @@ class WaveCuda final : public WaveImpl,
     prefer_l1(x_layers_kernel);
     prefer_l1(y_layers_kernel);
     prefer_l1(fused_step_kernel);
-    std::vector<double> h_now(g.size()), h_prev(g.size());
+    HostField h_now(g.size()), h_prev(g.size());  // unfilled: fill_start_state writes each value on every thread
     problem.fill_start_state(h_now.data(), h_prev.data());
     const int levels = plan.fields();   // the sweep's fourth field: the spare
     for (int l = 0; l < levels; ++l) {  // prev, now, next (next's and the spare's ghost points as now's)
