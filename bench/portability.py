@@ -420,7 +420,7 @@ def page_shapes(runs, plats):
     return sorted(everywhere or present, key=points)[-2:]
 
 
-def first_page(w, plt, study_dirs, loc, divergence, out_dir):
+def first_page(w, plt, study_dirs, loc, divergence, out_dir, caveats=()):
     """Writes the first page: both questions, each with its table, PP, plots and recommendation.
     Returns the runs it used, for the provenance section and the evidence:
     {(hardware, build, label, shape): (result, directory)} of each run's first (checked) round."""
@@ -445,7 +445,7 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir):
                                        conv_program, conv_na, out_dir)
         verdicts.append(verdict)
         shorts.append(short)
-    first_screen(w, runs, plats, shapes, shorts, study_commits)
+    first_screen(w, runs, plats, shapes, shorts, study_commits, caveats)
     w(f"Platforms: {', '.join(platform_name(p) for p in plats)}"
       + "".join(f"; {h} = {n}" for h, n in sorted(cpus.items())) + ". "
       "Two questions, two tables: (a) the same algorithm in every model (single steps), against what the "
@@ -601,24 +601,25 @@ def compilers(runs):
     return ", ".join(said)
 
 
-def first_screen(w, runs, plats, shapes, shorts, study_commits):
-    """The answer in one screen: the verdicts, one table, a caveat a line; the evidence follows."""
+def first_screen(w, runs, plats, shapes, shorts, study_commits, known=()):
+    """The answer in one screen: the verdicts, one table, a caveat a line (those the run files show,
+    then `known`: what the files cannot show, e.g. what changed in a code since); the evidence follows."""
     header, rows, counts = screen_rows(runs, plats, shapes)
     taken = interleaving(runs)
     commits = ", ".join(f"`{c}`" for c in study_commits)
     w(f"**The answer** ({len(plats)} platform{'s' if len(plats) > 1 else ''}; one study at {commits}). "
       f"(a) The same algorithm, single steps: {shorts[0]}. (b) Each model's best: {shorts[1]}. "
       "A lead is named only where PP ranges do not overlap.\n")
-    w("Each model's best / its single steps, as a fraction of the fastest code measured there (medians):\n")
+    w("Cells: each model's best / its single steps, over the platform's fastest code (medians):\n")
     w("| " + " | ".join(header) + " |")
     w("|---" * len(header) + "|")
     for label, cells in rows:
         w(f"| {label} | " + " | ".join(cells) + " |")
     w("")
     n_runs = " or ".join(filter(None, [", ".join(map(str, counts[:-1])), str(counts[-1]) if counts else ""]))
-    caveats = [f"Medians of {n_runs or 'no'} runs a cell"
+    caveats = [f"{n_runs or 'No'} runs a cell"
                + {"interleaved": ", interleaved across the codes", "back to back": ", each code's back to back",
-                  None: ""}[taken] + "; below, their min-max (not a confidence interval).",
+                  None: ""}[taken] + "; their min-max below, not a confidence interval.",
                f"Kokkos {' and '.join(kokkos_versions(runs))}"
                + (" (rows say which)" if other_kokkos_builds(runs) else " only") + f"; compilers: {compilers(runs)}."]
     if any(c.startswith("0 ") for _, cells in rows for c in cells):
@@ -627,7 +628,7 @@ def first_screen(w, runs, plats, shapes, shorts, study_commits):
         where = [platform_name(p) for p in plats if (*p, "", size) in runs]
         if len(where) < len(plats):
             caveats.append(f"{size_name(size)}: {', '.join(where)} only.")
-    w("\n".join(f"- {c}" for c in caveats) + "\n")
+    w("\n".join(f"- {c}" for c in caveats + list(known)) + "\n")
     w(SCREEN_END + "\n")
 
 

@@ -30,7 +30,7 @@ import portability  # noqa: E402
 import study_evidence  # noqa: E402
 from report_sections.bitwise import bitwise_section  # noqa: E402
 from report_sections.inputs import (DEFAULT_BITWISE, DEFAULT_FP_COST, DEFAULT_MPI, DEFAULT_STUDY,  # noqa: E402
-                                    DEFAULT_SWEEP_LOC, DEFAULT_TEMPORAL_PRODUCT, HERE)
+                                    DEFAULT_SWEEP_LOC, DEFAULT_TEMPORAL_PRODUCT, HERE, STUDY_CAVEATS)
 from report_sections.provenance import provenance_section  # noqa: E402
 from report_sections.scaling import mpi_section  # noqa: E402
 from report_sections.temporal import every_model_section, temporal_section  # noqa: E402
@@ -69,7 +69,8 @@ def generate(out_dir, study_dirs=None):
     md = ["# awave portability report\n"]
     w = md.append
     loc, divergence = study_inputs(study_dirs)
-    runs = portability.first_page(w, plt, study_dirs, loc, divergence, out_dir)
+    runs = portability.first_page(w, plt, study_dirs, loc, divergence, out_dir,
+                                  STUDY_CAVEATS if study_dirs == DEFAULT_STUDY else ())
     w("After this page: 1. its evidence; the product as it stands, measured: 2. over MPI, 3. bitwise, "
       "4. beyond the one-step limit (temporal blocking); provenance. The earlier studies keep their data and "
       "their sections in their results folders' READMEs (`bench/results/README.md` lists them).\n")
