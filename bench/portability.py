@@ -201,6 +201,11 @@ def platform_best_su(runs, plats, shape):
     return best
 
 
+def architectural_efficiency(su, triad_gb_s):
+    """(a)'s measure: SU/s x 24 B a site update over the triad (GB/s)."""
+    return su * BYTES_PER_SITE / 1e9 / triad_gb_s
+
+
 def efficiency_samples(runs, triads, platform, app, shape, question="single", best=None):
     """([efficiency of each run], note), as su_samples: (a) against the hardware's triad (24 B a
     site), (b) against the platform's fastest cell at that size (best: platform_best_su's)."""
@@ -213,7 +218,7 @@ def efficiency_samples(runs, triads, platform, app, shape, question="single", be
     triad = triads.get(platform[0])
     if not triad:
         return [], "no triad"
-    return [su * BYTES_PER_SITE / 1e9 / triad[0] for su in samples], note
+    return [architectural_efficiency(su, triad[0]) for su in samples], note
 
 
 def efficiency(runs, triads, platform, app, shape, question="single", best=None):
@@ -534,7 +539,8 @@ def screen_rows(runs, plats, shapes):
     apps = screen_apps(runs)
     for size in screen_sizes(runs, shapes):
         # The fastest code measured on the platform, the other Kokkos' builds included.
-        fastest = {p: max([v for v in [platform_best_su(runs, plats, size)[p]] if v] +
+        best = platform_best_su(runs, plats, size)
+        fastest = {p: max([v for v in [best[p]] if v] +
                           [statistics.median(su) for _, app, build in apps if build for q in QUESTIONS
                            for su in [screen_samples(runs, p, app, build, size, q)] if su and su != [0.0]],
                           default=None) for p in plats}
@@ -593,9 +599,9 @@ def kokkos_versions(runs):
 
 def compilers(runs):
     """Each toolchain's compilers in the page's own runs: "CUDA nvcc 13.0.88, OpenMP offload Clang 19.1.7, ..."."""
-    said = []
+    said, builds = [], page_builds(runs)
     for preset in TOOLCHAINS:
-        names = {re.sub(r" \(host .*\)$", "", b.get("compiler", "?")) for b in page_builds(runs).get(preset, [])}
+        names = {re.sub(r" \(host .*\)$", "", b.get("compiler", "?")) for b in builds.get(preset, [])}
         if names:
             said.append(f"{TOOLCHAINS[preset]} {' / '.join(sorted(names))}")
     return ", ".join(said)

@@ -42,7 +42,7 @@ def cells(study_dirs=None):
                 triad = triads.get(platform[0], (None,))[0]
                 if su and su != [0.0] and triad:
                     median = statistics.median(su)
-                    single.append(f"{sci(median)} ({median * portability.BYTES_PER_SITE / 1e9 / triad:.2f})")
+                    single.append(f"{sci(median)} ({portability.architectural_efficiency(median, triad):.2f})")
                 if best and best != [0.0] and "sweep" in note:
                     sweeps.append(sci(statistics.median(best)))
             if not single:

@@ -69,11 +69,11 @@ for r in $(seq "$rounds"); do
     name=${entry%%=*} dir=${entry#*=} preset=${entry%%-*}
     if [ "$preset" = host ]; then part_sizes=$host_sizes; else part_sizes=$sizes; has_build "$preset" || part_sizes=; fi
     [ -n "$part_sizes" ] || continue
-    backend=$([ "$preset" = host ] && echo openmp || echo "$preset")
-    sweep "$preset" "$out" --sizes "$part_sizes" --rounds "$rounds" --round "$r" --name "$name" --exe "$dir/src/awave" \
-      --impls "kokkos-$backend,kokkos-$backend-mdrange" $([ "$preset" = host ] && echo --reference cpu-openmp)
-    sweep "$preset" "$out" --sizes "$part_sizes" --rounds "$rounds" --round "$r" --name "$name" --exe "$dir/src/awave" \
-      --impls "kokkos-$backend" --tune steps_per_sweep=1 --label single-steps $([ "$preset" = host ] && echo --reference cpu-openmp)
+    backend=$preset reference=()
+    [ "$preset" = host ] && backend=openmp reference=(--reference cpu-openmp)  # as the host plans below
+    other=(--sizes "$part_sizes" --rounds "$rounds" --round "$r" --name "$name" --exe "$dir/src/awave" "${reference[@]}")
+    sweep "$preset" "$out" "${other[@]}" --impls "kokkos-$backend,kokkos-$backend-mdrange"
+    sweep "$preset" "$out" "${other[@]}" --impls "kokkos-$backend" --tune steps_per_sweep=1 --label single-steps
   done
   # The CPU platform: the host build's threaded codes (the offload build's, with its target regions on
   # the host, are variants below); the other binding (unbound threads) beside the README's (spread).

@@ -47,10 +47,16 @@ template std::vector<std::uint32_t> plane_checksums<double>(const double*, const
 template std::vector<std::uint32_t> plane_checksums<float>(const float*, const PaddedGeometry&, int, int);
 template std::vector<std::uint32_t> plane_checksums<float>(const double*, const PaddedGeometry&, int, int);
 
-std::uint32_t field_digest(const double* padded, const PaddedGeometry& g) {
-  const std::vector<std::uint32_t> sums = plane_checksums<double>(padded, g, 1, g.nx);
+namespace {
+// A field's digest from its interior planes' checksums, in plane order.
+std::uint32_t digest_of_planes(const std::vector<std::uint32_t>& sums) {
   return std::uint32_t(crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(sums.data()),
                              uInt(sums.size() * sizeof(std::uint32_t))));
+}
+}  // namespace
+
+std::uint32_t field_digest(const double* padded, const PaddedGeometry& g) {
+  return digest_of_planes(plane_checksums<double>(padded, g, 1, g.nx));
 }
 
 std::uint32_t field_digest(WaveImpl& impl, const PaddedGeometry& g, std::size_t slab_bytes) {
@@ -70,8 +76,7 @@ std::uint32_t field_digest(WaveImpl& impl, const PaddedGeometry& g, std::size_t 
     const std::vector<std::uint32_t> slab_sums = plane_checksums<double>(buffer.data.get(), g, 0, n);
     sums.insert(sums.end(), slab_sums.begin(), slab_sums.end());
   }
-  return std::uint32_t(crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(sums.data()),
-                             uInt(sums.size() * sizeof(std::uint32_t))));
+  return digest_of_planes(sums);
 }
 
 std::uint32_t snapshot_record(int64_t time, int64_t slot_u, int64_t slot_u_prev, const WaveParams& p,
