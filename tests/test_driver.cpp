@@ -209,6 +209,8 @@ TEST(Driver, ChunksOutputAndTimeCounter) {
   for (const ImplResult& res : r.results) {
     EXPECT_EQ(res.chunk_steps, (std::vector<int>{7, 7, 7, 7, 7, 7, 7, 1}));
     EXPECT_EQ(res.chunk_seconds.size(), 8u);
+    EXPECT_GT(res.outside_chunks_seconds.set_up, 0.0);  // time beyond the chunks, counted (-json)
+    if (res.checked) EXPECT_GT(res.outside_chunks_seconds.finish, 0.0);
     const VtkHdfContents c = read_vtkhdf_contents(res.output_file);
     EXPECT_EQ(c.nsteps, 9);
     EXPECT_EQ(c.step_values, (std::vector<int64_t>{0, 7, 14, 21, 28, 35, 42, 49, 50}));

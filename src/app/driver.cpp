@@ -257,6 +257,8 @@ ImplResult run_one(const ImplEntry& entry, SlabProblems& problems, const Options
   result.id = entry.id;
   result.description = entry.description;
   result.is_reference = entry.id == options.reference && options.check;
+  using clock = std::chrono::steady_clock;
+  const auto set_up_start = clock::now();
   log << fmt::format("[{}] {}: setting up\n", entry.id, entry.description) << std::flush;
   const StepPlan plan = plan_implementation(entry, options.params, problems.single_steps().slab(), result.is_reference);
   const WaveProblem& problem = problems.for_plan(plan);
@@ -277,7 +279,9 @@ ImplResult run_one(const ImplEntry& entry, SlabProblems& problems, const Options
     result.distributed.halo_path = steps.halo().path_description();
     log << fmt::format("[{}] halo exchange: {}\n", entry.id, steps.halo().path_description()) << std::flush;
   }
+  result.outside_chunks_seconds.set_up = std::chrono::duration<double>(clock::now() - set_up_start).count();
   const std::optional<NonFinite> written_non_finite = run_chunks(*impl, steps, problem, options, result);
+  const auto finish_start = clock::now();
   if (entry.on_device && !result.output_file.empty() && !result.io.pinned)
     log << fmt::format("[{}] snapshot buffers: pageable, pinned memory was refused (the copies back run slower)\n",
                        entry.id)
@@ -291,6 +295,7 @@ ImplResult run_one(const ImplEntry& entry, SlabProblems& problems, const Options
   } else if (digest) {
     result.digest = field_digest(*impl, problem.geometry());
   }
+  result.outside_chunks_seconds.finish = std::chrono::duration<double>(clock::now() - finish_start).count();
   report_non_finite(impl->first_non_finite(), written_non_finite, problem, result);
   return result;
 }
@@ -505,7 +510,9 @@ void write_json(const RunReport& report, const std::string& path) {
                          {"bytes_per_site_model", bytes_per_site_update(r.plan.steps_per_sweep)},
                          {"effective_bandwidth_gb_s", best * bytes_per_site_update(r.plan.steps_per_sweep) / 1e9},
                          {"is_reference", r.is_reference},
-                         {"checked", r.checked}};
+                         {"checked", r.checked},
+                         {"outside_chunks_seconds",
+                          {{"set_up", r.outside_chunks_seconds.set_up}, {"finish", r.outside_chunks_seconds.finish}}}};
     if (r.digest) ji["digest"] = fmt::format("{:08x}", *r.digest);
     if (r.checked) {
       ji["differences"] = r.differences;

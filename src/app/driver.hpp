@@ -59,6 +59,10 @@ struct ImplResult {
     std::vector<std::array<double, 3>> chunks;  // the same per chunk: step, halo copies, MPI
   } distributed;
 
+  struct {  // what a run costs beyond its timed chunks (issue 58 item 4: a 1000^3 study round's fixed cost)
+    double set_up = 0;  // making the implementation (fields filled, copied to the device) and its step loop
+    double finish = 0;  // after the chunks: the check against the reference, or -digest's copy back and CRC
+  } outside_chunks_seconds;
   std::vector<double> chunk_su_per_s(std::size_t interior_points) const;
   bool passed() const { return non_finite.empty() && (!checked || differences == 0); }
 };
