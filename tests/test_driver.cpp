@@ -1,5 +1,6 @@
 // The driver end to end: chunking, output, and a checker that catches planted faults.
 #include "app/driver.hpp"
+#include "app/gpu_energy.hpp"
 #include "app/registry.hpp"
 #include "io/vtkhdf.hpp"
 
@@ -217,4 +218,59 @@ TEST(Driver, ChunksOutputAndTimeCounter) {
   }
   EXPECT_TRUE(r.all_passed());
   fs::remove_all(dir);
+}
+
+// The energy over the timed chunks (app/gpu_energy.hpp), from a planted counter: the windows'
+// differences summed; a failed read or a counter that went backwards (driver reloaded) leaves it
+// unknown, not a wrong number.
+TEST(GpuEnergy, TallySumsTheWindowsAndRefusesABadReading) {
+  std::vector<std::optional<std::uint64_t>> readings;
+  std::size_t next = 0;
+  auto planted = [&](std::vector<std::optional<std::uint64_t>> r) {
+    readings = std::move(r);
+    next = 0;
+    return GpuEnergyCounter([&] { return readings.at(next++); });
+  };
+  EnergyTally good(planted({1000, 4500, 5000, 5250}));  // two windows: 3.5 J and 0.25 J
+  good.begin();
+  good.end(0.5);
+  good.begin();
+  good.end(0.25);
+  EXPECT_TRUE(good.known());
+  EXPECT_EQ(good.millijoules(), 3750u);
+  EXPECT_DOUBLE_EQ(good.seconds(), 0.75);
+
+  EnergyTally failed(planted({1000, std::nullopt, 5000, 6000}));
+  failed.begin();
+  failed.end(0.5);
+  failed.begin();
+  failed.end(0.5);
+  EXPECT_FALSE(failed.known());
+
+  EnergyTally backwards(planted({5000, 4000}));
+  backwards.begin();
+  backwards.end(0.5);
+  EXPECT_FALSE(backwards.known());
+
+  EnergyTally none{GpuEnergyCounter()};  // off the GPU, or no NVML
+  none.begin();
+  none.end(0.5);
+  EXPECT_FALSE(none.known());
+}
+
+TEST(GpuEnergy, JoulesASiteUpdate) {
+  ImplResult r;
+  r.chunk_steps = {3, 5};
+  r.chunk_seconds = {0.1, 0.2};
+  EXPECT_FALSE(r.joules_per_site_update(1000).has_value());  // no energy: none
+  r.energy = ImplResult::Energy{16.0, 0.3};
+  EXPECT_DOUBLE_EQ(*r.joules_per_site_update(1000), 16.0 / (8.0 * 1000.0));
+}
+
+// Off the GPU a run records no energy, and with no NVML (CI) the GPU's counter is empty.
+TEST(GpuEnergy, NoneOffTheGpu) {
+  Options o = small_options({12, 9, 5});
+  std::ostringstream log;
+  const RunReport r = run_comparison(o, {find_implementation("cpu"), &host_kokkos_impl()}, log);
+  for (const ImplResult& res : r.results) EXPECT_FALSE(res.energy.has_value()) << res.id;
 }

@@ -3,6 +3,7 @@
 // the host implementations, and (AWAVE_TEST_ON_DEVICE=1, label gpu) for the accelerator ones;
 // both also run a long one. ctest runs them again with AWAVE_STEPS_PER_SWEEP=3 (the
 // temporal-blocking sweep, core/step_plan.hpp, on every grid it applies to).
+#include "app/gpu_energy.hpp"
 #include "app/registry.hpp"
 #include "core/approx_equal.hpp"
 #include "core/step_plan.hpp"
@@ -178,6 +179,21 @@ INSTANTIATE_TEST_SUITE_P(Implementations, SlabDigest, ::testing::ValuesIn(tested
                          [](const ::testing::TestParamInfo<std::string>& info) { return name_of(info.param); });
 
 #if AWAVE_TEST_ON_DEVICE
+// On a GPU machine NVML's energy counter of this process's GPU is found and read
+// (app/gpu_energy.hpp: -json's energy of the GPU codes), and it does not go back over steps.
+TEST(GpuEnergy, TheGpusCounterIsRead) {
+  const GpuEnergyCounter counter = GpuEnergyCounter::of_this_process_gpu();
+  const std::optional<std::uint64_t> before = counter.millijoules();
+  ASSERT_TRUE(before) << "no NVML energy counter for CUDA's first visible GPU";
+  WaveParams params;
+  params.shape = {128, 128, 128};
+  const WaveProblem problem(params);
+  for (const std::string& id : tested_implementations()) make_implementation(*find_implementation(id), problem)->run(20);
+  const std::optional<std::uint64_t> after = counter.millijoules();
+  ASSERT_TRUE(after);
+  EXPECT_GE(*after, *before);
+}
+
 // Hand OpenMP offload's step region takes one work item per thread and has no loop for a runtime
 // that runs fewer teams or threads than it asks for; such steps must never leave the device. ctest
 // runs this with AWAVE_OMP_TEAMS=3 (3 teams where a 64^3 grid needs 128) and the marching step.

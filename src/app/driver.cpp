@@ -1,4 +1,5 @@
 #include "app/driver.hpp"
+#include "app/gpu_energy.hpp"
 
 #include "app/progress.hpp"
 #include "app/registry.hpp"
@@ -46,6 +47,12 @@ std::vector<double> ImplResult::chunk_su_per_s(std::size_t interior_points) cons
   std::vector<double> su(chunk_seconds.size());
   for (std::size_t c = 0; c < su.size(); ++c) su[c] = double(interior_points) * chunk_steps[c] / chunk_seconds[c];
   return su;
+}
+
+std::optional<double> ImplResult::joules_per_site_update(std::size_t interior_points) const {
+  const double updates = double(interior_points) * std::accumulate(chunk_steps.begin(), chunk_steps.end(), 0.0);
+  if (!energy || updates <= 0) return std::nullopt;
+  return energy->joules / updates;
 }
 
 bool RunReport::all_passed() const {
@@ -112,7 +119,7 @@ namespace {
 // timed region, written by the writer thread while the next chunk computes). Returns the first
 // NaN or Inf the writer met.
 std::optional<NonFinite> run_chunks(WaveImpl& impl, StepLoop& steps, const WaveProblem& problem, const Options& options,
-                                    ImplResult& result) {
+                                    bool on_device, ImplResult& result) {
   using clock = std::chrono::steady_clock;
   const WaveParams& p = problem.global_params();  // (the rate is the whole grid's)
   const ProcessGroup& group = ProcessGroup::world();
@@ -140,14 +147,17 @@ std::optional<NonFinite> run_chunks(WaveImpl& impl, StepLoop& steps, const WaveP
                             options.progress && group.rank() == 0);
   long steps_done = 0;
   double compute_done = 0;
+  EnergyTally energy(on_device ? GpuEnergyCounter::of_this_process_gpu() : GpuEnergyCounter());
   try {
     if (out) snapshot();
     for (const int len : chunks) {
+      energy.begin();
       const auto start = clock::now();
       steps.run(len);  // blocking: the chunk is complete on return
       const auto stop = clock::now();
       result.chunk_steps.push_back(len);
       result.chunk_seconds.push_back(std::chrono::duration<double>(stop - start).count());
+      energy.end(result.chunk_seconds.back());
       steps_done += len;
       compute_done += result.chunk_seconds.back();
       progress.update(steps_done, compute_done);
@@ -166,6 +176,9 @@ std::optional<NonFinite> run_chunks(WaveImpl& impl, StepLoop& steps, const WaveP
     if (group.distributed()) group.abort_with_error(line, 3);
     throw std::runtime_error(line);
   }
+  if (group.min(energy.known() ? 1L : 0L) == 1)  // every process's GPU, or none
+    result.energy = ImplResult::Energy{double(group.sum(std::size_t(energy.millijoules()))) / 1000.0,
+                                       group.max(energy.seconds())};
   if (out) {  // over MPI: the slowest process's
     result.io.wall_seconds = group.max(std::chrono::duration<double>(clock::now() - wall_start).count());
     result.io.copy_seconds = group.max(result.io.copy_seconds);
@@ -280,7 +293,7 @@ ImplResult run_one(const ImplEntry& entry, SlabProblems& problems, const Options
     log << fmt::format("[{}] halo exchange: {}\n", entry.id, steps.halo().path_description()) << std::flush;
   }
   result.outside_chunks_seconds.set_up = std::chrono::duration<double>(clock::now() - set_up_start).count();
-  const std::optional<NonFinite> written_non_finite = run_chunks(*impl, steps, problem, options, result);
+  const std::optional<NonFinite> written_non_finite = run_chunks(*impl, steps, problem, options, entry.on_device, result);
   const auto finish_start = clock::now();
   if (entry.on_device && !result.output_file.empty() && !result.io.pinned)
     log << fmt::format("[{}] snapshot buffers: pageable, pinned memory was refused (the copies back run slower)\n",
@@ -399,6 +412,11 @@ void print_summary(const RunReport& report, std::ostream& out) {
     else
       out << "  check: not checked (-no_check)\n";
     if (r.digest) out << fmt::format("  digest of the final u: {:08x}\n", *r.digest);
+    if (const std::optional<double> j = r.joules_per_site_update(points))
+      out << fmt::format("  energy (NVML, the GPU{}): {:.1f} J over {:.2f} s of chunks, {:.3g} J a site update{}\n",
+                         r.distributed.processes > 1 ? "s" : "", r.energy->joules, r.energy->seconds, *j,
+                         r.energy->seconds < 1.0 ? " (under 1 s: too short for NVML's counter, not a figure to quote)"
+                                                 : "");
     if (!r.non_finite.empty()) out << fmt::format("  non-finite value: {}: FAIL\n", r.non_finite);
     if (r.distributed.processes > 1)
       out << fmt::format("  over {} MPI processes (slowest each): steps {:.3f} s, halo copies {:.3f} s, MPI {:.3f} s\n",
@@ -514,6 +532,11 @@ void write_json(const RunReport& report, const std::string& path) {
                          {"outside_chunks_seconds",
                           {{"set_up", r.outside_chunks_seconds.set_up}, {"finish", r.outside_chunks_seconds.finish}}}};
     if (r.digest) ji["digest"] = fmt::format("{:08x}", *r.digest);
+    if (const std::optional<double> j = r.joules_per_site_update(points))
+      ji["energy"] = {{"source", "NVML total energy"},
+                      {"joules", r.energy->joules},
+                      {"seconds", r.energy->seconds},
+                      {"joules_per_site_update", *j}};
     if (r.checked) {
       ji["differences"] = r.differences;
       ji["bitwise"] = r.bitwise();

@@ -63,7 +63,14 @@ struct ImplResult {
     double set_up = 0;  // making the implementation (fields filled, copied to the device) and its step loop
     double finish = 0;  // after the chunks: the check against the reference, or -digest's copy back and CRC
   } outside_chunks_seconds;
+  struct Energy {  // the GPUs' energy over the timed chunks (app/gpu_energy.hpp), every process's GPU
+    double joules = 0;
+    double seconds = 0;  // the chunks' time it covers (the slowest process's)
+  };
+  std::optional<Energy> energy;  // none off the GPU, or where NVML is not there
   std::vector<double> chunk_su_per_s(std::size_t interior_points) const;
+  // Joules a site update over the timed chunks, where the energy is known.
+  std::optional<double> joules_per_site_update(std::size_t interior_points) const;
   bool passed() const { return non_finite.empty() && (!checked || differences == 0); }
 };
 
