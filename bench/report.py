@@ -7,7 +7,7 @@
 The report is one current study (bench/report_sections/inputs.py, DEFAULT_STUDY: one commit, six
 platforms): the first page answers (bench/portability.py), section 1 is its evidence
 (bench/study_evidence.py); sections 2-4 measure the product as it stands (over MPI, bitwise,
-temporal blocking); provenance comes last. Earlier studies keep their data and their sections in
+temporal blocking, energy); provenance comes last. Earlier studies keep their data and their sections in
 their results folders' READMEs. Every number is read from (or computed from) those files; the
 same files give the same report, byte for byte.
 """
@@ -29,8 +29,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import portability  # noqa: E402
 import study_evidence  # noqa: E402
 from report_sections.bitwise import bitwise_section  # noqa: E402
-from report_sections.inputs import (DEFAULT_BITWISE, DEFAULT_FP_COST, DEFAULT_MPI, DEFAULT_STUDY,  # noqa: E402
-                                    DEFAULT_SWEEP_LOC, DEFAULT_TEMPORAL_PRODUCT, HERE, STUDY_CAVEATS)
+from report_sections.energy import energy_section  # noqa: E402
+from report_sections.inputs import (DEFAULT_BITWISE, DEFAULT_ENERGY, DEFAULT_FP_COST, DEFAULT_MPI,  # noqa: E402
+                                    DEFAULT_STUDY, DEFAULT_SWEEP_LOC, DEFAULT_TEMPORAL_PRODUCT, HERE, STUDY_CAVEATS)
 from report_sections.provenance import provenance_section  # noqa: E402
 from report_sections.scaling import mpi_section  # noqa: E402
 from report_sections.temporal import every_model_section, temporal_section  # noqa: E402
@@ -72,7 +73,7 @@ def generate(out_dir, study_dirs=None):
     runs = portability.first_page(w, plt, study_dirs, loc, divergence, out_dir,
                                   STUDY_CAVEATS if study_dirs == DEFAULT_STUDY else ())
     w("After this page: 1. its evidence; the product as it stands, measured: 2. over MPI, 3. bitwise, "
-      "4. beyond the one-step limit (temporal blocking); provenance. The earlier studies keep their data and "
+      "4. beyond the one-step limit (temporal blocking), 5. energy a site update on the GPUs; provenance. The earlier studies keep their data and "
       "their sections in their results folders' READMEs (`bench/results/README.md` lists them).\n")
     study_evidence.evidence(w, study_dirs, loc)
     w("# The product as it stands\n")
@@ -80,6 +81,7 @@ def generate(out_dir, study_dirs=None):
     bitwise_section(w, DEFAULT_BITWISE, DEFAULT_FP_COST)
     temporal_section(w, DEFAULT_TEMPORAL_PRODUCT)
     every_model_section(w, DEFAULT_SWEEP_LOC)
+    energy_section(w, DEFAULT_ENERGY)
     provenance_section(w, runs, loc, divergence)
     with open(os.path.join(out_dir, "report.md"), "w") as f:
         f.write("\n".join(md) + "\n")

@@ -20,6 +20,7 @@ sys.path.insert(0, os.path.join(TOP, "bench"))
 import report  # noqa: E402
 import portability  # noqa: E402
 import readme_rates  # noqa: E402
+import energy_summary  # noqa: E402
 from report_sections import common  # noqa: E402
 from report_sections.inputs import DEFAULT_STUDY  # noqa: E402
 
@@ -201,6 +202,42 @@ class Report(unittest.TestCase):
                                 (os.path.join(TOP, "bench", "report"), os.path.join(TOP, "bench"), TOP)), path)
         for png in re.findall(r"\]\(([\w.]+\.png)\)", text):
             self.assertIn(png, names, "every plot the report shows is made with it")
+
+
+class EnergySummary(unittest.TestCase):
+    """bench/energy_summary.py (energy.sh's table, the report's section 5) on planted runs."""
+    SOURCE = os.path.join(TOP, "bench", "results", "h200-2026-11-27", "energy-cb46677", "energy-512-plan3-r1.json")
+
+    def plant(self, d, name, joules, seconds=2.0, drop=False):
+        with open(self.SOURCE) as f:
+            run = json.load(f)
+        run["implementations"] = run["implementations"][:1]  # hand CUDA
+        i = run["implementations"][0]
+        if drop:
+            del i["energy"]
+        else:
+            updates = 128e6 * 3
+            i["energy"] = {"joules": joules, "seconds": seconds, "joules_per_site_update": joules / updates}
+        run["params"]["shape"] = [128, 128, 128]
+        with open(os.path.join(d, name + ".json"), "w") as f:
+            json.dump(run, f)
+
+    def test_medians_windows_and_planted_values(self):
+        with tempfile.TemporaryDirectory() as d:
+            for r, joules in enumerate((3.0, 6.0, 4.5)):
+                self.plant(d, f"energy-128-plan3-r{r}", joules)
+            self.plant(d, "energy-128-plan3-r9", 0, drop=True)  # a run without energy counts for nothing
+            rows = energy_summary.energy_rows(d)
+            self.assertEqual(list(rows), [(128, "cuda", 3)])
+            v = rows[(128, "cuda", 3)]
+            self.assertEqual(len(v), 3)
+            self.assertAlmostEqual(energy_summary.median_of(v), 4.5 / (128e6 * 3))
+            self.assertAlmostEqual(energy_summary.median_of(v, 1), 2.25)  # watts: joules over seconds
+            self.assertNotIn("under 1 s", "\n".join(energy_summary.table(rows)))
+            self.plant(d, "energy-128-plan3-r3", 60.0, seconds=0.5)  # a planted high reading, on a short window
+            rows = energy_summary.energy_rows(d)
+            self.assertAlmostEqual(energy_summary.median_of(rows[(128, "cuda", 3)]), (4.5 + 6.0) / 2 / (128e6 * 3))
+            self.assertIn("under 1 s", "\n".join(energy_summary.table(rows)))
 
 
 class ReadmeRates(unittest.TestCase):

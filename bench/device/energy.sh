@@ -27,21 +27,4 @@ for r in $(seq 1 "$rounds"); do
     done
   done
 done
-python3 - "$out" <<'PY' | tee -a "$out/summary.txt"
-import glob, json, os, statistics, sys
-rows = {}
-for path in sorted(glob.glob(os.path.join(sys.argv[1], "energy-*.json"))):
-    run = json.load(open(path))
-    n = run["params"]["shape"][0]
-    for i in run["implementations"]:
-        e = i.get("energy")
-        if e:
-            rows.setdefault((n, i["id"], i["steps_per_sweep"]), []).append(
-                (e["joules_per_site_update"], e["joules"] / e["seconds"], i["median_su_per_s"], e["seconds"]))
-print(f"{'size':>6} {'code':24} {'plan':>4} {'runs':>4} {'J a site update (median, min-max)':>36} {'W':>6} {'SU/s':>10} {'s':>5}")
-for (n, code, plan), v in sorted(rows.items()):
-    j = [x[0] for x in v]
-    print(f"{n:>5}^3 {code:24} {plan:>4} {len(v):>4} {statistics.median(j):>12.3e} ({min(j):.3e}-{max(j):.3e}) "
-          f"{statistics.median(x[1] for x in v):>6.0f} {statistics.median(x[2] for x in v):>10.3e} "
-          f"{min(x[3] for x in v):>5.1f}")
-PY
+python3 bench/energy_summary.py "$out" | tee -a "$out/summary.txt"

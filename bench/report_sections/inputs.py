@@ -36,3 +36,5 @@ DEFAULT_NCU = [(os.path.join(HERE, "results", f"{gpu.lower()}-2026-11-26", "ncu-
                for kernel, name in (("cuda", "hand CUDA sweep"), ("kokkos-cuda", "Kokkos-CUDA sweep"),
                                     ("cuda-single", "hand CUDA single step (interior)"))]
 DEFAULT_SWEEP_LOC = os.path.join(HERE, "results", "build-machine-2026-11-25", "sweep-loc", "loc.json")
+# Section 5, energy a site update: bench/device/energy.sh on each GPU, one clean build (issue 58 item 6).
+DEFAULT_ENERGY = [os.path.join(HERE, "results", d, "energy-cb46677") for d in ("h100-2026-11-27", "h200-2026-11-27")]
