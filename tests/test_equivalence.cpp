@@ -179,12 +179,13 @@ INSTANTIATE_TEST_SUITE_P(Implementations, SlabDigest, ::testing::ValuesIn(tested
                          [](const ::testing::TestParamInfo<std::string>& info) { return name_of(info.param); });
 
 #if AWAVE_TEST_ON_DEVICE
-// On a GPU machine NVML's energy counter of this process's GPU is found and read
-// (app/gpu_energy.hpp: -json's energy of the GPU codes), and it does not go back over steps.
+// On a GPU machine the accelerator names its PCI bus id, NVML's energy counter of that GPU is found
+// and read (app/gpu_energy.hpp: -json's energy of the GPU codes), and it does not go back over steps.
 TEST(GpuEnergy, TheGpusCounterIsRead) {
-  const GpuEnergyCounter counter = GpuEnergyCounter::of_this_process_gpu();
+  ASSERT_TRUE(accelerator_pci_bus_id()) << "the accelerator gives no PCI bus id";
+  const GpuEnergyCounter counter = GpuEnergyCounter::of_gpu(accelerator_pci_bus_id());
   const std::optional<std::uint64_t> before = counter.millijoules();
-  ASSERT_TRUE(before) << "no NVML energy counter for CUDA's first visible GPU";
+  ASSERT_TRUE(before) << "no NVML energy counter for the GPU at " << *accelerator_pci_bus_id();
   WaveParams params;
   params.shape = {128, 128, 128};
   const WaveProblem problem(params);

@@ -147,7 +147,7 @@ std::optional<NonFinite> run_chunks(WaveImpl& impl, StepLoop& steps, const WaveP
                             options.progress && group.rank() == 0);
   long steps_done = 0;
   double compute_done = 0;
-  EnergyTally energy(on_device ? GpuEnergyCounter::of_this_process_gpu() : GpuEnergyCounter());
+  EnergyTally energy(on_device ? GpuEnergyCounter::of_gpu(accelerator_pci_bus_id()) : GpuEnergyCounter());
   try {
     if (out) snapshot();
     for (const int len : chunks) {

@@ -18,10 +18,9 @@ class GpuEnergyCounter {
   // Millijoules so far, or none (no NVML, no GPU, a failed read).
   using Reader = std::function<std::optional<std::uint64_t>()>;
 
-  // NVML's counter of this process's GPU: CUDA ordinal 0 of the visible devices (a one-process
-  // run's GPU, and an MPI process's once select_accelerator narrowed CUDA_VISIBLE_DEVICES), found
-  // in NVML by its PCI bus id. Opened once a process; an empty counter where that fails.
-  static GpuEnergyCounter of_this_process_gpu();
+  // NVML's counter of the GPU with that PCI bus id (the accelerator's: app/registry.hpp, which
+  // knows the device this process runs on, also over MPI); an empty counter where there is none.
+  static GpuEnergyCounter of_gpu(const std::optional<std::string>& pci_bus_id);
   explicit GpuEnergyCounter(Reader reader = {}) : reader_(std::move(reader)) {}
 
   std::optional<std::uint64_t> millijoules() const { return reader_ ? reader_() : std::nullopt; }

@@ -108,6 +108,11 @@ std::optional<std::string> select_accelerator(int local_rank, int local_size) {
   return chosen;
 }
 
+std::optional<std::string> accelerator_pci_bus_id() {
+  const Accelerator* a = accelerator();
+  return a && a->pci_bus_id && !a->problem() ? a->pci_bus_id() : std::nullopt;
+}
+
 std::optional<std::size_t> accelerator_memory_bytes() {
   const Accelerator* a = accelerator();
   return a && !a->problem() ? a->memory_bytes() : std::nullopt;

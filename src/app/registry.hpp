@@ -41,5 +41,7 @@ std::optional<std::string> select_accelerator(int local_rank, int local_size);
 // Total memory of the accelerator, where the build can ask (CUDA; OpenMP offload on an NVIDIA
 // GPU); nothing otherwise.
 std::optional<std::size_t> accelerator_memory_bytes();
+// The PCI bus id of the accelerator this process runs on, where the build can ask; nothing otherwise.
+std::optional<std::string> accelerator_pci_bus_id();
 
 }  // namespace awave

@@ -20,6 +20,7 @@ struct Accelerator {
   std::string (*description)();                  // "NVIDIA H100 80GB HBM3, 79.1 GiB"
   std::optional<std::size_t> (*memory_bytes)();  // total memory, where it can be asked
   void (*select)(int local_rank);                // over MPI, after CUDA_VISIBLE_DEVICES is narrowed; may be null
+  std::optional<std::string> (*pci_bus_id)();    // the GPU this process runs on, as NVML finds it (app/gpu_energy.hpp)
 };
 
 struct Backend {

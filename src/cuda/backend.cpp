@@ -4,7 +4,7 @@
 
 namespace awave {
 namespace {
-const Accelerator cuda_gpu{cuda_device_problem, cuda_device_description, cuda_memory_bytes, nullptr};
+const Accelerator cuda_gpu{cuda_device_problem, cuda_device_description, cuda_memory_bytes, nullptr, cuda_pci_bus_id};
 }  // namespace
 
 extern const Backend cuda_backend = {add_cuda_implementations, {"cuda"}, &cuda_gpu};

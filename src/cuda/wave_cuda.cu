@@ -381,6 +381,14 @@ std::optional<std::size_t> cuda_memory_bytes() {
   return prop.totalGlobalMem;
 }
 
+std::optional<std::string> cuda_pci_bus_id() {
+  int device = 0;
+  char id[32] = {};
+  if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetPCIBusId(id, int(sizeof id), device) != cudaSuccess)
+    return std::nullopt;
+  return std::string(id);
+}
+
 void add_cuda_implementations(std::vector<ImplEntry>& impls) {
   impls.push_back(entry_of<WaveCuda>(
       "cuda", "hand-written CUDA (interior + boundary-layer kernels, one stream; three steps a sweep on large grids)",

@@ -14,6 +14,8 @@ std::optional<std::string> cuda_device_problem();
 std::string cuda_device_description();
 // Memory of the current device, if it can be queried.
 std::optional<std::size_t> cuda_memory_bytes();
+// The current device's PCI bus id ("0000:4E:00.0"), if it can be queried.
+std::optional<std::string> cuda_pci_bus_id();
 
 void add_cuda_implementations(std::vector<ImplEntry>& impls);
 

@@ -352,6 +352,7 @@ namespace {
 struct DriverDevice {
   std::string name;
   std::size_t total_bytes = 0;
+  std::string pci_bus_id;
 };
 
 std::optional<DriverDevice> driver_default_device() {
@@ -367,15 +368,17 @@ std::optional<DriverDevice> driver_default_device() {
   const auto get = reinterpret_cast<Get>(dlsym(cuda, "cuDeviceGet"));
   const auto total_mem = reinterpret_cast<TotalMem>(dlsym(cuda, "cuDeviceTotalMem_v2"));
   const auto get_name = reinterpret_cast<Name>(dlsym(cuda, "cuDeviceGetName"));
+  const auto get_bus_id = reinterpret_cast<Name>(dlsym(cuda, "cuDeviceGetPCIBusId"));
   std::optional<DriverDevice> found;
   int n = 0, device = 0;
-  if (init && count && get && total_mem && get_name && init(0) == 0 && count(&n) == 0 && n > 0) {
+  if (init && count && get && total_mem && get_name && get_bus_id && init(0) == 0 && count(&n) == 0 && n > 0) {
     const int ordinal = omp_get_default_device() < n ? omp_get_default_device() : 0;
     DriverDevice d;
-    char name[256] = {};
+    char name[256] = {}, bus_id[32] = {};
     if (get(&device, ordinal) == 0 && total_mem(&d.total_bytes, device) == 0 &&
-        get_name(name, int(sizeof name) - 1, device) == 0) {
+        get_name(name, int(sizeof name) - 1, device) == 0 && get_bus_id(bus_id, int(sizeof bus_id) - 1, device) == 0) {
       d.name = name;
+      d.pci_bus_id = bus_id;
       found = d;
     }
   }
@@ -388,6 +391,11 @@ std::optional<DriverDevice> driver_default_device() {
 std::optional<std::size_t> omp_device_memory_bytes() {
   const std::optional<DriverDevice> d = driver_default_device();
   return d ? std::optional<std::size_t>(d->total_bytes) : std::nullopt;
+}
+
+std::optional<std::string> omp_device_pci_bus_id() {
+  const std::optional<DriverDevice> d = driver_default_device();
+  return d ? std::optional<std::string>(d->pci_bus_id) : std::nullopt;
 }
 
 std::string omp_device_description() {

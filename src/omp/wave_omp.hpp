@@ -21,6 +21,8 @@ std::optional<std::size_t> omp_device_memory_bytes();
 // The default offload device in words, as cuda_device_description() ("NVIDIA H200, 139.8 GiB"),
 // where the CUDA driver can be asked; "OpenMP offload device" otherwise.
 std::string omp_device_description();
+// The default offload device's PCI bus id, asked of the CUDA driver likewise.
+std::optional<std::string> omp_device_pci_bus_id();
 
 void add_omp_implementations(std::vector<ImplEntry>& impls);
 
