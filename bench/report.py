@@ -12,6 +12,7 @@ their results folders' READMEs. Every number is read from (or computed from) tho
 same files give the same report, byte for byte.
 """
 import argparse
+import glob
 import json
 import os
 import sys
@@ -57,6 +58,7 @@ def generate_study(study_dirs, out_dir):
     loc, divergence = study_inputs(study_dirs)
     runs = portability.first_page(md.append, plt, study_dirs, loc, divergence, out_dir)
     study_evidence.evidence(md.append, study_dirs, loc)
+    energy_section(md.append, [e for d in study_dirs for e in sorted(glob.glob(os.path.join(d, "energy-*")))], 2)
     provenance_section(md.append, runs, loc, divergence)
     with open(os.path.join(out_dir, "report.md"), "w") as f:
         f.write("\n".join(md) + "\n")
@@ -81,7 +83,7 @@ def generate(out_dir, study_dirs=None):
     bitwise_section(w, DEFAULT_BITWISE, DEFAULT_FP_COST)
     temporal_section(w, DEFAULT_TEMPORAL_PRODUCT)
     every_model_section(w, DEFAULT_SWEEP_LOC)
-    energy_section(w, DEFAULT_ENERGY)
+    energy_section(w, DEFAULT_ENERGY, 5)
     provenance_section(w, runs, loc, divergence)
     with open(os.path.join(out_dir, "report.md"), "w") as f:
         f.write("\n".join(md) + "\n")

@@ -17,6 +17,7 @@
 # first's reference by their digest); the variants run once, after. The codes that sweep by
 # default run again, as many rounds, with -tune steps_per_sweep=1 (label single-steps): the first
 # page's question (a) compares single steps in every model, (b) each model's best.
+# On a GPU, each GPU build's joules a site update follow (bench/device/energy.sh; ENERGY=0: not).
 # OTHER_KOKKOS="NAME=DIR ..." (e.g. "cuda-k46=build/cuda-k46 host-k46=build/host-k46"): builds of the
 # same sources against another Kokkos (docs/kokkos.md), NAME the preset and a suffix; their Kokkos
 # codes run in the same rounds, beside the first page's, and its first screen gives them rows.
@@ -105,6 +106,16 @@ if has_build openmptarget && [ -n "$host_sizes" ]; then
     --env OMP_TARGET_OFFLOAD=DISABLED --label offload-disabled --no-check
   sweep openmptarget "$out" --sizes "$host_sizes" --impls "$(sweepers openmptarget)" --tune steps_per_sweep=1 \
     --env OMP_TARGET_OFFLOAD=DISABLED --label offload-disabled-single-steps --no-check
+fi
+# Joules a site update on the GPU (report section 5): each GPU build's codes at the sizes of 512^3 and
+# more, ENERGY_ROUNDS (1) rounds of seconds-long runs (bench/device/energy.sh); ENERGY=0 leaves it out.
+energy_sizes=$(tr ',' '\n' <<< "$sizes" | awk '$1 >= 512' | paste -sd' ')
+if [ -n "$energy_sizes" ] && [ "${ENERGY:-1}" = 1 ]; then
+  for preset in "${gpu_builds[@]}"; do
+    case $preset in cuda) codes=cuda,kokkos-cuda,kokkos-cuda-mdrange ;; *) codes=omp,kokkos-openmptarget,kokkos-openmptarget-mdrange ;; esac
+    ROUNDS=${ENERGY_ROUNDS:-1} SIZES=$energy_sizes bash bench/device/energy.sh "$preset" "$codes" "$out/energy-$preset" ||
+      status=1
+  done
 fi
 python3 bench/count_loc.py "$out/loc.json" || status=1
 builds=()

@@ -10,6 +10,7 @@ import json
 import math
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -238,6 +239,25 @@ class EnergySummary(unittest.TestCase):
             rows = energy_summary.energy_rows(d)
             self.assertAlmostEqual(energy_summary.median_of(rows[(128, "cuda", 3)]), (4.5 + 6.0) / 2 / (128e6 * 3))
             self.assertIn("under 1 s", "\n".join(energy_summary.table(rows)))
+
+
+class StudyEnergy(unittest.TestCase):
+    """A study's report gives its GPU builds' energy (bench/study.sh runs energy.sh into STUDY/energy-PRESET)."""
+
+    def test_a_studys_energy_folder_makes_its_section(self):
+        results = os.path.join(TOP, "bench", "results")
+        with tempfile.TemporaryDirectory() as d:
+            study = os.path.join(d, "study")
+            shutil.copytree(os.path.join(results, "h200-2026-11-26", "study-9295f57"), study)
+            report.generate_study([study], os.path.join(d, "without"))
+            shutil.copytree(os.path.join(results, "h200-2026-11-27", "energy-cb46677"), os.path.join(study, "energy-cuda"))
+            report.generate_study([study], os.path.join(d, "with"))
+            with open(os.path.join(d, "without", "report.md")) as f:
+                self.assertNotIn("Energy a site update", f.read())
+            with open(os.path.join(d, "with", "report.md")) as f:
+                text = f.read()
+            self.assertIn("## 2. Energy a site update on the GPUs", text)
+            self.assertIn("| 512^3 | cuda | sweep of 3 | 3.17e-09", text)
 
 
 class ReadmeRates(unittest.TestCase):

@@ -1,4 +1,5 @@
-"""Section 5: joules a site update on the GPUs (issue 58 item 6), from bench/device/energy.sh's runs."""
+"""Joules a site update on the GPUs (issue 58 item 6), from bench/device/energy.sh's runs: the report's
+section 5, and a study's own report (bench/study.sh runs energy.sh into STUDY/energy-PRESET)."""
 import json
 import os
 import sys
@@ -10,12 +11,13 @@ sys.path.insert(0, HERE)
 from energy_summary import energy_rows, median_of  # noqa: E402
 
 
-def energy_section(w, energy_dirs):
-    """Each GPU's table (size, code, plan) and, per size, what the sweep saves and what Kokkos costs."""
+def energy_section(w, energy_dirs, number):
+    """Section NUMBER: each GPU's table (size, code, plan) and, per size, what the sweep saves and
+    what Kokkos costs."""
     present = with_results(energy_dirs)
     if not present:
         return
-    w("## 5. Energy a site update on the GPUs\n")
+    w(f"## {number}. Energy a site update on the GPUs\n")
     w("What a computing centre pays: the board's energy over the timed chunks (NVML's total-energy counter "
       "read around each chunk, `src/app/gpu_energy.hpp`), over the site updates they made. Runs of "
       "`bench/device/energy.sh`: each code long enough for 2-8 s of chunks (the counter is coarse), "
