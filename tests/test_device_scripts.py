@@ -220,3 +220,61 @@ class StudyCommand(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class CollectParts(unittest.TestCase):
+    """bench/device/collect-parts.sh joins an archive carried in parts over several device calls
+    (stage.sh's AWAVE_STAGE_PARTS_MB), and refuses a gap, a damaged part and another archive's."""
+    SCRIPT = os.path.join(DEVICE, "collect-parts.sh")
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.dir)
+        self.archive = os.path.join(self.dir, "awave-device.tar.xz")
+        with open(self.archive, "wb") as f:
+            f.write(os.urandom(250000))
+        with open(os.path.join(self.dir, "awave-device.sha256"), "w") as f:
+            subprocess.run(["sha256sum", "awave-device.tar.xz"], cwd=self.dir, check=True, stdout=f)
+        subprocess.run(["split", "-b", "100000", "awave-device.tar.xz", "part."], cwd=self.dir, check=True)
+        self.keep = os.path.join(self.dir, "keep")
+
+    def carry(self, name, parts, damage=None):
+        """A carried folder NAME with the sha256 file and PARTS; collect-parts.sh's exit and output."""
+        d = os.path.join(self.dir, name)
+        os.makedirs(d)
+        shutil.copy(os.path.join(self.dir, "awave-device.sha256"), d)
+        for p in parts:
+            shutil.copy(os.path.join(self.dir, p), d)
+        if damage:
+            with open(os.path.join(d, damage), "r+b") as f:
+                f.write(b"\0\0\0\0")
+        r = subprocess.run(["bash", self.SCRIPT, d, self.keep], capture_output=True, text=True)
+        return r.returncode, r.stdout.strip() + r.stderr.strip()
+
+    def test_two_calls_join_the_archive(self):
+        self.assertEqual(self.carry("a", ["part.aa"])[0], 3)
+        rc, out = self.carry("b", ["part.ab", "part.ac"])
+        self.assertEqual(rc, 0, out)
+        with open(out, "rb") as joined, open(self.archive, "rb") as original:
+            self.assertEqual(joined.read(), original.read())
+
+    def test_a_gap_is_missing_not_joined(self):
+        rc, out = self.carry("a", ["part.aa", "part.ac"])
+        self.assertEqual(rc, 3)
+        self.assertIn("part.ab missing", out)
+
+    def test_a_damaged_part_is_refused(self):
+        rc, out = self.carry("a", ["part.aa", "part.ab", "part.ac"], damage="part.ab")
+        self.assertEqual(rc, 1)
+        self.assertIn("damaged", out)
+
+    def test_another_archives_parts_are_refused(self):
+        self.assertEqual(self.carry("a", ["part.aa"])[0], 3)
+        other = os.path.join(self.dir, "b")
+        os.makedirs(other)
+        with open(os.path.join(self.dir, "awave-device.sha256")) as f:
+            digest = f.read()
+        with open(os.path.join(other, "awave-device.sha256"), "w") as f:  # same first 16 hex digits, other archive
+            f.write(digest[:16] + ("0" if digest[16] != "0" else "1") + digest[17:])
+        r = subprocess.run(["bash", self.SCRIPT, other, self.keep], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1, r.stderr)

@@ -11,6 +11,7 @@
 # AWAVE_STAGE_TESTS=0 leaves the test executables out (to fit two builds in 64 MiB); the
 # awave* tools (awave, awave-devbench, awave-omp-shapes, awave-view) stay. AWAVE_STAGE_ICU_STUB=1
 # replaces ICU's 31 MB data library with a stub (an offload MPI build then fits beside the repository).
+# AWAVE_STAGE_PARTS_MB=N splits the archive for calls that carry it in parts (below).
 # HDF5's h5diff and h5dump come along (in .device/bin, on PATH there): the device scripts
 # compare files exactly with them.
 set -euo pipefail
@@ -64,3 +65,12 @@ if [ ${#tools[@]} -gt 0 ]; then
 fi
 xz -T2 -6 -c "$work/builds.tar" > "$out/awave-device.tar.xz"
 echo "stage: $(du -h "$out/awave-device.tar.xz" | cut -f1) in $out/awave-device.tar.xz ($(ls "$work/lib" | wc -l) libraries)"
+# AWAVE_STAGE_PARTS_MB=N: the archive in parts of N MB (OUT_DIR/part.aa, ...) beside its sha256, for
+# device calls that carry it a part or two at a time (64 MiB a call with the repository); on the
+# GPU machine, device/collect-parts.sh joins them.
+if [ -n "${AWAVE_STAGE_PARTS_MB:-}" ]; then
+  [[ $AWAVE_STAGE_PARTS_MB =~ ^[1-9][0-9]*$ ]] || { echo "stage: AWAVE_STAGE_PARTS_MB takes a whole number of MB" >&2; exit 2; }
+  (cd "$out" && sha256sum awave-device.tar.xz > awave-device.sha256 &&
+     split -b "${AWAVE_STAGE_PARTS_MB}000000" awave-device.tar.xz part. && rm awave-device.tar.xz)
+  echo "stage: parts $(cd "$out" && ls part.* | tr '\n' ' ')(carry each with $out/awave-device.sha256; bench/device/collect-parts.sh joins them)"
+fi
