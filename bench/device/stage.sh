@@ -16,6 +16,7 @@
 # compare files exactly with them.
 set -euo pipefail
 out=${1:?usage: stage.sh OUT_DIR [BUILD_DIR ...]}
+[[ ${AWAVE_STAGE_PARTS_MB:-1} =~ ^[1-9][0-9]*$ ]] || { echo "stage: AWAVE_STAGE_PARTS_MB takes a whole number of MB" >&2; exit 2; }
 shift
 builds=("$@"); [ ${#builds[@]} -gt 0 ] || builds=(build/cuda build/openmptarget)
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -69,7 +70,6 @@ echo "stage: $(du -h "$out/awave-device.tar.xz" | cut -f1) in $out/awave-device.
 # device calls that carry it a part or two at a time (64 MiB a call with the repository); on the
 # GPU machine, device/collect-parts.sh joins them.
 if [ -n "${AWAVE_STAGE_PARTS_MB:-}" ]; then
-  [[ $AWAVE_STAGE_PARTS_MB =~ ^[1-9][0-9]*$ ]] || { echo "stage: AWAVE_STAGE_PARTS_MB takes a whole number of MB" >&2; exit 2; }
   (cd "$out" && sha256sum awave-device.tar.xz > awave-device.sha256 &&
      split -b "${AWAVE_STAGE_PARTS_MB}000000" awave-device.tar.xz part. && rm awave-device.tar.xz)
   echo "stage: parts $(cd "$out" && ls part.* | tr '\n' ' ')(carry each with $out/awave-device.sha256; bench/device/collect-parts.sh joins them)"
