@@ -4,7 +4,7 @@
 # ROUNDS rounds of timing runs in separate processes, the builds interleaved within each round,
 # each with -digest (held to the checked run's digest by sweep_study_summary.py). Each build's
 # files in OUT_DIR/NAME (NAME: the build folder's last part); then each folder's table and the
-# ratio of B's medians over A's, with whether their ranges overlap.
+# ratio of B's medians over A's, with whether their ranges overlap; the platform's triad before each round.
 #   [IMPLS=cuda,kokkos-cuda] [PLAN=3] [DEADLINE=seconds] \
 #     bench/device/build-ab.sh OUT_DIR SIZES ROUNDS STEPS BUILD_A BUILD_B
 # PLAN: steps_per_sweep of every run (1 or 3). DEADLINE: no round starts after that many seconds.
@@ -33,6 +33,13 @@ for n in $sizes; do
     if [ "$deadline" -gt 0 ] && [ "$SECONDS" -ge "$deadline" ]; then
       echo "deadline: $n^3 stopped before round $r" | tee -a "$out/summary.txt"
       break
+    fi
+    # The platform's triad before each round (build A's awave-devbench, about a second): a machine
+    # whose bandwidth moves between rounds shows it here (the CPU runs of h200-2026-11-27 were bimodal).
+    if [ -x "$build_a/bench/awave-devbench" ]; then
+      "$build_a/bench/awave-devbench" > "$out/triad-$n-r$r.json" 2>&1
+      echo "triad before $n^3 round $r: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("triad_bandwidth_gb_s", "?"))' \
+        "$out/triad-$n-r$r.json" 2>/dev/null || echo failed) GB/s" | tee -a "$out/summary.txt"
     fi
     for b in "$build_a" "$build_b"; do
       run "$b" "time-$n-r$r" 120 -shape "$n,$n,$n" -nsteps "$steps" -out_period $((steps / 3)) -no_check \
