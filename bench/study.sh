@@ -107,7 +107,7 @@ if has_build openmptarget && [ -n "$host_sizes" ]; then
   sweep openmptarget "$out" --sizes "$host_sizes" --impls "$(sweepers openmptarget)" --tune steps_per_sweep=1 \
     --env OMP_TARGET_OFFLOAD=DISABLED --label offload-disabled-single-steps --no-check
 fi
-# Joules a site update on the GPU (report section 5): each GPU build's codes at the sizes of 512^3 and
+# Joules a site update on the GPU (the report's energy section): each GPU build's codes at the sizes of 512^3 and
 # more, ENERGY_ROUNDS (1) rounds of seconds-long runs (bench/device/energy.sh); ENERGY=0 leaves it out.
 energy_sizes=$(tr ',' '\n' <<< "$sizes" | awk '$1 >= 512' | paste -sd' ')
 if [ -n "$energy_sizes" ] && [ "${ENERGY:-1}" = 1 ]; then
