@@ -6,7 +6,7 @@
 
 The report is one current study (bench/report_sections/inputs.py, DEFAULT_STUDY: one commit, six
 platforms): the first page answers (bench/portability.py), section 1 is its evidence
-(bench/study_evidence.py); sections 2-4 measure the product as it stands (over MPI, bitwise,
+(bench/study_evidence.py); sections 2-5 measure the product as it stands (over MPI, bitwise,
 temporal blocking, energy); provenance comes last. Earlier studies keep their data and their sections in
 their results folders' READMEs. Every number is read from (or computed from) those files; the
 same files give the same report, byte for byte.
