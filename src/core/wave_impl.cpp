@@ -12,7 +12,7 @@ namespace {
 // Index of the first value that is not finite, or n; on host threads (the writer thread scans
 // every snapshot, and a GPU run leaves the host's cores idle).
 template <class T>
-std::size_t first_non_finite(const T* values, std::size_t n) {
+std::size_t first_non_finite_of(const T* values, std::size_t n) {
   std::size_t first = n;
 #pragma omp parallel for reduction(min : first) schedule(static)
   for (std::size_t p = 0; p < n; ++p)
@@ -22,7 +22,7 @@ std::size_t first_non_finite(const T* values, std::size_t n) {
 
 template <class T>
 std::optional<NonFinite> non_finite_at(const PaddedGeometry& g, long step, const char* field, const T* values) {
-  const std::size_t p = first_non_finite(values, g.size());
+  const std::size_t p = first_non_finite_of(values, g.size());
   if (p == g.size()) return std::nullopt;
   return NonFinite{step,
                    field,
@@ -33,6 +33,8 @@ std::optional<NonFinite> non_finite_at(const PaddedGeometry& g, long step, const
 }
 
 }  // namespace
+
+std::size_t first_non_finite_value(const double* values, std::size_t n) { return first_non_finite_of(values, n); }
 
 std::optional<NonFinite> find_non_finite(const PaddedGeometry& g, long step, const double* now, const double* prev) {
   if (auto bad = non_finite_at(g, step, "u", now)) return bad;

@@ -30,6 +30,8 @@ std::optional<NonFinite> find_non_finite(const PaddedGeometry& g, long step, con
 // The same for `now` rounded to float (a single-precision snapshot: a value beyond float's range
 // is stored, and so reported, as Inf).
 std::optional<NonFinite> find_non_finite(const PaddedGeometry& g, long step, const float* now);
+// Index of the first value of `values[0, n)` that is not finite, or n; on host threads.
+std::size_t first_non_finite_value(const double* values, std::size_t n);
 
 class WaveImpl {
  public:

@@ -6,7 +6,6 @@
 #include <zlib.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <stdexcept>
 #include <type_traits>
@@ -68,10 +67,7 @@ std::uint32_t field_digest(WaveImpl& impl, const PaddedGeometry& g, std::size_t 
     const int n = std::min(slab, g.nx + 1 - pi);
     const std::size_t values = std::size_t(n) * g.stride_i();
     impl.copy_planes_to_host(TimeLevel::now, pi, n, buffer.data.get());
-    bool finite = true;
-#pragma omp parallel for reduction(&& : finite) schedule(static)
-    for (std::size_t v = 0; v < values; ++v) finite = finite && std::isfinite(buffer.data.get()[v]);
-    if (!finite) return field_digest(impl.now_on_host().data(), g);
+    if (first_non_finite_value(buffer.data.get(), values) != values) return field_digest(impl.now_on_host().data(), g);
     // The slab's planes as planes 0 .. n-1 of the geometry (plane_checksum indexes by the strides).
     const std::vector<std::uint32_t> slab_sums = plane_checksums<double>(buffer.data.get(), g, 0, n);
     sums.insert(sums.end(), slab_sums.begin(), slab_sums.end());
