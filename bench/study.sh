@@ -18,6 +18,8 @@
 # default run again, as many rounds, with -tune steps_per_sweep=1 (label single-steps): the first
 # page's question (a) compares single steps in every model, (b) each model's best.
 # On a GPU, each GPU build's joules a site update follow (bench/device/energy.sh; ENERGY=0: not).
+# UNBOUND=0 leaves the CPU's unbound plan out and VARIANTS=0 the variants (for a part at a size where they
+# cost more than they tell: a CPU process at 1000^3 spends about 18 s a code).
 # OTHER_KOKKOS="NAME=DIR ..." (e.g. "cuda-k46=build/cuda-k46 host-k46=build/host-k46"): builds of the
 # same sources against another Kokkos (docs/kokkos.md), NAME the preset and a suffix; their Kokkos
 # codes run in the same rounds, beside the first page's, and its first screen gives them rows.
@@ -26,6 +28,10 @@ out=${1:?usage: bench/study.sh OUT}
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 for p in ${GPU_BUILDS:-}; do
   case $p in cuda | openmptarget) ;; *) echo "study: GPU_BUILDS takes cuda and openmptarget, not '$p'" >&2; exit 2 ;; esac
+done
+[[ ${ROUNDS:-5} =~ ^[1-9][0-9]*$ ]] || { echo "study: ROUNDS takes a count of 1 or more, not '${ROUNDS}'" >&2; exit 2; }
+for knob in UNBOUND VARIANTS ENERGY; do
+  [[ ${!knob:-1} =~ ^[01]$ ]] || { echo "study: $knob takes 0 or 1, not '${!knob}'" >&2; exit 2; }
 done
 for entry in ${OTHER_KOKKOS:-}; do
   [[ $entry =~ ^(cuda|openmptarget|host)-[A-Za-z0-9.]+=.+$ ]] ||
@@ -83,13 +89,14 @@ for r in $(seq "$rounds"); do
       --impls cpu-openmp,kokkos-openmp,kokkos-openmp-mdrange --reference cpu-openmp --exe "$host_build/src/awave"
     sweep host "$out" --sizes "$host_sizes" --rounds "$rounds" --round "$r" --impls "$(sweepers host)" \
       --reference cpu-openmp --tune steps_per_sweep=1 --label single-steps --exe "$host_build/src/awave"
-    sweep host "$out" --sizes "$host_sizes" --rounds "$rounds" --round "$r" \
+    [ "${UNBOUND:-1}" = 0 ] || sweep host "$out" --sizes "$host_sizes" --rounds "$rounds" --round "$r" \
       --impls cpu-openmp,kokkos-openmp,kokkos-openmp-mdrange --reference cpu-openmp --env OMP_PROC_BIND=false \
       --label unbound --exe "$host_build/src/awave"
   fi
 done
 # The variants, once each, unchecked (evidence beside the first page).
-if [ -n "$sizes" ]; then
+variants=${VARIANTS:-1}
+if [ -n "$sizes" ] && [ "$variants" = 1 ]; then
   for preset in "${gpu_builds[@]}"; do
     sweep "$preset" "$out" --sizes "$sizes" --impls "kokkos-$preset-mdrange" --tune kokkos.tile=0x0x0 \
       --label default-tiles --no-check
@@ -101,7 +108,7 @@ if [ -n "$sizes" ]; then
       --label naive-axes --no-check
   fi
 fi
-if has_build openmptarget && [ -n "$host_sizes" ]; then
+if has_build openmptarget && [ -n "$host_sizes" ] && [ "$variants" = 1 ]; then
   sweep openmptarget "$out" --sizes "$host_sizes" --impls omp,kokkos-openmptarget,kokkos-openmptarget-mdrange \
     --env OMP_TARGET_OFFLOAD=DISABLED --label offload-disabled --no-check
   sweep openmptarget "$out" --sizes "$host_sizes" --impls "$(sweepers openmptarget)" --tune steps_per_sweep=1 \

@@ -208,6 +208,20 @@ class StudyCommand(unittest.TestCase):
             self.assertEqual(r.stderr.strip(), "study: GPU_BUILDS takes cuda and openmptarget, not 'cdua'")
             self.assertFalse(os.path.exists(out))
 
+    def test_a_bad_knob_is_refused_in_one_line_before_anything_is_written(self):
+        for knob, value, words in (("ROUNDS", "0", "ROUNDS takes a count of 1 or more, not '0'"),
+                                   ("ROUNDS", "5x", "ROUNDS takes a count of 1 or more, not '5x'"),
+                                   ("UNBOUND", "no", "UNBOUND takes 0 or 1, not 'no'"),
+                                   ("VARIANTS", "2", "VARIANTS takes 0 or 1, not '2'"),
+                                   ("ENERGY", "off", "ENERGY takes 0 or 1, not 'off'")):
+            with tempfile.TemporaryDirectory() as d:
+                out = os.path.join(d, "study")
+                r = subprocess.run(["bash", os.path.join(HERE, "..", "bench", "study.sh"), out],
+                                   capture_output=True, text=True, env=dict(os.environ, **{knob: value}))
+                self.assertEqual(r.returncode, 2, knob)
+                self.assertEqual(r.stderr.strip(), "study: " + words)
+                self.assertFalse(os.path.exists(out))
+
     def test_study_parts_refuses_a_part_it_does_not_know_before_running_any(self):
         script = os.path.join(DEVICE, "study-parts.sh")
         for items in (["cuda:200", "gpu:100"], ["cuda:2x"], ["cpu"]):
