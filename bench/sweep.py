@@ -19,7 +19,9 @@ Writes into OUT_DIR:
                              --round K runs round K alone, so that a study interleaves its codes and
                              algorithms round by round (ABC ABC, bench/study.sh), not plan by plan.
   devbench-NAME.json        (GPU builds; and devbench-NAME.end.json after the last round where the
-                             rounds run one by one: the triad at the start and the end of the part)
+                             rounds run one by one: the triad at the start and the end of the part;
+                             a part run again into the folder adds devbench-NAME[.end].2.json, ...)
+  The manifest keeps the runs of sizes planned earlier into the folder (a study in parts by size).
 Every run is checked point by point: GPU runs against the CPU reference on the host's OpenMP
 threads (-reference cpu-openmp: the serial reference's arithmetic, bitwise identical; tested),
 so even 1000^3 is checked in about a minute on a 16-core host; host runs against the serial
@@ -51,6 +53,11 @@ STEPS = {"gpu": (96, 24), "host": (24, 6)}
 BIG_POINTS = 256 ** 3
 STEPS_BIG = {"gpu": (36, 12), "host": (12, 6)}
 SCHEMA = "awave-sweep-run/1"
+
+
+def size_of(run_name):
+    """'cuda-single-steps_512x512x512.r3' -> '512x512x512': a run's size, whatever its round."""
+    return run_name.rsplit("_", 1)[1].split(".")[0]
 
 
 def gpu_info():
@@ -171,9 +178,17 @@ def main(argv):
         run["name"] = run["name"].replace(args.build, tag, 1)
     runs = [dict(run, name=run["name"] + (f".r{r}" if r > 1 else ""), round=r, checked=run["checked"] and r == 1)
             for r in range(1, args.rounds + 1) for run in runs]
-    with open(os.path.join(args.out_dir, f"manifest-{tag}.json"), "w") as f:
-        json.dump({"schema": "awave-sweep-manifest/1", "build": name, "preset": args.build, "gpu": gpu, "runs": runs},
-                  f, indent=1)
+    # A folder's manifest keeps every run planned into it: the plan run again at other sizes (a study in parts,
+    # 1000^3 with fewer rounds) adds its runs; a size planned again replaces that size's runs.
+    manifest = os.path.join(args.out_dir, f"manifest-{tag}.json")
+    kept = []
+    if os.path.exists(manifest):
+        sizes_now = {size_of(run["name"]) for run in runs}
+        with open(manifest) as f:
+            kept = [run for run in json.load(f)["runs"] if size_of(run["name"]) not in sizes_now]
+    with open(manifest, "w") as f:
+        json.dump({"schema": "awave-sweep-manifest/1", "build": name, "preset": args.build, "gpu": gpu,
+                   "runs": kept + runs}, f, indent=1)
         f.write("\n")
     devbench = os.path.join("build", name, "bench", "awave-devbench")
     # The triad once a build: before its first round, and after its last where the rounds run one by one.
@@ -184,7 +199,10 @@ def main(argv):
         bench = json.loads(proc.stdout) if proc.returncode == 0 else {"status": "failed", "error": proc.stderr[-2000:]}
         bench["gpu"] = gpu
         bench["machine_gpu"] = machine_gpu
-        with open(os.path.join(args.out_dir, f"devbench-{name}{reading}.json"), "w") as f:
+        path, n = os.path.join(args.out_dir, f"devbench-{name}{reading}.json"), 2
+        while os.path.exists(path):  # a part run again into the folder keeps the earlier readings
+            path, n = os.path.join(args.out_dir, f"devbench-{name}{reading}.{n}.json"), n + 1
+        with open(path, "w") as f:
             json.dump(bench, f, indent=1)
             f.write("\n")
         print(f"devbench {name}: {bench.get('triad_bandwidth_gb_s', 'failed')} GB/s triad", flush=True)

@@ -116,6 +116,42 @@ class SweepRounds(unittest.TestCase):
                 self.assertIn(f"--round takes 1 to --rounds (3), not {bad}", proc.stderr)
 
 
+class SweepManifest(unittest.TestCase):
+    """A folder's manifest keeps every run planned into it: a study in parts by size (1000^3 with fewer
+    rounds) adds its runs; a size planned again replaces that size's runs, not the others'."""
+
+    def plan(self, d, sizes, rounds, round_=1):
+        exe = os.path.abspath(os.environ.get("AWAVE_EXE", os.path.join(TOP, "build", "host", "src", "awave")))
+        # The triad a part reads, from a planted awave-devbench where sweep.py looks (build/NAME/bench, from d).
+        devbench = os.path.join(d, "build", "host", "bench", "awave-devbench")
+        os.makedirs(os.path.dirname(devbench), exist_ok=True)
+        with open(devbench, "w") as f:
+            f.write('#!/bin/sh\necho \'{"model": "host-openmp", "threads": 2, "triad_bandwidth_gb_s": 7}\'\n')
+        os.chmod(devbench, 0o755)
+        proc = subprocess.run([sys.executable, os.path.join(TOP, "bench", "sweep.py"), "host", "out", "--exe", exe,
+                               "--sizes", sizes, "--impls", "cpu-openmp", "--reference", "cpu", "--rounds", str(rounds),
+                               "--round", str(round_), "--no-check"],
+                              capture_output=True, text=True, cwd=d, env=dict(os.environ, OMP_NUM_THREADS="2"))
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        with open(os.path.join(d, "out", "manifest-host.json")) as f:
+            return sorted(run["name"] for run in json.load(f)["runs"])
+
+    def test_parts_by_size_add_up_and_a_size_planned_again_is_replaced(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.plan(d, "12x10x5", 3)
+            self.assertEqual(self.plan(d, "8x8x8", 2), ["host_12x10x5", "host_12x10x5.r2", "host_12x10x5.r3",
+                                                        "host_8x8x8", "host_8x8x8.r2"])
+            self.assertEqual(self.plan(d, "12x10x5", 1), ["host_12x10x5", "host_8x8x8", "host_8x8x8.r2"])
+
+    def test_a_part_run_again_keeps_the_earlier_triad_readings(self):
+        with tempfile.TemporaryDirectory() as d:
+            for sizes, round_ in (("12x10x5", 1), ("12x10x5", 2), ("8x8x8", 1), ("8x8x8", 2)):
+                self.plan(d, sizes, 2, round_)
+            self.assertEqual(sorted(f for f in os.listdir(os.path.join(d, "out")) if f.startswith("devbench")),
+                             ["devbench-host.2.json", "devbench-host.end.2.json", "devbench-host.end.json",
+                              "devbench-host.json"])
+
+
 class StudyOptions(unittest.TestCase):
     """bench/study.sh refuses a malformed OTHER_KOKKOS entry and a missing build in one line, exit 2."""
 
