@@ -5,7 +5,8 @@
 # Parts: cuda | openmptarget (that GPU preset's runs) | cpu (the host build's and the offload build's on
 # the CPU), each PART:SECONDS, at SIZES on every platform, into STUDY_DIR/study-TAG (TAG: the GPU, h100
 # or h200; STUDY_DIR: $HOME/awave-study), which stays while the machine is held; the whole folder is
-# tarred to $OUT after each part.
+# tarred to $OUT after each part. study.sh's knobs pass through, so a part can also be split by size:
+#   SIZES=256,512 ... study-parts.sh cpu:200; SIZES=1000 ROUNDS=3 UNBOUND=0 VARIANTS=0 ... study-parts.sh cpu:380
 set -u
 sizes=${SIZES:?SIZES: the sizes of every part, e.g. 128,256,512}
 for item in "$@"; do  # every part checked before any runs
