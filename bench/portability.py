@@ -491,9 +491,9 @@ SCREEN_WORDS = 120
 
 
 def screen_sizes(runs, shapes):
-    """The first screen's sizes: the page's largest and every larger size measured anywhere."""
+    """The first screen's sizes: the page's two and every larger size measured anywhere."""
     present = {k[3] for k in runs}
-    return [shapes[-1]] + sorted((x for x in present if points(x) > points(shapes[-1])), key=points)
+    return list(shapes) + sorted((x for x in present if points(x) > points(shapes[-1])), key=points)
 
 
 def other_kokkos_builds(runs):
@@ -510,24 +510,28 @@ def other_kokkos_builds(runs):
 
 
 def screen_apps(runs):
-    """The first screen's rows: (label, app, build name or None): every application, then each Kokkos
-    application again for each build against another Kokkos, labelled with that Kokkos' version."""
-    rows = [(app, app, None) for app in APPLICATIONS]
-    for build, version in sorted(other_kokkos_builds(runs).items(), key=lambda x: x[1]):
-        for app in APPLICATIONS:
-            if app.startswith("Kokkos") and build.partition("-")[0] in APPLICATIONS[app]:
-                rows.append((f"{app} (Kokkos {version}, {build.partition('-')[2]})", app, build))
+    """The first screen's rows: (label, app, suffix or None): every application, then each Kokkos
+    application again for each other Kokkos (the builds of one suffix, one row over their presets:
+    cuda-k46, openmptarget-k46, host-k46), the Kokkos rows labelled with their versions."""
+    others = {}
+    for build, version in other_kokkos_builds(runs).items():
+        others.setdefault(build.partition("-")[2], set()).add(version)
+    own = " (" + " / ".join(v for v in kokkos_versions(runs, others=False)) + ")" if others else ""
+    rows = [(app + (own if app.startswith("Kokkos") else ""), app, None) for app in APPLICATIONS]
+    for suffix, versions in sorted(others.items(), key=lambda x: sorted(x[1])):
+        rows += [(f"{app} ({' / '.join(sorted(versions))})", app, suffix) for app in APPLICATIONS if app.startswith("Kokkos")]
     return rows
 
 
-def screen_samples(runs, platform, app, build, size, question):
-    """A first-screen cell's runs: su_samples, or the same code's in another Kokkos' build."""
-    if build is None:
+def screen_samples(runs, platform, app, suffix, size, question):
+    """A first-screen cell's runs: su_samples, or the same code's in the platform's build against
+    another Kokkos (its preset's name with that suffix)."""
+    if suffix is None:
         return su_samples(runs, platform, app, size, question)[0]
-    if build.partition("-")[0] != platform[1]:
+    if platform[1] not in APPLICATIONS[app]:
         return []
     impl, label = APPLICATIONS[app][platform[1]]
-    return impl_samples(runs, platform, impl, label, size, question, build_name=build)[0]
+    return impl_samples(runs, platform, impl, label, size, question, build_name=f"{platform[1]}-{suffix}")[0]
 
 
 def screen_rows(runs, plats, shapes):
@@ -541,15 +545,15 @@ def screen_rows(runs, plats, shapes):
         # The fastest code measured on the platform, the other Kokkos' builds included.
         best = platform_best_su(runs, plats, size)
         fastest = {p: max([v for v in [best[p]] if v] +
-                          [statistics.median(su) for _, app, build in apps if build for q in QUESTIONS
-                           for su in [screen_samples(runs, p, app, build, size, q)] if su and su != [0.0]],
+                          [statistics.median(su) for _, app, suffix in apps if suffix for q in QUESTIONS
+                           for su in [screen_samples(runs, p, app, suffix, size, q)] if su and su != [0.0]],
                           default=None) for p in plats}
-        for row_label, app, build in apps:
+        for row_label, app, suffix in apps:
             cells, measured = [], False
             for p in plats:
                 parts = []
                 for question in ("best", "single"):
-                    su = screen_samples(runs, p, app, build, size, question)
+                    su = screen_samples(runs, p, app, suffix, size, question)
                     if su == [0.0]:
                         parts.append("0")
                     elif su and fastest.get(p):
@@ -565,19 +569,21 @@ def screen_rows(runs, plats, shapes):
 
 
 def interleaving(runs):
-    """How the repeated runs were taken, by their files' dates, each study folder (one machine) on its
-    own: "interleaved" where every plan's round k ran before any plan's round k + 1, "back to back"
-    where some plan ran its rounds in a row past another's, None where no cell has two runs."""
-    by_dir = {}
-    for rounds in runs.values():
+    """How the repeated runs were taken, by their files' dates, each group of codes compared with each
+    other on its own (a study folder's platform at one size: its builds, one machine, one part):
+    "interleaved" where every plan's round k ran before any plan's round k + 1, "back to back" where
+    some plan ran its rounds in a row past another's, None where no cell has two runs."""
+    by_group = {}
+    for (hardware, build, _, shape), rounds in runs.items():
         if len(rounds) < 2:
             continue
         dates = sorted(r.get("date", "") for r, _ in rounds)
         for k, date in enumerate(dates):
-            by_dir.setdefault(rounds[0][1], {}).setdefault(k, []).append(date)
-    if not by_dir:
+            group = (rounds[0][1], hardware, build.partition("-")[0], shape)
+            by_group.setdefault(group, {}).setdefault(k, []).append(date)
+    if not by_group:
         return None
-    for ks in by_dir.values():
+    for ks in by_group.values():
         if any(max(ks[k]) > min(ks[k + 1]) for k in range(len(ks) - 1)):
             return "back to back"
     return "interleaved"
@@ -592,9 +598,10 @@ def page_builds(runs):
     return found
 
 
-def kokkos_versions(runs):
+def kokkos_versions(runs, others=True):
+    """The Kokkos versions of the page's own runs, and of the builds against another Kokkos (others)."""
     return sorted({b.get("kokkos_version", "?") for builds in page_builds(runs).values() for b in builds}
-                  | set(other_kokkos_builds(runs).values()))
+                  | (set(other_kokkos_builds(runs).values()) if others else set()))
 
 
 def compilers(runs):
@@ -630,7 +637,7 @@ def first_screen(w, runs, plats, shapes, shorts, study_commits, known=()):
                + (" (rows say which)" if other_kokkos_builds(runs) else " only") + f"; compilers: {compilers(runs)}."]
     if any(c.startswith("0 ") for _, cells in rows for c in cells):
         caveats.append("0: the model has no code that runs there.")
-    for size in screen_sizes(runs, shapes)[1:]:
+    for size in screen_sizes(runs, shapes):
         where = [platform_name(p) for p in plats if (*p, "", size) in runs]
         if len(where) < len(plats):
             caveats.append(f"{size_name(size)}: {', '.join(where)} only.")
@@ -875,9 +882,18 @@ def recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci=None, question
         return f"{min(vals):.2f}" if f"{min(vals):.2f}" == f"{max(vals):.2f}" else f"{min(vals):.2f}-{max(vals):.2f}"
     where = 'this platform' if len(plats) == 1 else f'these {len(plats)} platforms'
     at = " and ".join(shapes)
-    if not decided:
+    # Undecided where no PP is known at a size (a platform some code was not measured on), else where the
+    # first has no range (cells of one run).
+    unknown = [x for x in shapes if all(pp[a][x] is None for a in pp)]
+    unmeasured = [platform_name(p) for p in plats if any(effs[a][x][p][0] is None for a in pp for x in unknown)]
+    if not decided and unmeasured:
+        text = (f"{head} Over {where} no winner is named: PP is unknown where a code was not measured on "
+                f"{', '.join(unmeasured)} (at {' and '.join(unknown)}). ")
+        verdict = f"no winner named (PP unknown: not measured on {', '.join(unmeasured)})"
+        short = "no winner (PP unknown: a platform not measured)"
+    elif not decided:
         text = (f"{head} Over {where} no winner is named: the cells are single runs, so PP has "
-                f"no range to tell a difference from noise ({'; '.join(f'{a} {pps(a)}' for a in tied)} at {at}). ")
+                f"no range to tell a difference from noise ({'; '.join([f'{a} {pps(a)}' for a in tied] + [f'at {at}'])}). ")
         verdict = "no winner named (cells of one run)"
         short = "no winner (cells of one run)"
     elif len(tied) > 1:

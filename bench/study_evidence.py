@@ -11,7 +11,8 @@ import statistics
 import portability as pp
 from report_sections.inputs import HERE
 
-HAND = {"cuda": "cuda", "openmptarget": "omp"}
+HAND = {"cuda": "cuda", "openmptarget": "omp", "host": "cpu-openmp"}
+KOKKOS_BACKEND = {"cuda": "cuda", "openmptarget": "openmptarget", "host": "openmp"}  # a preset's Kokkos codes
 
 
 def su(runs, hardware, build, label, shape, impl):
@@ -103,7 +104,7 @@ def kokkos_versions(w, runs, shapes):
         # The 3.4.01 build run beside it in the same call (named -k34), else the study's.
         same_call = runs.get((h, base + "-k34", "", s))
         base_build = base + "-k34" if same_call and same_call[1] == d else base
-        for impl in (f"kokkos-{base}-mdrange", f"kokkos-{base}"):
+        for impl in (f"kokkos-{KOKKOS_BACKEND[base]}-mdrange", f"kokkos-{KOKKOS_BACKEND[base]}"):
             new, _ = su(runs, h, build, label, s, impl)
             old, old_run = su(runs, h, base_build, "", s, impl)
             hand, _ = su(runs, h, base_build, "", s, HAND[base])
@@ -114,9 +115,9 @@ def kokkos_versions(w, runs, shapes):
         return
     w("### Kokkos 4.6.01 beside 3.4.01\n")
     w("The same sources built against Kokkos 4.6.01 (upstream, with the CUDA 13 API guards docs/kokkos.md names) and "
-      "against the bootstrapped 3.4.01, on the same GPU, in the same device call where the 3.4.01 build ran beside "
+      "against the bootstrapped 3.4.01, on the same platform, in the same device call where the 3.4.01 build ran beside "
       "it (SU/s, and the fraction of the 3.4.01 build's hand-written code's SU/s):\n")
-    w("| GPU | size | implementation | Kokkos 4.6.01 | Kokkos 3.4.01 | commits (4.6.01 / 3.4.01) |")
+    w("| platform | size | implementation | Kokkos 4.6.01 | Kokkos 3.4.01 | commits (4.6.01 / 3.4.01) |")
     w("|---|---|---|---|---|---|")
     for row in rows:
         w(row)

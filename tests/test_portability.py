@@ -226,11 +226,30 @@ class FirstPageTable(unittest.TestCase):
             json.dump(r, f)
         text = self.first_page_text(None, None)
         screen = text[:text.index(pp.SCREEN_END)]
-        self.assertIn("| Kokkos idiomatic (Kokkos 4.6.1, k46), 512^3 | 0.85 / 0.85 | — / — | — / — |", screen)
-        self.assertIn("| Kokkos tuned (Kokkos 4.6.1, k46), 512^3 | 0.95 / 0.95 | — / — | — / — |", screen)
-        self.assertIn("| Kokkos tuned, 512^3 | 0.90 / 0.90 |", screen, "the 3.4 row as it was")
+        self.assertIn("| Kokkos idiomatic (4.6.1), 512^3 | 0.85 / 0.85 | — / — | — / — |", screen)
+        self.assertIn("| Kokkos tuned (4.6.1), 512^3 | 0.95 / 0.95 | — / — | — / — |", screen)
+        self.assertIn("| Kokkos tuned (3.4.1), 512^3 | 0.90 / 0.90 |", screen, "the 3.4 row, its version said")
+        # Another preset's build of the same Kokkos (its suffix) fills the same rows on its own platform.
+        run_file(self.d, "host-k46_512x512x512.json", "host-k46", None,
+                 {"kokkos-openmp": 0.4e10, "kokkos-openmp-mdrange": 0.3e10})
+        path_host = os.path.join(self.d, "host-k46_512x512x512.json")
+        with open(path_host) as f:
+            rh = json.load(f)
+        rh["build"]["kokkos_version"] = "4.6.1"
+        with open(path_host, "w") as f:
+            json.dump(rh, f)
+        text = self.first_page_text(None, None)
+        screen = text[:text.index(pp.SCREEN_END)]
+        self.assertIn("| Kokkos tuned (4.6.1), 512^3 | 0.95 / 0.95 | — / — | 0.50 / 0.50 |", screen)
+        self.assertEqual(screen.count("| Kokkos tuned (4.6.1), 512^3"), 1, "one row a Kokkos, not one a preset")
+        import study_evidence  # the evidence's table of both versions: the host preset's codes too
+        lines = []
+        study_evidence.kokkos_versions(lines.append, {k: v[0] for k, v in pp.load_study([self.d])[0].items()},
+                                       ["512x512x512"])
+        self.assertIn("| CPU (16 cores) | 512x512x512 | `kokkos-openmp` | 4e+09 (0.80) | 8e+09 (1.60) |", "\n".join(lines))
         self.assertIn("- Kokkos 3.4.1 and 4.6.1 (rows say which);", screen)
         self.assertEqual(pp.first_screen_problems(text, [self.d]), [])
+        os.remove(path_host)
         # The faster build against another Kokkos is the platform's fastest code.
         r["implementations"][0]["best_su_per_s"] = 2e11
         with open(path, "w") as f:
@@ -276,6 +295,25 @@ class FirstPageTable(unittest.TestCase):
         self.assertEqual(rounds([t[0], t[2], t[4]], [t[1], t[3], t[5]]), "interleaved")  # ABABAB
         self.assertEqual(rounds([t[0], t[1], t[2]], [t[3], t[4], t[5]]), "back to back")  # AAABBB
         self.assertIsNone(rounds([t[0]], [t[1]]), "one run a cell: nothing to interleave")
+        # Codes compared with each other are interleaved; another platform or size may run after them (a
+        # study in parts): the offload platform's ABAB after the CUDA platform's ABAB is still interleaved.
+        d = tempfile.mkdtemp()
+        try:
+            for name, build, label, dates in (("cuda", "cuda", "", t[0:2]), ("cuda-single-steps", "cuda", "single-steps", t[0:2]),
+                                              ("openmptarget", "openmptarget", "", t[4:6]),
+                                              ("openmptarget-single-steps", "openmptarget", "single-steps", t[4:6])):
+                for k, date in enumerate(dates, start=1):
+                    path = f"{name}_512x512x512{'.r%d' % k if k > 1 else ''}.json"
+                    impls = {"cuda": 1e11} if build == "cuda" else {"omp": 1e11}
+                    run_file(d, path, build, "NVIDIA H100", impls, label=label)
+                    with open(os.path.join(d, path)) as f:
+                        r = json.load(f)
+                    r["date"] = date
+                    with open(os.path.join(d, path), "w") as f:
+                        json.dump(r, f)
+            self.assertEqual(pp.interleaving(pp.load_study([d])[0]), "interleaved")
+        finally:
+            shutil.rmtree(d)
 
     def test_the_page_takes_the_sizes_every_platform_measured_and_names_the_others(self):
         run_file(self.d, "cuda_1000x1000x1000.json", "cuda", "NVIDIA H100",
@@ -390,6 +428,8 @@ class Ranking(unittest.TestCase):
             suffix = "" if r == 1 else f".r{r}"
             for build, gpu, rates in (("cuda", "NVIDIA H100", cuda), ("openmptarget", "NVIDIA H100", offload),
                                       ("host", None, host)):
+                if rates is None:  # the platform not measured
+                    continue
                 run_file(self.d, f"{build}_512x512x512{suffix}.json", build, gpu,
                          {i: su * (1 + 12 * (f - 1) if i in wide else f) for i, su in rates.items()})
         runs, triads, _ = pp.load_study([self.d])
@@ -455,6 +495,15 @@ class Ranking(unittest.TestCase):
         self.assertIn("no winner is named: the cells are single runs", text)
         self.assertIn("Kokkos tuned 0.83; hand-written 0.55", text)
         self.assertNotIn("has the highest PP", text)
+
+    def test_a_platform_not_measured_names_no_winner_and_says_why(self):
+        text, ppv, _ = self.page({"cuda": 1e11, "kokkos-cuda": 0.9e11, "kokkos-cuda-mdrange": 0.5e11}, None,
+                                 {"cpu-openmp": 0.5e10, "kokkos-openmp": 0.8e10, "kokkos-openmp-mdrange": 0.5e10})
+        self.assertIsNone(ppv["Kokkos tuned"]["512x512x512"])
+        self.assertIn("no winner is named: PP is unknown where a code was not measured on H100 OpenMP offload, "
+                      "CPU (16 cores) (at 512x512x512)", text)  # (hand omp has no CPU run here)
+        self.assertIn("On the first screen: no winner (PP unknown: a platform not measured)", text)
+        self.assertNotIn("cells are single runs", text)
 
 
 class RankingOverSizes(unittest.TestCase):
