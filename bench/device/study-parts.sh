@@ -22,8 +22,8 @@ for item in "$@"; do
   part=${item%%:*}; limit=${item#*:}
   start=$(date +%s)
   case $part in
-    cuda | openmptarget) GPU_BUILDS=$part SIZES=$sizes HOST_SIZES=none timeout "$limit" bash bench/study.sh "$s" > "$s/console-$part.txt" 2>&1 ;;
-    cpu) SIZES=none HOST_SIZES=$sizes timeout "$limit" bash bench/study.sh "$s" > "$s/console-$part.txt" 2>&1 ;;
+    cuda | openmptarget) GPU_BUILDS=$part SIZES=$sizes HOST_SIZES=none timeout "$limit" bash bench/study.sh "$s" >> "$s/console-$part.txt" 2>&1 ;;
+    cpu) SIZES=none HOST_SIZES=$sizes timeout "$limit" bash bench/study.sh "$s" >> "$s/console-$part.txt" 2>&1 ;;
   esac
   echo "study.sh exit $?, $(( $(date +%s) - start )) s" >> "$s/console-$part.txt"
   nvidia-smi --query-gpu=name,clocks.current.sm,clocks.max.sm,temperature.gpu --format=csv >> "$s/console-$part.txt"
