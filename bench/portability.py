@@ -138,11 +138,29 @@ def su_samples(runs, platform, app, shape, question="single", variant=""):
     took single steps; "best": the default runs (the sweep where the code has one); variant: another
     label's runs instead of the default ones (e.g. unbound), for a code whose default has none. A run after the
     first (its rounds run unchecked) holds the reference's bits by its digest (awave -digest) equal
-    to the checked round's reference digest; one that differs fails."""
+    to the checked round's reference digest, a held run (sweep.py --held) to a checked run's at its size
+    and steps; one that differs fails."""
     spec = APPLICATIONS[app].get(platform[1])
     if spec is None:
         return [0.0], "does not run here"
     return impl_samples(runs, platform, *spec, shape, question, variant)
+
+
+_HELD = {}  # id(runs) -> (runs, held_references(runs)): one scan a study
+
+
+def held_references(runs):
+    """{(shape, nsteps): the reference digests of the study's checked runs}: what a held run's digest must
+    equal (sweep.py --held: a platform's other plans at a size are held to its default plan's check)."""
+    if id(runs) not in _HELD or _HELD[id(runs)][0] is not runs:
+        refs = {}
+        for (_, _, _, shape), rounds in runs.items():
+            for r, _ in rounds:
+                for i in r.get("implementations", []) if r.get("status") == "ok" else []:
+                    if i.get("is_reference") and i.get("digest"):
+                        refs.setdefault((shape, r["params"]["nsteps"]), set()).add(i["digest"])
+        _HELD[id(runs)] = (runs, refs)
+    return _HELD[id(runs)][1]
 
 
 def impl_samples(runs, platform, impl, label, shape, question="single", variant="", build_name=None):
@@ -173,8 +191,11 @@ def impl_samples(runs, platform, impl, label, shape, question="single", variant=
             return [0.0], "FAILS the check"
         # The threaded CPU code is the check's reference in the CPU sweeps (bitwise the serial one's: tested).
         checked = res.get("checked") or res.get("is_reference")
-        if not checked and res.get("digest") and reference_digests:
-            if res["digest"] not in reference_digests:
+        references = reference_digests
+        if not checked and not references and r.get("sweep", {}).get("held"):
+            references = held_references(runs).get((shape, r.get("params", {}).get("nsteps")), set())
+        if not checked and res.get("digest") and references:
+            if res["digest"] not in references:
                 return [0.0], "FAILS the check"
             checked = True
         if not checked:
@@ -516,10 +537,13 @@ def screen_apps(runs):
     others = {}
     for build, version in other_kokkos_builds(runs).items():
         others.setdefault(build.partition("-")[2], set()).add(version)
-    own = " (" + " / ".join(v for v in kokkos_versions(runs, others=False)) + ")" if others else ""
+    own_versions = kokkos_versions(runs, others=False)
+    own = " (" + " / ".join(own_versions) + ")" if others else ""
     rows = [(app + (own if app.startswith("Kokkos") else ""), app, None) for app in APPLICATIONS]
     for suffix, versions in sorted(others.items(), key=lambda x: sorted(x[1])):
-        rows += [(f"{app} ({' / '.join(sorted(versions))})", app, suffix) for app in APPLICATIONS if app.startswith("Kokkos")]
+        # (the suffix too where the version alone does not tell the rows apart)
+        said = " / ".join(sorted(versions)) + (f", {suffix}" if sorted(versions) == own_versions else "")
+        rows += [(f"{app} ({said})", app, suffix) for app in APPLICATIONS if app.startswith("Kokkos")]
     return rows
 
 

@@ -14,7 +14,8 @@
 # against the CPU reference. ROUNDS (default 5): the first page's runs are repeated in separate
 # processes, round by round across all of them (every code and algorithm once before any runs again),
 # so each cell is a median with the min-max of its runs (rounds after the first are held to the
-# first's reference by their digest); the variants run once, after. The codes that sweep by
+# first's reference by their digest; a platform's other plans, round 1 too, to its default plan's
+# checked run: sweep.py --held, a check costing about a minute a plan at 1000^3); the variants run once, after. The codes that sweep by
 # default run again, as many rounds, with -tune steps_per_sweep=1 (label single-steps): the first
 # page's question (a) compares single steps in every model, (b) each model's best.
 # On a GPU, each GPU build's joules a site update follow (bench/device/energy.sh; ENERGY=0: not).
@@ -68,7 +69,7 @@ for r in $(seq "$rounds"); do
     for preset in "${gpu_builds[@]}"; do
       sweep "$preset" "$out" --sizes "$sizes" --rounds "$rounds" --round "$r"
       sweep "$preset" "$out" --sizes "$sizes" --rounds "$rounds" --round "$r" --impls "$(sweepers "$preset")" \
-        --tune steps_per_sweep=1 --label single-steps
+        --tune steps_per_sweep=1 --label single-steps --held
     done
   fi
   # The Kokkos codes of the builds against another Kokkos, where their platform runs in this study.
@@ -78,7 +79,7 @@ for r in $(seq "$rounds"); do
     [ -n "$part_sizes" ] || continue
     backend=$preset reference=()
     [ "$preset" = host ] && backend=openmp reference=(--reference cpu-openmp)  # as the host plans below
-    other=(--sizes "$part_sizes" --rounds "$rounds" --round "$r" --name "$name" --exe "$dir/src/awave" "${reference[@]}")
+    other=(--sizes "$part_sizes" --rounds "$rounds" --round "$r" --name "$name" --exe "$dir/src/awave" "${reference[@]}" --held)
     sweep "$preset" "$out" "${other[@]}" --impls "kokkos-$backend,kokkos-$backend-mdrange"
     sweep "$preset" "$out" "${other[@]}" --impls "kokkos-$backend" --tune steps_per_sweep=1 --label single-steps
   done
@@ -88,10 +89,10 @@ for r in $(seq "$rounds"); do
     sweep host "$out" --sizes "$host_sizes" --rounds "$rounds" --round "$r" \
       --impls cpu-openmp,kokkos-openmp,kokkos-openmp-mdrange --reference cpu-openmp --exe "$host_build/src/awave"
     sweep host "$out" --sizes "$host_sizes" --rounds "$rounds" --round "$r" --impls "$(sweepers host)" \
-      --reference cpu-openmp --tune steps_per_sweep=1 --label single-steps --exe "$host_build/src/awave"
+      --reference cpu-openmp --tune steps_per_sweep=1 --label single-steps --exe "$host_build/src/awave" --held
     [ "${UNBOUND:-1}" = 0 ] || sweep host "$out" --sizes "$host_sizes" --rounds "$rounds" --round "$r" \
       --impls cpu-openmp,kokkos-openmp,kokkos-openmp-mdrange --reference cpu-openmp --env OMP_PROC_BIND=false \
-      --label unbound --exe "$host_build/src/awave"
+      --label unbound --exe "$host_build/src/awave" --held
   fi
 done
 # The variants, once each, unchecked (evidence beside the first page).

@@ -275,7 +275,8 @@ def sweep_gain(w, rounds, shapes):
 def census(w, study_dirs):
     """Every run the study's manifests planned: present or missing, and how its bits were held to the
     reference (checked point by point; a later round's -digest equal to its first round's reference
-    digest; unchecked, marked †), refused, failed or not awave's result format."""
+    digest, or a held run's to a checked run's at its size and steps; unchecked, marked †), refused,
+    failed or not awave's result format."""
     w("### Every run, checked or marked\n")
     w("| results | planned | checked | held by digest | digest differs | unchecked † | refused | failed or invalid | "
       "missing |")
@@ -288,6 +289,15 @@ def census(w, study_dirs):
         for path in sorted(glob.glob(os.path.join(d, "manifest-*.json"))):
             with open(path) as f:
                 planned += json.load(f)["runs"]
+        # A held run's (sweep.py --held) reference: any checked run's at its size and steps.
+        held_refs = {}
+        for run in planned:
+            path = os.path.join(d, run["name"] + ".json")
+            if run["checked"] and os.path.exists(path):
+                r = pp.load_run(path)
+                for i in r.get("implementations", []) if r.get("status") == "ok" else []:
+                    if i.get("is_reference") and i.get("digest"):
+                        held_refs.setdefault((tuple(run.get("shape", ())), run.get("nsteps")), set()).add(i["digest"])
         for run in sorted(planned, key=lambda r: r.get("round", 1)):
             counts["planned"] += 1
             path = os.path.join(d, run["name"] + ".json")
@@ -305,6 +315,10 @@ def census(w, study_dirs):
                 references[base] = {i.get("digest") for i in impls if i.get("is_reference")}
             if run["checked"]:
                 counts["checked"] += 1
+            elif run.get("held") and held_refs.get((tuple(run.get("shape", ())), run.get("nsteps"))):
+                refs = held_refs[(tuple(run.get("shape", ())), run.get("nsteps"))]
+                same = all(i.get("digest") in refs for i in impls)
+                counts["digest" if same else "differs"] += 1
             elif run.get("round", 1) > 1 and references.get(base):
                 same = all(i.get("digest") in references[base] for i in impls if not i.get("is_reference"))
                 counts["digest" if same else "differs"] += 1

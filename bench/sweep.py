@@ -3,7 +3,7 @@
 
     python3 bench/sweep.py PRESET OUT_DIR [--sizes 32,64,...] [--name NAME] [--exe PATH] [--no-check]
                            [--impls ID,...] [--reference cpu|cpu-openmp] [--tune KEY=VALUE,...]
-                           [--env VAR=VALUE] [--label LABEL] [--rounds N [--round K]]
+                           [--env VAR=VALUE] [--label LABEL] [--rounds N [--round K]] [--held]
 
 PRESET is cuda, openmptarget or host; the executable is build/NAME/src/awave, NAME being the
 build directory's name (default PRESET; e.g. cuda-k46 for a build against another Kokkos).
@@ -30,6 +30,9 @@ Runs above BIG_POINTS take fewer steps (STEPS_BIG), to keep the check's share of
 CPU run at 1000^3, about 2e9 SU/s on 16 cores, near 6 s a code).
 Every file records the machine's GPU ("gpu"; null for the host build, whose runs use none) and
 "machine_gpu" (the GPU of the machine whatever the build): two GPU machines' CPUs are two platforms.
+--held runs round 1 unchecked too, with -digest: bench/study.sh checks each platform's default plan at
+a size point by point and holds its other plans (single steps, another Kokkos' build) to that run's
+reference digest at the same steps (bench/portability.py), where a check costs about a minute a plan at 1000^3.
 --impls, --reference, --tune (awave's -tune) and --env (e.g. OMP_TARGET_OFFLOAD=DISABLED) change
 what runs; --label names such a variant in the file names (NAME-LABEL_...) and records it.
 """
@@ -85,15 +88,16 @@ def run_name(build, shape):
     return f"{build}_{shape[0]}x{shape[1]}x{shape[2]}"
 
 
-def plan(build, sizes, check=True, impls=None, reference=None, tune="", env=None, label=""):
+def plan(build, sizes, check=True, impls=None, reference=None, tune="", env=None, label="", held=False):
     kind = "host" if build == "host" else "gpu"
     runs = []
     for shape in sizes:
         points = shape[0] * shape[1] * shape[2]
         nsteps, out_period = (STEPS_BIG if points > BIG_POINTS else STEPS)[kind]
         runs.append({"name": run_name(build, shape), "preset": build, "shape": list(shape),
-                     "impls": impls or IMPLS[build], "nsteps": nsteps, "out_period": out_period, "checked": check,
-                     "reference": reference or REFERENCE[build], "tune": tune, "env": env or {}, "label": label})
+                     "impls": impls or IMPLS[build], "nsteps": nsteps, "out_period": out_period,
+                     "checked": check and not held, "reference": reference or REFERENCE[build], "tune": tune,
+                     "env": env or {}, "label": label, **({"held": True} if held else {})})
     return runs
 
 
@@ -110,7 +114,7 @@ def run_one(exe, build, run, out_dir, gpu, machine_gpu):
     env.update(run.get("env", {}))  # a variant's settings win (OMP_TARGET_OFFLOAD=DISABLED)
     proc = subprocess.run(args, capture_output=True, text=True, env=env)
     sweep = {"build": build, "command": " ".join(args[1:]), "exit_status": proc.returncode,
-             "label": run.get("label", ""), "env": run.get("env", {}),
+             "label": run.get("label", ""), "env": run.get("env", {}), **({"held": True} if run.get("held") else {}),
              # the threads' binding the run had (a CPU cell's rate depends on it: report, first page)
              "binding": {k: env.get(k, "") for k in ("OMP_PROC_BIND", "OMP_PLACES", "OMP_NUM_THREADS")}}
     if proc.returncode == 0 and os.path.exists(json_path):
@@ -128,8 +132,10 @@ def run_one(exe, build, run, out_dir, gpu, machine_gpu):
     result["machine_gpu"] = machine_gpu
     result["host_cpu"] = cpu_info()
     if not run["checked"]:
-        result["check_skipped_reason"] = (f"round {run['round']}: its digest is held to round 1's reference"
-                                          if run.get("round", 1) > 1 else "the sweep ran with --no-check")
+        result["check_skipped_reason"] = (
+            "held: its digest is held to a checked run's reference at the same size and steps (--held)"
+            if run.get("held") else f"round {run['round']}: its digest is held to round 1's reference"
+            if run.get("round", 1) > 1 else "the sweep ran with --no-check")
     with open(json_path, "w") as f:
         json.dump(result, f, indent=1)
         f.write("\n")
@@ -144,6 +150,10 @@ def main(argv):
     parser.add_argument("--exe", help="awave executable (default build/BUILD/src/awave)")
     parser.add_argument("--name", help="name of the build in file names (default BUILD, e.g. cuda-k46)")
     parser.add_argument("--no-check", action="store_true", help="skip the CPU reference and the check")
+    parser.add_argument("--held", action="store_true",
+                        help="round 1 too unchecked, its -digest held to the reference digest of another plan's "
+                             "checked run at the same size and steps in the study (the check costs about a minute "
+                             "a plan at 1000^3)")
     parser.add_argument("--impls", help="comma-separated implementations (default: the preset's)")
     parser.add_argument("--reference", choices=["cpu", "cpu-openmp"], help="the CPU reference to check against")
     parser.add_argument("--tune", default="", help="awave's -tune value for every run")
@@ -158,6 +168,8 @@ def main(argv):
         parser.error(f"--rounds takes an integer >= 1, not {args.rounds}")
     if args.round is not None and not 1 <= args.round <= args.rounds:
         parser.error(f"--round takes 1 to --rounds ({args.rounds}), not {args.round}")
+    if args.held and args.no_check:
+        parser.error("--held and --no-check: a run is held to a reference's digest or unchecked, not both")
     if any("=" not in e for e in args.env):
         parser.error("--env takes VAR=VALUE")
     if args.label and not all(c.isalnum() or c in "-." for c in args.label):
@@ -172,7 +184,7 @@ def main(argv):
     gpu = None if args.build == "host" else machine_gpu
     runs = plan(args.build, sizes, check=not args.no_check, impls=args.impls.split(",") if args.impls else None,
                 reference=args.reference, tune=args.tune, env=dict(e.split("=", 1) for e in args.env),
-                label=args.label)
+                label=args.label, held=args.held)
     tag = f"{name}-{args.label}" if args.label else name
     for run in runs:
         run["name"] = run["name"].replace(args.build, tag, 1)

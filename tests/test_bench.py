@@ -116,6 +116,30 @@ class SweepRounds(unittest.TestCase):
                 self.assertIn(f"--round takes 1 to --rounds (3), not {bad}", proc.stderr)
 
 
+class SweepHeld(unittest.TestCase):
+    """sweep.py --held: round 1 too runs unchecked with -digest (held to another plan's checked run by the
+    report); with --no-check it is refused."""
+
+    def test_a_held_plan_runs_unchecked_with_its_digest_and_says_so(self):
+        exe = os.environ.get("AWAVE_EXE", os.path.join(TOP, "build", "host", "src", "awave"))
+        with tempfile.TemporaryDirectory() as d:
+            args = [sys.executable, os.path.join(TOP, "bench", "sweep.py"), "host", d, "--exe", exe, "--sizes", "12x10x5",
+                    "--impls", "cpu-openmp", "--reference", "cpu", "--held"]
+            proc = subprocess.run(args, capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="2"))
+            self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+            with open(os.path.join(d, "host_12x10x5.json")) as f:
+                r = json.load(f)
+            self.assertTrue(r["sweep"]["held"])
+            self.assertIn("-no_check", r["sweep"]["command"].split())
+            self.assertTrue(r["check_skipped_reason"].startswith("held: its digest is held"))
+            self.assertTrue(all(i.get("digest") for i in r["implementations"]))
+            with open(os.path.join(d, "manifest-host.json")) as f:
+                self.assertEqual([(x["checked"], x["held"]) for x in json.load(f)["runs"]], [(False, True)])
+            proc = subprocess.run(args + ["--no-check"], capture_output=True, text=True)
+            self.assertEqual(proc.returncode, 2)
+            self.assertIn("--held and --no-check", proc.stderr)
+
+
 class SweepManifest(unittest.TestCase):
     """A folder's manifest keeps every run planned into it: a study in parts by size (1000^3 with fewer
     rounds) adds its runs; a size planned again replaces that size's runs, not the others'."""

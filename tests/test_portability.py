@@ -566,6 +566,47 @@ class Ranges(unittest.TestCase):
         finally:
             shutil.rmtree(d)
 
+    def test_a_held_plan_is_held_to_another_plans_checked_run_at_its_size_and_steps(self):
+        # sweep.py --held: the single-step plan's round 1 runs unchecked, its digest held to the default
+        # plan's checked run (reference digest "aa", 12 steps) at the same size; a wrong digest fails, a
+        # held run with no checked run at its size and steps stays unchecked.
+        d = tempfile.mkdtemp()
+        try:
+            with open(os.path.join(d, "devbench-host.json"), "w") as f:
+                json.dump(dict(model="host-openmp", triad_bandwidth_gb_s=240, threads=16), f)
+            run_file(d, "host_512x512x512.json", "host", None, {"cpu-openmp": 0.5e10, "kokkos-openmp": 0.8e10},
+                     digest="aa")
+            with open(os.path.join(d, "host_512x512x512.json")) as f:
+                r = json.load(f)
+            r["implementations"][0].update(is_reference=True, checked=False)
+            with open(os.path.join(d, "host_512x512x512.json"), "w") as f:
+                json.dump(r, f)
+            plat = ("CPU (16 cores)", "host")
+            for digest, nsteps, expect in (("aa", 12, ([0.6], "")), ("bb", 12, ([0.0], "FAILS the check")),
+                                           ("aa", 24, ([0.6], "unchecked"))):
+                run_file(d, "host-single-steps_512x512x512.json", "host", None, {"kokkos-openmp": 0.6e10},
+                         label="single-steps", checked=False, digest=digest)
+                path = os.path.join(d, "host-single-steps_512x512x512.json")
+                with open(path) as f:
+                    held = json.load(f)
+                held["sweep"]["held"] = True
+                held["params"]["nsteps"] = nsteps
+                held["implementations"][0]["chunk_steps"] = [nsteps // 2] * 2
+                with open(path, "w") as f:
+                    json.dump(held, f)
+                runs, _, _ = pp.load_study([d])
+                samples, note = pp.su_samples(runs, plat, "Kokkos tuned", "512x512x512", "single")
+                self.assertEqual(([round(x / 1e10, 6) for x in samples], note), expect, (digest, nsteps))
+            held["sweep"].pop("held")  # not held: no reference of its own, so unchecked
+            held["params"]["nsteps"] = 12
+            held["implementations"][0]["chunk_steps"] = [6, 6]
+            with open(path, "w") as f:
+                json.dump(held, f)
+            runs, _, _ = pp.load_study([d])
+            self.assertEqual(pp.su_samples(runs, plat, "Kokkos tuned", "512x512x512", "single")[1], "unchecked")
+        finally:
+            shutil.rmtree(d)
+
     def test_the_references_single_step_round_stays_out_of_a_swept_cell(self):
         # Round 1 of the CPU sweeps: cpu-openmp is the check's reference and took single steps there;
         # rounds 2-3 swept. (b) takes the sweeps alone; (a) the single-step run.
@@ -626,6 +667,25 @@ class Census(unittest.TestCase):
             row = next(line for line in lines if line.startswith("| `"))
             # planned 6: checked 1, held 1, differs 1, unchecked 1, refused 1, failed 0, missing 1
             self.assertTrue(row.endswith("| 6 | 1 | 1 | 1 | 1 | 1 | 0 | 1 |"), row)
+            # Held plans (sweep.py --held): held to the checked run at their size and steps, or differing.
+            with open(os.path.join(d, "manifest-host-single-steps.json"), "w") as f:
+                json.dump({"runs": [{"name": n, "round": 1, "checked": False, "held": True, "shape": [512, 512, 512],
+                                     "nsteps": 12} for n in ("host-single-steps_512x512x512", "host-other_512x512x512")]},
+                          f)
+            with open(os.path.join(d, "manifest-host.json")) as f:
+                m = json.load(f)
+            for run in m["runs"]:
+                run.update(shape=[512, 512, 512], nsteps=12)
+            with open(os.path.join(d, "manifest-host.json"), "w") as f:
+                json.dump(m, f)
+            run_file(d, "host-single-steps_512x512x512.json", "host", None, {"kokkos-openmp": 1e9}, checked=False,
+                     digest="aa", label="single-steps")
+            run_file(d, "host-other_512x512x512.json", "host", None, {"kokkos-openmp": 1e9}, checked=False,
+                     digest="cc", label="other")
+            lines = []
+            study_evidence.census(lines.append, [d])
+            row = next(line for line in lines if line.startswith("| `"))
+            self.assertTrue(row.endswith("| 8 | 1 | 2 | 2 | 1 | 1 | 0 | 1 |"), row)
         finally:
             shutil.rmtree(d)
 
