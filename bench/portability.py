@@ -146,21 +146,16 @@ def su_samples(runs, platform, app, shape, question="single", variant=""):
     return impl_samples(runs, platform, *spec, shape, question, variant)
 
 
-_HELD = {}  # id(runs) -> (runs, held_references(runs)): one scan a study
-
-
 def held_references(runs):
     """{(shape, nsteps): the reference digests of the study's checked runs}: what a held run's digest must
     equal (sweep.py --held: a platform's other plans at a size are held to its default plan's check)."""
-    if id(runs) not in _HELD or _HELD[id(runs)][0] is not runs:
-        refs = {}
-        for (_, _, _, shape), rounds in runs.items():
-            for r, _ in rounds:
-                for i in r.get("implementations", []) if r.get("status") == "ok" else []:
-                    if i.get("is_reference") and i.get("digest"):
-                        refs.setdefault((shape, r["params"]["nsteps"]), set()).add(i["digest"])
-        _HELD[id(runs)] = (runs, refs)
-    return _HELD[id(runs)][1]
+    refs = {}
+    for (_, _, _, shape), rounds in runs.items():
+        for r, _ in rounds:
+            for i in r.get("implementations", []) if r.get("status") == "ok" else []:
+                if i.get("is_reference") and i.get("digest"):
+                    refs.setdefault((shape, r["params"]["nsteps"]), set()).add(i["digest"])
+    return refs
 
 
 def impl_samples(runs, platform, impl, label, shape, question="single", variant="", build_name=None):
@@ -916,8 +911,9 @@ def recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci=None, question
         verdict = f"no winner named (PP unknown: not measured on {', '.join(unmeasured)})"
         short = "no winner (PP unknown: a platform not measured)"
     elif not decided:
+        said = [f"{a} {pps(a)}" for a in tied] + [f"at {at}"]
         text = (f"{head} Over {where} no winner is named: the cells are single runs, so PP has "
-                f"no range to tell a difference from noise ({'; '.join([f'{a} {pps(a)}' for a in tied] + [f'at {at}'])}). ")
+                f"no range to tell a difference from noise ({'; '.join(said)}). ")
         verdict = "no winner named (cells of one run)"
         short = "no winner (cells of one run)"
     elif len(tied) > 1:

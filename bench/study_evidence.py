@@ -289,15 +289,7 @@ def census(w, study_dirs):
         for path in sorted(glob.glob(os.path.join(d, "manifest-*.json"))):
             with open(path) as f:
                 planned += json.load(f)["runs"]
-        # A held run's (sweep.py --held) reference: any checked run's at its size and steps.
-        held_refs = {}
-        for run in planned:
-            path = os.path.join(d, run["name"] + ".json")
-            if run["checked"] and os.path.exists(path):
-                r = pp.load_run(path)
-                for i in r.get("implementations", []) if r.get("status") == "ok" else []:
-                    if i.get("is_reference") and i.get("digest"):
-                        held_refs.setdefault((tuple(run.get("shape", ())), run.get("nsteps")), set()).add(i["digest"])
+        held_refs = pp.held_references(pp.load_study([d])[0])  # a held run's (sweep.py --held) references
         for run in sorted(planned, key=lambda r: r.get("round", 1)):
             counts["planned"] += 1
             path = os.path.join(d, run["name"] + ".json")
@@ -315,8 +307,8 @@ def census(w, study_dirs):
                 references[base] = {i.get("digest") for i in impls if i.get("is_reference")}
             if run["checked"]:
                 counts["checked"] += 1
-            elif run.get("held") and held_refs.get((tuple(run.get("shape", ())), run.get("nsteps"))):
-                refs = held_refs[(tuple(run.get("shape", ())), run.get("nsteps"))]
+            elif run.get("held") and held_refs.get(("x".join(map(str, run.get("shape", ()))), run.get("nsteps"))):
+                refs = held_refs[("x".join(map(str, run["shape"])), run["nsteps"])]
                 same = all(i.get("digest") in refs for i in impls)
                 counts["digest" if same else "differs"] += 1
             elif run.get("round", 1) > 1 and references.get(base):
