@@ -233,7 +233,12 @@ def every_model_section(w, loc_json=None):
       "rounds) and 1000^3 (two); on the H200 1.14 x and 1.19 x (five and four rounds). In builds against Kokkos 4 it "
       "swept from 128^3 (1.76 x and 1.78 x there). In that call it was 0.94 of hand omp's sweep (before the fix above); its kernel's PTX "
       "shows the same reloads of the functor's members (26 global loads, counted as hand omp's 25), the lever hand omp's fix found, left "
-      "to issue 45. Kokkos 5.1 removed the OpenMPTarget backend: from 5.1 a Kokkos code has no OpenMP-offload "
+      "to issue 45. Under 3.4.01 its team scratch is device memory: both levels sit in one HBM buffer, where "
+      "Kokkos 4.3.00 takes level 0 from the GPU's shared memory with clang's extensions (PR 6380). Its sweep "
+      "kernel's PTX has 14 global f64 loads and 3 stores under 3.4.01 (the level planes' neighbours and stores), "
+      "2 and 0 under 4.6.01 as hand omp's (`results/build-machine-2026-11-27/omp-ptx-8f9e458`), which fits its "
+      "sweep at 0.71 / 0.72 of hand omp's at 512^3 / 1000^3 on the H200 under 3.4.01 and 0.89 / 0.91 under "
+      "4.6.01 (`h200-2026-11-27/study-8f9e458`; not shown with counters). Kokkos 5.1 removed the OpenMPTarget backend: from 5.1 a Kokkos code has no OpenMP-offload "
       "path at all, sweep or single step.\n")
     w("The CPU's sweep is the host implementations' default from 128^3: cpu-openmp 1.5-2.3 x its single steps, "
       "Kokkos-OpenMP 1.2-3.1 x. The target (>= 1.0 of the single-step limit, median of five) is reached on the "
