@@ -59,32 +59,32 @@ def read(path):
     return name, out
 
 
+def table(columns, n=512):
+    """The Markdown table of issue slots a site update by kind, one column a (heading, count-IMPL-sass.csv)."""
+    updates = 3.0 * n ** 3
+    data = [read(path)[1] for _, path in columns]
+    lines = ["| kind | " + " | ".join(h for h, _ in columns) + " |", "|---|" + "---:|" * len(columns)]
+    for kind, _ in KINDS:
+        cells = [f"{32 * d.get(kind, (0.0, 0.0))[0] / updates:.1f} ({d.get(kind, (0.0, 0.0))[1] / updates:.1f})"
+                 for d in data]
+        lines.append(f"| {kind} | " + " | ".join(cells) + " |")
+    totals = [f"**{32 * sum(v[0] for v in d.values()) / updates:.1f}** ({sum(v[1] for v in d.values()) / updates:.1f})"
+              for d in data]
+    lines.append("| **all** | " + " | ".join(totals) + " |")
+    return lines
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     folder = sys.argv[1]
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 512
-    updates = 3.0 * n ** 3
     impls = sorted(f[len("count-"):-len("-sass.csv")] for f in os.listdir(folder) if f.endswith("-sass.csv"))
     if not impls:
         sys.exit(f"sweep_count_summary: no count-*-sass.csv in {folder}")
-    data = {i: read(os.path.join(folder, f"count-{i}-sass.csv")) for i in impls}
     print(f"Issue slots (32 x warp instructions) a site update, one sweep at {n}^3; in brackets the")
     print("predicated-on thread instructions a site update (what the lanes did).\n")
-    print("| kind | " + " | ".join(impls) + " |")
-    print("|---|" + "---:|" * len(impls))
-    for kind, _ in KINDS:
-        cells = []
-        for i in impls:
-            w, t = data[i][1].get(kind, (0.0, 0.0))
-            cells.append(f"{32 * w / updates:.1f} ({t / updates:.1f})")
-        print(f"| {kind} | " + " | ".join(cells) + " |")
-    totals = []
-    for i in impls:
-        w = sum(v[0] for v in data[i][1].values())
-        t = sum(v[1] for v in data[i][1].values())
-        totals.append(f"**{32 * w / updates:.1f}** ({t / updates:.1f})")
-    print("| **all** | " + " | ".join(totals) + " |")
+    print("\n".join(table([(i, os.path.join(folder, f"count-{i}-sass.csv")) for i in impls], n)))
 
 
 if __name__ == "__main__":

@@ -8,11 +8,12 @@ import os
 import sys
 
 from .common import fmt_su
-from .inputs import DEFAULT_NCU, HERE
+from .inputs import DEFAULT_NCU, DEFAULT_SWEEP_COUNT, HERE
 
 sys.path.insert(0, os.path.join(HERE, "device"))
 sys.path.insert(0, HERE)
 import ncu_summary  # noqa: E402
+import sweep_count_summary  # noqa: E402
 
 # The H100's triad (results/h100-2026-11-24, awave-devbench), the bandwidth the limits below use.
 H100_TRIAD_GB_S = 2896.0
@@ -123,6 +124,21 @@ def temporal_section(w, product_dirs):
       "(`reg3p-26x14`) and 1.75e11 (`reg3p-26x14-table`) on the H100; four steps a sweep lose to three "
       "(1.11 / 1.20 x hand CUDA at 512^3 / 1000^3: 5.7 updates a point on a 24 x 12 tile, and spills), two "
       "reach 1.09 / 1.10 x (`reg2p-28x16`), five 1.05 / 1.14 x, six 0.77 / 0.84 x.\n")
+    counted = [(heading, os.path.join(d, f"count-{impl}-sass.csv")) for d, impl, heading in DEFAULT_SWEEP_COUNT
+               if os.path.exists(os.path.join(d, f"count-{impl}-sass.csv"))]
+    if counted:
+        w("Issue slots a site update of the CUDA sweeps, before and after the bulk planes (issue 57: 32 x the "
+          "warp instructions Nsight Compute's source page counts on each SASS line, over the sweep's 3 x 512^3 "
+          "site updates; in brackets the predicated-on thread instructions; `bench/device/sweep-count.sh`, "
+          "`bench/sweep_count_summary.py`, the folders in `report_sections/inputs.py`). About 30 slots are the "
+          "update's own work (fp64, shared and global memory, the barrier); the rest is the march's bookkeeping, "
+          "which the bulk planes cut by a third on both GPUs. Only the H200 runs faster for it (1.13 x; the H100 "
+          "turns latency-bound at the plane's barrier, 0.98 x: `h100-2026-11-26/README.md`), so the plan takes "
+          "them there. Kokkos-CUDA's team-uniform values stay in vector registers (integer slots); with the bulk "
+          "planes it counted 154 slots (`march-ab-0432af6/count`, under the unpatched Kokkos and a since-reverted "
+          "tile split: an indication), and runs without them. The counts are the same on both GPUs (the same SASS). "
+          "The offload codes were not counted.\n")
+        w("\n".join(sweep_count_summary.table(counted)) + "\n")
     w("Levers measured (issue 45; rule: >= 1.03 x hand CUDA's "
       "sweep): the read-only data path for the sweep's loads (`__ldg`; the study's kernel has `ld.global.nc` "
       "where the product's had `ld.global`): 1.000 x on the H100, the same instructions, reverted "
