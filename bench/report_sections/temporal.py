@@ -133,7 +133,7 @@ def temporal_section(w, product_dirs):
           "`bench/sweep_count_summary.py`, the folders in `report_sections/inputs.py`). About 30 slots are the "
           "update's own work (fp64, shared and global memory, the barrier); the rest is the march's bookkeeping, "
           "which the bulk planes cut by a third on both GPUs. Only the H200 runs faster for it (1.13 x; the H100 "
-          "turns latency-bound at the plane's barrier, 0.98 x: `h100-2026-11-26/README.md`), so the plan takes "
+          "turns latency-bound at the plane's barrier, 0.98 x: `results/h100-2026-11-26/README.md`), so the plan takes "
           "them there. Kokkos-CUDA's team-uniform values stay in vector registers (integer slots); with the bulk "
           "planes it counted 154 slots (`march-ab-0432af6/count`, under the unpatched Kokkos and a since-reverted "
           "tile split: an indication), and runs without them. The counts are the same on both GPUs (the same SASS). "
