@@ -232,6 +232,37 @@ class StudyCommand(unittest.TestCase):
             self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
 
 
+class CpuThreadsSummary(unittest.TestCase):
+    """bench/device/cpu_threads_summary.py on planted runs: medians a thread count, the rate a thread,
+    the scaling against one thread, the triad; a round whose digest is not round 1's is left out, named."""
+
+    def test_the_table_of_planted_runs(self):
+        import cpu_threads_summary as cts
+        with tempfile.TemporaryDirectory() as d:
+            def run(t, plan, r, su, digest="aa"):
+                with open(os.path.join(d, f"run-t{t}-s{plan}-r{r}.json"), "w") as f:
+                    json.dump({"implementations": [{"id": "cpu-openmp", "best_su_per_s": su, "digest": digest}]}, f)
+            run(1, 3, 1, 1.0e9)
+            run(1, 3, 2, 1.2e9)
+            run(4, 3, 1, 2.0e9)
+            run(4, 3, 2, 2.4e9)
+            run(4, 3, 3, 9.9e9, digest="bb")  # a wrong result: out of the median
+            for t, bw in ((1, 20), (4, 60)):
+                with open(os.path.join(d, f"triad-t{t}.json"), "w") as f:
+                    json.dump({"triad_bandwidth_gb_s": bw}, f)
+            lines = cts.table(d)
+            self.assertIn("| cpu-openmp | 3 | 1 | 2 | 1.100e+09 | 1.100e+09 | 1.00 | 20 |", lines)
+            self.assertIn("| cpu-openmp | 3 | 4 | 2 | 2.200e+09 | 5.500e+08 | 0.50 | 60 |", lines)
+            self.assertEqual([x for x in lines if x.startswith("- left out")],
+                             ["- left out: run-t4-s3-r3.json cpu-openmp: digest bb, the first run's aa"])
+
+    def test_the_script_refuses_a_bad_thread_count_in_one_line(self):
+        r = subprocess.run(["bash", os.path.join(DEVICE, "cpu-threads.sh"), "/nonexistent/out", "64", "1", "1 x"],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(r.stderr.strip(), "cpu-threads: THREADS takes counts, not 'x'")
+
+
 if __name__ == "__main__":
     unittest.main()
 
