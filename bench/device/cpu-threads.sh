@@ -2,8 +2,8 @@
 # How the CPU's codes scale with threads on a GPU machine's CPU (issue 57, item 3: what bounds the
 # CPU sweep?), host build, through on-device.sh. The report's model says the sweep is bound by each
 # core (4.2 ns an update at 16 threads, a third of the triad's bytes); one core of the build machine
-# does an update in 1.3 ns, so a shared resource (L3, the memory system, the cores' SMT siblings)
-# may be what binds. Decision rule, stated before the runs: where the sweep at the most threads runs
+# does an update in 1.1 ns (results/build-machine-2026-11-27/cpu-threads-8f9e458), so a shared resource
+# (L3, the memory system, the cores' SMT siblings) may be what binds. Decision rule, stated before the runs: where the sweep at the most threads runs
 # under 0.6 x (threads x its one-thread rate), the bound is shared, and the next lever is the traffic
 # each tile makes; at 0.6 or more it is each core's work, and the lever is the instructions an update.
 # At each thread count: the triad (awave-devbench with those threads) once; then ROUNDS rounds,
