@@ -15,9 +15,10 @@
 # processes, round by round across all of them (every code and algorithm once before any runs again),
 # so each cell is a median with the min-max of its runs (rounds after the first are held to the
 # first's reference by their digest; a platform's other plans, round 1 too, to its default plan's
-# checked run: sweep.py --held, a check costing about a minute a plan at 1000^3); the variants run once, after. The codes that sweep by
-# default run again, as many rounds, with -tune steps_per_sweep=1 (label single-steps): the first
-# page's question (a) compares single steps in every model, (b) each model's best.
+# checked run: sweep.py --held, a check costing about a minute a plan at 1000^3); the variants run
+# once, after. The codes that sweep by default run again, as many rounds, with -tune
+# steps_per_sweep=1 (label single-steps): the first page's question (a) compares single steps in
+# every model, (b) each model's best.
 # On a GPU, each GPU build's joules a site update follow (bench/device/energy.sh; ENERGY=0: not).
 # UNBOUND=0 leaves the CPU's unbound plan out and VARIANTS=0 the variants (for a part at a size where they
 # cost more than they tell: a CPU process at 1000^3 spends about 18 s a code).

@@ -234,7 +234,7 @@ class StudyCommand(unittest.TestCase):
 
 class CpuThreadsSummary(unittest.TestCase):
     """bench/device/cpu_threads_summary.py on planted runs: medians a thread count, the rate a thread,
-    the scaling against one thread, the triad; a round whose digest is not round 1's is left out, named."""
+    the scaling against one thread, the triad; a run whose digest is not the first run's is left out, named."""
 
     def test_the_table_of_planted_runs(self):
         import cpu_threads_summary as cts

@@ -133,11 +133,11 @@ def temporal_section(w, product_dirs):
           "`bench/sweep_count_summary.py`, the folders in `report_sections/inputs.py`). About 30 slots are the "
           "update's own work (fp64, shared and global memory, the barrier); the rest is the march's bookkeeping, "
           "which the bulk planes cut by a third on both GPUs. Only the H200 runs faster for it (1.13 x; the H100 "
-          "turns latency-bound at the plane's barrier, 0.98 x: `results/h100-2026-11-26/README.md`), so the plan takes "
-          "them there. Kokkos-CUDA's team-uniform values stay in vector registers (integer slots); with the bulk "
-          "planes it counted 154 slots (`march-ab-0432af6/count`, under the unpatched Kokkos and a since-reverted "
-          "tile split: an indication), and runs without them. The counts are the same on both GPUs (the same SASS). "
-          "The offload codes were not counted.\n")
+          "turns latency-bound at the plane's barrier, 0.98 x: `results/h100-2026-11-26/README.md`), so the plan "
+          "takes them there. Kokkos-CUDA's team-uniform values stay in vector registers (integer slots); with the "
+          "bulk planes it counted 154 slots (`march-ab-0432af6/count`, under the unpatched Kokkos and a "
+          "since-reverted tile split: an indication), and runs without them. The counts are the same on both GPUs "
+          "(the same SASS). The offload codes were not counted.\n")
         w("\n".join(sweep_count_summary.table(counted)) + "\n")
     w("Levers measured (issue 45; rule: >= 1.03 x hand CUDA's "
       "sweep): the read-only data path for the sweep's loads (`__ldg`; the study's kernel has `ld.global.nc` "
@@ -254,8 +254,8 @@ def every_model_section(w, loc_json=None):
       "kernel's PTX has 14 global f64 loads and 3 stores under 3.4.01 (the level planes' neighbours and stores), "
       "2 and 0 under 4.6.01 as hand omp's (`results/build-machine-2026-11-27/omp-ptx-8f9e458`), which fits its "
       "sweep at 0.71 / 0.72 of hand omp's at 512^3 / 1000^3 on the H200 under 3.4.01 and 0.89 / 0.91 under "
-      "4.6.01 (`h200-2026-11-27/study-8f9e458`; not shown with counters). Kokkos 5.1 removed the OpenMPTarget backend: from 5.1 a Kokkos code has no OpenMP-offload "
-      "path at all, sweep or single step.\n")
+      "4.6.01 (`h200-2026-11-27/study-8f9e458`; not shown with counters). Kokkos 5.1 removed the OpenMPTarget "
+      "backend: from 5.1 a Kokkos code has no OpenMP-offload path at all, sweep or single step.\n")
     w("The CPU's sweep is the host implementations' default from 128^3: cpu-openmp 1.5-2.3 x its single steps, "
       "Kokkos-OpenMP 1.2-3.1 x. The target (>= 1.0 of the single-step limit, median of five) is reached on the "
       "H100 machine's Xeon: at 512^3 with 32-row tiles (cpu-openmp 1.05, Kokkos-OpenMP 1.04, "
