@@ -656,10 +656,16 @@ def first_screen(w, runs, plats, shapes, shorts, study_commits, known=()):
                + (" (rows say which)" if other_kokkos_builds(runs) else " only") + f"; compilers: {compilers(runs)}."]
     if any(c.startswith("0 ") for _, cells in rows for c in cells):
         caveats.append("0: the model has no code that runs there.")
+    # The sizes not every platform measured: the platforms that did or those that did not, whichever is
+    # shorter, sizes of the same sentence on one line.
+    said = {}
     for size in screen_sizes(runs, shapes):
         where = [platform_name(p) for p in plats if (*p, "", size) in runs]
         if len(where) < len(plats):
-            caveats.append(f"{size_name(size)}: {', '.join(where)} only.")
+            missing = [platform_name(p) for p in plats if (*p, "", size) not in runs]
+            text = f"{', '.join(where)} only" if len(where) <= len(missing) else f"not measured on {', '.join(missing)}"
+            said.setdefault(text, []).append(size_name(size))
+    caveats += [f"{' and '.join(sizes)}: {text}." for text, sizes in said.items()]
     w("\n".join(f"- {c}" for c in caveats + list(known)) + "\n")
     w(SCREEN_END + "\n")
 

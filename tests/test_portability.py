@@ -329,6 +329,23 @@ class FirstPageTable(unittest.TestCase):
                       "1000x1000x1000: measured on H100 CUDA only, no PP.", text)
         self.assertIn("Runs a measured cell: 1.", text, "the 1000^3 file is no cell of the page; a 0 is no run")
 
+    def test_the_screen_names_the_shorter_list_of_platforms_at_a_size_not_all_measured(self):
+        def plant(name, build, impls):
+            run_file(self.d, f"{name}_1000x1000x1000.json", build, "NVIDIA H100", impls)
+            path = os.path.join(self.d, f"{name}_1000x1000x1000.json")
+            with open(path) as f:
+                r = json.load(f)
+            r["params"]["shape"] = [1000, 1000, 1000]
+            with open(path, "w") as f:
+                json.dump(r, f)
+        plant("cuda", "cuda", {"cuda": 1e11, "kokkos-cuda": 0.9e11, "kokkos-cuda-mdrange": 0.8e11})
+        text = self.first_page_text(None, None)
+        self.assertIn("- 1000^3: H100 CUDA only.", text[:text.index(pp.SCREEN_END)])
+        plant("openmptarget", "openmptarget", {"omp": 0.5e11, "kokkos-openmptarget": 0.4e11,
+                                               "kokkos-openmptarget-mdrange": 0.25e11})
+        text = self.first_page_text(None, None)
+        self.assertIn("- 1000^3: not measured on CPU (16 cores).", text[:text.index(pp.SCREEN_END)])
+
     def test_the_runs_a_cell_counts_the_pages_cells(self):
         for r in (2, 3):  # a second and third round of the CUDA cells only
             run_file(self.d, f"cuda_512x512x512.r{r}.json", "cuda", "NVIDIA H100",
