@@ -29,17 +29,19 @@ class Pennycook(unittest.TestCase):
 
 
 def run_file(d, name, build, gpu, impls, status="ok", label="", env=None, cores=16, checked=True, differences=0,
-             digest=None, sweeps=(), binding=None, machine_gpu=None):
+             digest=None, sweeps=(), binding=None, machine_gpu=None, shape=(512, 512, 512), kokkos_version="3.4.1",
+             nsteps=12, held=False):
     """A study run file as bench/sweep.py writes it, awave's result format complete (validate_run)."""
     result = {"schema": "awave-run/1", "status": status, "date": "2026-11-25T00:00:00Z",
-              "params": {"shape": [512, 512, 512], "nsteps": 12}, "passed": differences == 0,
+              "params": {"shape": list(shape), "nsteps": nsteps}, "passed": differences == 0,
               "checked_against_cpu": checked, "bytes_per_site_model": 24,
-              "sweep": {"build": build, "label": label, "env": env or {}, **({"binding": binding} if binding else {})},
+              "sweep": {"build": build, "label": label, "env": env or {}, **({"binding": binding} if binding else {}),
+                        **({"held": True} if held else {})},
               "gpu": {"name": gpu} if gpu else None, "host_cpu": {"name": "Test CPU", "cores": cores},
-              "build": {"name": build, "git_commit": "abc", "kokkos_version": "3.4.1", "compiler": "x", "kokkos": "x",
+              "build": {"name": build, "git_commit": "abc", "kokkos_version": kokkos_version, "compiler": "x", "kokkos": "x",
                         "accelerator": gpu or "none"},
               "implementations": [{"id": i, "best_su_per_s": su, "median_su_per_s": su, "checked": checked,
-                                   "differences": differences, "chunk_steps": [6, 6], "chunk_seconds": [1.0, 1.0],
+                                   "differences": differences, "chunk_steps": [nsteps // 2] * 2, "chunk_seconds": [1.0, 1.0],
                                    "effective_bandwidth_gb_s": 1.0, "on_device": gpu is not None,
                                    "uses_kokkos": i.startswith("kokkos"),
                                    "bitwise": differences == 0, **({"digest": digest} if digest else {}),
@@ -217,13 +219,7 @@ class FirstPageTable(unittest.TestCase):
 
     def test_a_build_against_another_kokkos_gets_its_own_rows(self):
         run_file(self.d, "cuda-k46_512x512x512.json", "cuda-k46", "NVIDIA H100",
-                 {"kokkos-cuda": 0.95e11, "kokkos-cuda-mdrange": 0.85e11})
-        path = os.path.join(self.d, "cuda-k46_512x512x512.json")
-        with open(path) as f:
-            r = json.load(f)
-        r["build"]["kokkos_version"] = "4.6.1"
-        with open(path, "w") as f:
-            json.dump(r, f)
+                 {"kokkos-cuda": 0.95e11, "kokkos-cuda-mdrange": 0.85e11}, kokkos_version="4.6.1")
         text = self.first_page_text(None, None)
         screen = text[:text.index(pp.SCREEN_END)]
         self.assertIn("| Kokkos idiomatic (4.6.1), 512^3 | 0.85 / 0.85 | — / — | — / — |", screen)
@@ -231,13 +227,7 @@ class FirstPageTable(unittest.TestCase):
         self.assertIn("| Kokkos tuned (3.4.1), 512^3 | 0.90 / 0.90 |", screen, "the 3.4 row, its version said")
         # Another preset's build of the same Kokkos (its suffix) fills the same rows on its own platform.
         run_file(self.d, "host-k46_512x512x512.json", "host-k46", None,
-                 {"kokkos-openmp": 0.4e10, "kokkos-openmp-mdrange": 0.3e10})
-        path_host = os.path.join(self.d, "host-k46_512x512x512.json")
-        with open(path_host) as f:
-            rh = json.load(f)
-        rh["build"]["kokkos_version"] = "4.6.1"
-        with open(path_host, "w") as f:
-            json.dump(rh, f)
+                 {"kokkos-openmp": 0.4e10, "kokkos-openmp-mdrange": 0.3e10}, kokkos_version="4.6.1")
         text = self.first_page_text(None, None)
         screen = text[:text.index(pp.SCREEN_END)]
         self.assertIn("| Kokkos tuned (4.6.1), 512^3 | 0.95 / 0.95 | — / — | 0.50 / 0.50 |", screen)
@@ -249,11 +239,10 @@ class FirstPageTable(unittest.TestCase):
         self.assertIn("| CPU (16 cores) | 512x512x512 | `kokkos-openmp` | 4e+09 (0.80) | 8e+09 (1.60) |", "\n".join(lines))
         self.assertIn("- Kokkos 3.4.1 and 4.6.1 (rows say which);", screen)
         self.assertEqual(pp.first_screen_problems(text, [self.d]), [])
-        os.remove(path_host)
+        os.remove(os.path.join(self.d, "host-k46_512x512x512.json"))
         # The faster build against another Kokkos is the platform's fastest code.
-        r["implementations"][0]["best_su_per_s"] = 2e11
-        with open(path, "w") as f:
-            json.dump(r, f)
+        run_file(self.d, "cuda-k46_512x512x512.json", "cuda-k46", "NVIDIA H100",
+                 {"kokkos-cuda": 2e11, "kokkos-cuda-mdrange": 0.85e11}, kokkos_version="4.6.1")
         screen = self.first_page_text(None, None)
         self.assertIn("| hand-written, 512^3 | 0.50 / 0.50 |", screen)
 
@@ -317,13 +306,7 @@ class FirstPageTable(unittest.TestCase):
 
     def test_the_page_takes_the_sizes_every_platform_measured_and_names_the_others(self):
         run_file(self.d, "cuda_1000x1000x1000.json", "cuda", "NVIDIA H100",
-                 {"cuda": 1e11, "kokkos-cuda": 0.9e11, "kokkos-cuda-mdrange": 0.8e11})
-        path = os.path.join(self.d, "cuda_1000x1000x1000.json")
-        with open(path) as f:
-            r = json.load(f)
-        r["params"]["shape"] = [1000, 1000, 1000]
-        with open(path, "w") as f:
-            json.dump(r, f)
+                 {"cuda": 1e11, "kokkos-cuda": 0.9e11, "kokkos-cuda-mdrange": 0.8e11}, shape=(1000, 1000, 1000))
         text = self.first_page_text(None, None)
         self.assertIn("Sizes 512x512x512 (each cell: the sizes in that order; the two largest every platform measured). "
                       "1000x1000x1000: measured on H100 CUDA only, no PP.", text)
@@ -331,13 +314,7 @@ class FirstPageTable(unittest.TestCase):
 
     def test_the_screen_names_the_shorter_list_of_platforms_at_a_size_not_all_measured(self):
         def plant(name, build, impls):
-            run_file(self.d, f"{name}_1000x1000x1000.json", build, "NVIDIA H100", impls)
-            path = os.path.join(self.d, f"{name}_1000x1000x1000.json")
-            with open(path) as f:
-                r = json.load(f)
-            r["params"]["shape"] = [1000, 1000, 1000]
-            with open(path, "w") as f:
-                json.dump(r, f)
+            run_file(self.d, f"{name}_1000x1000x1000.json", build, "NVIDIA H100", impls, shape=(1000, 1000, 1000))
         plant("cuda", "cuda", {"cuda": 1e11, "kokkos-cuda": 0.9e11, "kokkos-cuda-mdrange": 0.8e11})
         text = self.first_page_text(None, None)
         self.assertIn("- 1000^3: H100 CUDA only.", text[:text.index(pp.SCREEN_END)])
@@ -602,23 +579,12 @@ class Ranges(unittest.TestCase):
             for digest, nsteps, expect in (("aa", 12, ([0.6], "")), ("bb", 12, ([0.0], "FAILS the check")),
                                            ("aa", 24, ([0.6], "unchecked"))):
                 run_file(d, "host-single-steps_512x512x512.json", "host", None, {"kokkos-openmp": 0.6e10},
-                         label="single-steps", checked=False, digest=digest)
-                path = os.path.join(d, "host-single-steps_512x512x512.json")
-                with open(path) as f:
-                    held = json.load(f)
-                held["sweep"]["held"] = True
-                held["params"]["nsteps"] = nsteps
-                held["implementations"][0]["chunk_steps"] = [nsteps // 2] * 2
-                with open(path, "w") as f:
-                    json.dump(held, f)
+                         label="single-steps", checked=False, digest=digest, nsteps=nsteps, held=True)
                 runs, _, _ = pp.load_study([d])
                 samples, note = pp.su_samples(runs, plat, "Kokkos tuned", "512x512x512", "single")
                 self.assertEqual(([round(x / 1e10, 6) for x in samples], note), expect, (digest, nsteps))
-            held["sweep"].pop("held")  # not held: no reference of its own, so unchecked
-            held["params"]["nsteps"] = 12
-            held["implementations"][0]["chunk_steps"] = [6, 6]
-            with open(path, "w") as f:
-                json.dump(held, f)
+            run_file(d, "host-single-steps_512x512x512.json", "host", None, {"kokkos-openmp": 0.6e10},
+                     label="single-steps", checked=False, digest="aa")  # not held: no reference of its own
             runs, _, _ = pp.load_study([d])
             self.assertEqual(pp.su_samples(runs, plat, "Kokkos tuned", "512x512x512", "single")[1], "unchecked")
         finally:
