@@ -52,7 +52,7 @@ MUTANTS = [
      'max(by_dir.values(), key=lambda rounds: max(r.get("date", "")',
      'min(by_dir.values(), key=lambda rounds: max(r.get("date", "")', "^bench\\.portability$"),
     ("portability: the unchecked mark dropped", "bench/portability.py",
-     '            notes.add("unchecked")\n', "", "^bench\\.portability$"),
+     '            notes.add("unchecked")\n', "            pass\n", "^bench\\.portability$"),
     ("portability: a failed run scored 0, not unknown", "bench/portability.py",
      'return [], r.get("status", "failed")', 'return [0.0], r.get("status", "failed")', "^bench\\.portability$"),
     ("code divergence: the Jaccard distance over one set, not the union", "bench/code_divergence.py",
