@@ -22,7 +22,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import backends  # noqa: E402
-from report_sections.common import validate_run  # noqa: E402
+from report_sections.common import kokkos_release, validate_run  # noqa: E402
 
 BYTES_PER_SITE = 24  # read now and prev once, write next once
 
@@ -338,7 +338,8 @@ def table(runs, triads, shapes, question="single", best=None):
             row = {p: efficiency(runs, triads, p, app, s, question, best[s]) for p in plats}
             effs[app][s] = row
             values = [e for e, _ in row.values()]
-            pp[app][s] = None if any(v is None for v in values) else pennycook(values)
+            # 0 on one platform is PP 0 whatever the others (Pennycook), so an unmeasured cell leaves it known.
+            pp[app][s] = 0.0 if 0 in values else None if any(v is None for v in values) else pennycook(values)
     return plats, effs, pp
 
 
@@ -352,7 +353,8 @@ def table_ranges(runs, triads, plats, shapes, question="single", best=None):
             cells = {p: triad_spread(efficiency_samples(runs, triads, p, app, s, question, best[s])[0],
                                      triads, p, question) for p in plats}
             cell_ci[app][s] = {p: run_range(c) for p, c in cells.items()}
-            pp_ci[app][s] = None if any(not c for c in cells.values()) else pp_range(list(cells.values()))
+            pp_ci[app][s] = ((0.0, 0.0) if [0.0] in cells.values() else
+                             None if any(not c for c in cells.values()) else pp_range(list(cells.values())))
     return pp_ci, cell_ci
 
 
@@ -478,7 +480,7 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, caveats=()):
       f"Sizes {' / '.join(shapes)} (each cell: the sizes in that order; the two largest every platform measured)."
       + "".join(f" {s}: measured on {', '.join(platform_name(p) for p in plats if (*p, '', s) in runs)} only, no PP."
                 for s in sorted({k[3] for k in runs}, key=points) if points(s) > points(shapes[-1])) +
-      f" Runs a measured cell: {', '.join(map(str, cell_run_counts(runs, triads, plats, shapes)))}.\n")
+      f" Runs a measured cell of these tables: {', '.join(map(str, cell_run_counts(runs, triads, plats, shapes)))}.\n")
     w(f"**In brief, over these {len(plats)} platforms at {' and '.join(shapes)}.** (a) The same algorithm "
       f"(single steps): {verdicts[0]}. (b) Each model's best: {verdicts[1]}. A winner is named only where its "
       "PP range lies above every other's at every size; the tables, plots and recommendations follow.\n")
@@ -494,8 +496,7 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, caveats=()):
     offload = [platform_name(p) for p in plats if p[1] == "openmptarget"]
     w("**Kokkos versions.** Kokkos removed its OpenMPTarget backend in 5.1 (kokkos issue 8696, PR 8717: "
       "maintenance \"not justified by its current usage or performance\"). Every Kokkos OpenMP offload figure "
-      "here (Kokkos 3.4.01; 4.6.01 in `bench/results/h100-2026-11-26/kokkos46-4d8a58b`) holds for Kokkos 5.0 "
-      "and older only; on Kokkos 5.1 and "
+      f"here (Kokkos {' and '.join(kokkos_versions(runs))}) holds for Kokkos 5.0 and older only; on Kokkos 5.1 and "
       f"later the offload platforms ({', '.join(offload) or 'none measured here'}) have no Kokkos code, and "
       f"Kokkos' PP over these {len(plats)} platforms is then 0.\n")
     return {k: v[0] for k, v in runs.items()}
@@ -521,7 +522,7 @@ def other_kokkos_builds(runs):
         if preset in TOOLCHAINS and suffix and label in ("", SINGLE_STEPS):
             for r, _ in rounds:
                 if r.get("status") == "ok":
-                    found[build] = r.get("build", {}).get("kokkos_version", "?")
+                    found[build] = kokkos_release(r.get("build", {}).get("kokkos_version", "?"))
     return found
 
 
@@ -619,7 +620,7 @@ def page_builds(runs):
 
 def kokkos_versions(runs, others=True):
     """The Kokkos versions of the page's own runs, and of the builds against another Kokkos (others)."""
-    return sorted({b.get("kokkos_version", "?") for builds in page_builds(runs).values() for b in builds}
+    return sorted({kokkos_release(b.get("kokkos_version", "?")) for builds in page_builds(runs).values() for b in builds}
                   | (set(other_kokkos_builds(runs).values()) if others else set()))
 
 
@@ -731,14 +732,16 @@ def binding_sentence(runs, plats, shapes):
                 continue
             got = [(s, su_samples(runs, platform, app, s, "best")[0],
                     su_samples(runs, platform, app, s, "best", "unbound")[0]) for s in shapes]
-            if all(bound and free for _, bound, free in got):
+            got = [(s, bound, free) for s, bound, free in got if bound and free and bound != [0.0]]
+            if got:  # the sizes where the study has both (the unbound runs may stop short of the largest)
                 ratios.append(f"{app} " + " / ".join(f"{statistics.median(free) / statistics.median(bound):.2f}"
-                                                     for _, bound, free in got))
+                                                     + ("" if len(got) == len(shapes) else f" at {size_name(s)}")
+                                                     for s, bound, free in got))
         if ratios:
             per_cpu.append(f"{platform[0]}: " + ", ".join(ratios))
     if per_cpu:
         text += (f"; with OMP_PROC_BIND=false (label unbound, the same rounds) each code ran at these times its bound "
-                 f"median ({' / '.join(s.split('x')[0] + '^3' for s in shapes)}): " + "; ".join(per_cpu))
+                 f"median ({' / '.join(size_name(s) for s in shapes)}): " + "; ".join(per_cpu))
     else:
         text += "; the unbound runs are not in this study"
     return text + ".\n"
@@ -836,7 +839,60 @@ def question_part(w, plt, question, runs, triads, plats, shapes, lines, conv, co
     w("")
     w(f"![PP over the sizes]({pp_over_sizes_plot(plt, runs, triads, plats, question, out_dir, f'pp_sizes{tag}.png')})\n")
     subsets_table(w, effs, plats, shapes[-1])
-    return recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci, question)
+    verdict, short = recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci, question)
+    # The verdict is against every Kokkos the study built: where another's rows change it, both say so.
+    changed = other_kokkos_part(w, other_kokkos_pp(runs, triads, plats, shapes, question, best), pp, pp_ci, shapes)
+    if changed:
+        verdict, short = f"{verdict} ({changed})", f"{short}, not against another Kokkos' rows"
+    return verdict, short
+
+
+def other_kokkos_pp(runs, triads, plats, shapes, question, best):
+    """{row label: {shape: (PP, PP range)}} of the Kokkos rows built against another Kokkos (the first
+    screen's, e.g. "Kokkos tuned (4.6.01)"), measured as the table's cells are; (None, None) where a
+    platform is not measured."""
+    rows = {}
+    for label, app, suffix in screen_apps(runs):
+        if suffix is None:
+            continue
+        rows[label] = {}
+        for s in shapes:
+            medians, cells = [], []
+            for p in plats:
+                samples = screen_samples(runs, p, app, suffix, s, question)
+                if samples and samples != [0.0]:
+                    top = best[s].get(p) if question == "best" else (triads.get(p[0]) or (None,))[0]
+                    samples = ([su / top for su in samples] if question == "best" else
+                               [architectural_efficiency(su, top) for su in samples]) if top else []
+                medians.append(statistics.median(samples) if samples else None)
+                cells.append(triad_spread(samples, triads, p, question))
+            known = all(m is not None for m in medians)
+            rows[label][s] = (pennycook(medians) if known else None, pp_range(cells) if known else None)
+    return rows
+
+
+def other_kokkos_part(w, others, pp, pp_ci, shapes):
+    """The other Kokkos' rows beside the table's verdict: their PP, and where the table's leader (one
+    application whose range lies above every other's) no longer leads against them."""
+    if not others:
+        return ""
+    said = "; ".join(f"{label} {' and '.join(fmt_pp(*v[s]) for s in shapes)}" for label, v in others.items())
+    notes = []
+    for s in shapes:
+        ranked, tied, decided = ranking(pp, s, pp_ci)
+        if not decided:
+            continue
+        top = (pp_ci or {}).get(ranked[0], {}).get(s)
+        close = [label for label, v in others.items()
+                 if v[s][0] is None or v[s][1] is None or top is None or v[s][1][1] >= top[0]]
+        if len(tied) > 1:
+            notes.append(f"at {s} {' and '.join(close) or 'none of them'} within the tie's ranges")
+        else:
+            notes.append(f"at {s} {ranked[0]}'s range lies above theirs" if not close else
+                         f"at {s} {ranked[0]} does not lead {' or '.join(close)}: their ranges overlap or are unknown")
+    w(f"The same Kokkos codes built against another Kokkos (the first screen's rows): {said}"
+      + (f"; {'; '.join(notes)}" if notes else "") + ".\n")
+    return "; ".join(n for n in notes if "does not lead" in n)
 
 
 FIRST_PAGE = ("## Which programming model? The answer on one page", "**In brief", "### (a) The same algorithm",
@@ -909,7 +965,7 @@ def recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci=None, question
     at = " and ".join(shapes)
     # Undecided where no PP is known at a size (a platform some code was not measured on), else where the
     # first has no range (cells of one run).
-    unknown = [x for x in shapes if all(pp[a][x] is None for a in pp)]
+    unknown = [x for x in shapes if any(pp[a][x] is None for a in pp)]
     unmeasured = [platform_name(p) for p in plats if any(effs[a][x][p][0] is None for a in pp for x in unknown)]
     if not decided and unmeasured:
         text = (f"{head} Over {where} no winner is named: PP is unknown where a code was not measured on "

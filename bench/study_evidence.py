@@ -24,17 +24,34 @@ def su(runs, hardware, build, label, shape, impl):
     return (res, r) if res else (None, None)
 
 
-def fmt_rung(res, hand):
-    if res is None:
+def cell(rounds, hardware, build, label, shape, impl, question="single"):
+    """(median SU/s over the run's rounds, mark), or (None, "") where not measured: the first page's
+    samples (pp.impl_samples; question "single": single steps where the code sweeps; a later or held
+    round counts as checked where its digest equals the checked run's). † unchecked, ‡ a check not bitwise."""
+    preset = build.split("-")[0]
+    samples, note = pp.impl_samples(rounds, (hardware, preset), impl, label, shape, question, build_name=build)
+    if not samples:
+        return None, ""
+    if "FAILS" in note:
+        return 0.0, " (fails its check)"
+    results = [i for r, _ in rounds.get((hardware, build, label, shape), []) for i in r.get("implementations", [])
+               if i["id"] == impl]
+    mark = " ‡" if any(i.get("checked") and not i.get("bitwise", True) for i in results) else ""
+    return statistics.median(samples), mark or (" †" if "unchecked" in note else "")
+
+
+def fmt_rung(value, hand):
+    """A cell and its fraction of the hand-written code's (value, hand: cell()'s pairs)."""
+    su_s, mark = value
+    if su_s is None:
         return "—"
-    mark = "" if res.get("checked") else " †"
-    if res.get("checked") and not res.get("bitwise", True):
-        mark = " ‡"
-    ratio = f" ({res['best_su_per_s'] / hand['best_su_per_s']:.2f})" if hand else ""
-    return f"{res['best_su_per_s']:.3g}{ratio}{mark}"
+    if not su_s:
+        return f"0{mark}"
+    ratio = f" ({su_s / hand[0]:.2f})" if hand and hand[0] else ""
+    return f"{su_s:.3g}{ratio}{mark}"
 
 
-def effort_ladder(w, runs, loc, shapes):
+def effort_ladder(w, rounds, loc, shapes):
     lines = pp.application_lines(loc)
     parts = {k: v["lines"] for k, v in (loc or {}).get("parts", {}).items()}
     w("### The Kokkos effort ladder\n")
@@ -42,27 +59,26 @@ def effort_ladder(w, runs, loc, shapes):
       "GPU and toolchain. Rungs: the idiomatic form with Kokkos' default tiles (in the axis order the backend "
       "needs: k first on CUDA), the idiomatic form with the policy file's tile, the tuned form (the march). "
       "Every rung takes single steps (the tuned form and the hand-written code from their `single-steps` runs: "
-      "the first page's question (a)). "
+      "the first page's question (a)); a rung is the median of its rounds. "
       "† unchecked run (a variant of a checked build), ‡ checked but not bitwise.\n")
-    hardware = sorted({k[0] for k in runs if not k[0].startswith("CPU")})
+    hardware = sorted({k[0] for k in rounds if not k[0].startswith("CPU")})
     for build in ("cuda", "openmptarget"):
         kid = f"kokkos-{build}"
         rows = []
         for h in hardware:
             for s in shapes:
-                # One algorithm a row: the sweeping codes' single-step runs where the study has them.
-                one = pp.SINGLE_STEPS if (h, build, pp.SINGLE_STEPS, s) in runs else ""
-                hand, r = su(runs, h, build, one, s, HAND[build])
-                if r is None:
+                if (h, build, "", s) not in rounds:
                     continue
-                default, _ = su(runs, h, build, "default-tiles", s, f"{kid}-mdrange")
-                policy, _ = su(runs, h, build, "", s, f"{kid}-mdrange")
-                tuned, _ = su(runs, h, build, one, s, kid)
-                naive, _ = su(runs, h, build, "naive-axes", s, f"{kid}-mdrange")
-                version = r["build"].get("kokkos_version", "?")
-                rows.append(f"| {h} | {s} | {version} | {fmt_rung(naive, hand) if naive else ''} | "
-                            f"{fmt_rung(default, hand)} | {fmt_rung(policy, hand)} | {fmt_rung(tuned, hand)} | "
-                            f"{hand['best_su_per_s']:.3g} |")
+                hand = cell(rounds, h, build, "", s, HAND[build])
+                if hand[0] is None:
+                    continue
+                rungs = [cell(rounds, h, build, label, s, impl) for label, impl in
+                         (("naive-axes", f"{kid}-mdrange"), ("default-tiles", f"{kid}-mdrange"),
+                          ("", f"{kid}-mdrange"), ("", kid))]
+                version = pp.kokkos_release(rounds[(h, build, "", s)][0][0].get("build", {}).get("kokkos_version", "?"))
+                naive = fmt_rung(rungs[0], hand) if rungs[0][0] is not None else ""
+                rows.append(f"| {h} | {s} | {version} | {naive} | "
+                            + " | ".join(fmt_rung(r, hand) for r in rungs[1:]) + f" | {hand[0]:.3g} |")
         if not rows:
             continue
         toolchain = pp.TOOLCHAINS[build]
@@ -95,28 +111,31 @@ def plain(r):
     return not r.get("tuning") and not r.get("sweep", {}).get("env")
 
 
-def kokkos_versions(w, runs, shapes):
+def kokkos_versions(w, rounds, shapes):
     rows = []
-    for (h, build, label, s), (r, d) in sorted(runs.items()):
+    for (h, build, label, s), runs in sorted(rounds.items()):
+        r, d = runs[0]
         if not build.endswith("-k46") or r.get("status") != "ok" or not plain(r):
             continue
         base = build[:-4]
         # The 3.4.01 build run beside it in the same call (named -k34), else the study's.
-        same_call = runs.get((h, base + "-k34", "", s))
-        base_build = base + "-k34" if same_call and same_call[1] == d else base
+        same_call = rounds.get((h, base + "-k34", "", s))
+        base_build = base + "-k34" if same_call and same_call[0][1] == d else base
+        old_run = (rounds.get((h, base_build, "", s)) or [({}, "")])[0][0]
+        hand = cell(rounds, h, base_build, "", s, HAND[base], "best")
         for impl in (f"kokkos-{KOKKOS_BACKEND[base]}-mdrange", f"kokkos-{KOKKOS_BACKEND[base]}"):
-            new, _ = su(runs, h, build, label, s, impl)
-            old, old_run = su(runs, h, base_build, "", s, impl)
-            hand, _ = su(runs, h, base_build, "", s, HAND[base])
-            if new:
-                rows.append(f"| {h} | {s} | `{impl}` | {fmt_rung(new, hand)} | {fmt_rung(old, hand) if old else '—'} | "
-                            f"`{r['build']['git_commit']}` / `{old_run['build']['git_commit'] if old_run else '—'}` |")
+            new = cell(rounds, h, build, label, s, impl, "best")
+            if new[0] is not None:
+                old_commit = old_run.get("build", {}).get("git_commit", "—")
+                rows.append(f"| {h} | {s} | `{impl}` | {fmt_rung(new, hand)} | "
+                            f"{fmt_rung(cell(rounds, h, base_build, '', s, impl, 'best'), hand)} | "
+                            f"`{r['build']['git_commit']}` / `{old_commit}` |")
     if not rows:
         return
     w("### Kokkos 4.6.01 beside 3.4.01\n")
     w("The same sources built against Kokkos 4.6.01 (upstream, with the CUDA 13 API guards docs/kokkos.md names) and "
       "against the bootstrapped 3.4.01, on the same platform, in the same device call where the 3.4.01 build ran beside "
-      "it (SU/s, and the fraction of the 3.4.01 build's hand-written code's SU/s):\n")
+      "it (the median SU/s of the rounds, and its fraction of the 3.4.01 build's hand-written code's):\n")
     w("| platform | size | implementation | Kokkos 4.6.01 | Kokkos 3.4.01 | commits (4.6.01 / 3.4.01) |")
     w("|---|---|---|---|---|---|")
     for row in rows:
@@ -324,9 +343,9 @@ def evidence(w, study_dirs, loc, shapes=("256x256x256", "512x512x512", "1000x100
     rounds, _, _ = pp.load_study(study_dirs)
     runs = {k: v[0] for k, v in rounds.items()}  # each run's first (checked) round
     w("## 1. Evidence for the first page\n")
-    effort_ladder(w, runs, loc, [s for s in shapes if any(k[3] == s for k in runs)])
+    effort_ladder(w, rounds, loc, [s for s in shapes if any(k[3] == s for k in runs)])
     sweep_gain(w, rounds, shapes)
     census(w, study_dirs)
-    kokkos_versions(w, runs, shapes)
+    kokkos_versions(w, rounds, shapes)
     counters(w, study_dirs, runs)
     sanitizer(w, study_dirs)

@@ -141,6 +141,15 @@ class FirstPageTable(unittest.TestCase):
         self.assertEqual(row["CPU (16 cores)"], (0.0, "refused"))
         self.assertEqual(row["H100 CUDA"], (0.0, "does not run here"))
         self.assertEqual(ppv["hand OpenMP offload"]["512x512x512"], 0.0)
+        # A code that cannot run on one platform has PP 0 even where another of its cells is not measured.
+        os.remove(os.path.join(self.d, "openmptarget-offload-disabled_512x512x512.json"))
+        plats, effs, ppv = self.table()
+        row = {pp.platform_name(p): v for p, v in effs["hand OpenMP offload"]["512x512x512"].items()}
+        self.assertEqual(row["CPU (16 cores)"], (None, "not measured"))
+        self.assertEqual(ppv["hand OpenMP offload"]["512x512x512"], 0.0)
+        runs, triads, _ = pp.load_study([self.d])
+        pp_ci, _ = pp.table_ranges(runs, triads, plats, ["512x512x512"])
+        self.assertEqual(pp_ci["hand OpenMP offload"]["512x512x512"], (0.0, 0.0))
 
     def test_a_failed_check_scores_zero_and_a_missing_run_leaves_pp_unknown(self):
         run_file(self.d, "host_512x512x512.json", "host", None,
@@ -214,30 +223,64 @@ class FirstPageTable(unittest.TestCase):
         self.assertIn("| hand-written, 512^3 | 1.00 / 0.50 | 1.00 / 1.00 | 0.62 / 0.62 |", screen)
         self.assertIn("| Kokkos tuned, 512^3 | 0.90 / 0.60 | 0.80 / 0.80 | 1.00 / 1.00 |", screen)
         self.assertIn("| hand OpenMP offload, 512^3 | 0 / 0 | 1.00 / 1.00 | 0 / 0 |", screen)
-        self.assertIn("- Kokkos 3.4.1 only; compilers: CUDA x, OpenMP offload x, CPU x.", screen)
+        self.assertIn("- Kokkos 3.4.01 only; compilers: CUDA x, OpenMP offload x, CPU x.", screen)
         self.assertEqual(pp.first_screen_problems(text, [self.d]), [])
+
+    def test_the_evidence_tables_take_the_median_of_the_rounds_and_hold_rounds_by_digest(self):
+        import study_evidence
+        # Three rounds of the CUDA run: the ladder's rungs are their medians, not round 1's.
+        for name, k, checked in (("cuda_512x512x512.json", 1.0, True), ("cuda_512x512x512.r2.json", 1.2, False),
+                                 ("cuda_512x512x512.r3.json", 1.1, False)):
+            run_file(self.d, name, "cuda", "NVIDIA H100", {"cuda": k * 1e11, "kokkos-cuda": k * 0.9e11,
+                                                             "kokkos-cuda-mdrange": k * 0.8e11},
+                     checked=checked, digest="d1")
+        # A 4.6.01 build's plan held by digest (sweep.py --held) to the default plan's check: no † mark.
+        for name, k in (("cuda-k46_512x512x512.json", 1.0), ("cuda-k46_512x512x512.r2.json", 3.0),
+                        ("cuda-k46_512x512x512.r3.json", 2.0)):
+            run_file(self.d, name, "cuda-k46", "NVIDIA H100", {"kokkos-cuda": k * 1e11, "kokkos-cuda-mdrange": 0.5e11},
+                     checked=False, digest="d1", held=True, kokkos_version="4.6.1")
+        with open(os.path.join(self.d, "cuda_512x512x512.json")) as f:
+            first = json.load(f)
+        for i in first["implementations"]:
+            i["is_reference"] = i["id"] == "cuda"
+        with open(os.path.join(self.d, "cuda_512x512x512.json"), "w") as f:
+            json.dump(first, f)
+        rounds = pp.load_study([self.d])[0]
+        lines = []
+        study_evidence.effort_ladder(lines.append, rounds, None, ["512x512x512"])
+        self.assertIn("| H100 | 512x512x512 | 3.4.01 |  | — | 8.8e+10 (0.80) | 9.9e+10 (0.90) | 1.1e+11 |",
+                      "\n".join(lines))
+        lines = []
+        study_evidence.kokkos_versions(lines.append, rounds, ["512x512x512"])
+        self.assertIn("| H100 | 512x512x512 | `kokkos-cuda` | 2e+11 (1.82) | 9.9e+10 (0.90) |", "\n".join(lines))
+        # A held round whose digest differs fails its check.
+        run_file(self.d, "cuda-k46_512x512x512.r3.json", "cuda-k46", "NVIDIA H100",
+                 {"kokkos-cuda": 2e11, "kokkos-cuda-mdrange": 0.5e11}, checked=False, digest="d2", held=True,
+                 kokkos_version="4.6.1")
+        lines = []
+        study_evidence.kokkos_versions(lines.append, pp.load_study([self.d])[0], ["512x512x512"])
+        self.assertIn("| H100 | 512x512x512 | `kokkos-cuda` | 0 (fails its check) |", "\n".join(lines))
 
     def test_a_build_against_another_kokkos_gets_its_own_rows(self):
         run_file(self.d, "cuda-k46_512x512x512.json", "cuda-k46", "NVIDIA H100",
                  {"kokkos-cuda": 0.95e11, "kokkos-cuda-mdrange": 0.85e11}, kokkos_version="4.6.1")
         text = self.first_page_text(None, None)
         screen = text[:text.index(pp.SCREEN_END)]
-        self.assertIn("| Kokkos idiomatic (4.6.1), 512^3 | 0.85 / 0.85 | — / — | — / — |", screen)
-        self.assertIn("| Kokkos tuned (4.6.1), 512^3 | 0.95 / 0.95 | — / — | — / — |", screen)
-        self.assertIn("| Kokkos tuned (3.4.1), 512^3 | 0.90 / 0.90 |", screen, "the 3.4 row, its version said")
+        self.assertIn("| Kokkos idiomatic (4.6.01), 512^3 | 0.85 / 0.85 | — / — | — / — |", screen)
+        self.assertIn("| Kokkos tuned (4.6.01), 512^3 | 0.95 / 0.95 | — / — | — / — |", screen)
+        self.assertIn("| Kokkos tuned (3.4.01), 512^3 | 0.90 / 0.90 |", screen, "the 3.4 row, its version said")
         # Another preset's build of the same Kokkos (its suffix) fills the same rows on its own platform.
         run_file(self.d, "host-k46_512x512x512.json", "host-k46", None,
                  {"kokkos-openmp": 0.4e10, "kokkos-openmp-mdrange": 0.3e10}, kokkos_version="4.6.1")
         text = self.first_page_text(None, None)
         screen = text[:text.index(pp.SCREEN_END)]
-        self.assertIn("| Kokkos tuned (4.6.1), 512^3 | 0.95 / 0.95 | — / — | 0.50 / 0.50 |", screen)
-        self.assertEqual(screen.count("| Kokkos tuned (4.6.1), 512^3"), 1, "one row a Kokkos, not one a preset")
+        self.assertIn("| Kokkos tuned (4.6.01), 512^3 | 0.95 / 0.95 | — / — | 0.50 / 0.50 |", screen)
+        self.assertEqual(screen.count("| Kokkos tuned (4.6.01), 512^3"), 1, "one row a Kokkos, not one a preset")
         import study_evidence  # the evidence's table of both versions: the host preset's codes too
         lines = []
-        study_evidence.kokkos_versions(lines.append, {k: v[0] for k, v in pp.load_study([self.d])[0].items()},
-                                       ["512x512x512"])
+        study_evidence.kokkos_versions(lines.append, pp.load_study([self.d])[0], ["512x512x512"])
         self.assertIn("| CPU (16 cores) | 512x512x512 | `kokkos-openmp` | 4e+09 (0.80) | 8e+09 (1.60) |", "\n".join(lines))
-        self.assertIn("- Kokkos 3.4.1 and 4.6.1 (rows say which);", screen)
+        self.assertIn("- Kokkos 3.4.01 and 4.6.01 (rows say which);", screen)
         self.assertEqual(pp.first_screen_problems(text, [self.d]), [])
         os.remove(os.path.join(self.d, "host-k46_512x512x512.json"))
         # The faster build against another Kokkos is the platform's fastest code.
@@ -310,7 +353,7 @@ class FirstPageTable(unittest.TestCase):
         text = self.first_page_text(None, None)
         self.assertIn("Sizes 512x512x512 (each cell: the sizes in that order; the two largest every platform measured). "
                       "1000x1000x1000: measured on H100 CUDA only, no PP.", text)
-        self.assertIn("Runs a measured cell: 1.", text, "the 1000^3 file is no cell of the page; a 0 is no run")
+        self.assertIn("Runs a measured cell of these tables: 1.", text, "the 1000^3 file is no cell of the page; a 0 is no run")
 
     def test_the_screen_names_the_shorter_list_of_platforms_at_a_size_not_all_measured(self):
         def plant(name, build, impls):
@@ -327,7 +370,7 @@ class FirstPageTable(unittest.TestCase):
         for r in (2, 3):  # a second and third round of the CUDA cells only
             run_file(self.d, f"cuda_512x512x512.r{r}.json", "cuda", "NVIDIA H100",
                      {"cuda": 1e11, "kokkos-cuda": 0.9e11, "kokkos-cuda-mdrange": 0.8e11})
-        self.assertIn("Runs a measured cell: 1, 3.", self.first_page_text(None, None))
+        self.assertIn("Runs a measured cell of these tables: 1, 3.", self.first_page_text(None, None))
 
     def test_single_steps_and_sweeps_answer_their_own_question(self):
         # The default CUDA runs swept; the single-step runs (label single-steps) are slower.
@@ -379,6 +422,16 @@ class FirstPageTable(unittest.TestCase):
                       "OMP_PROC_BIND=false (label unbound, the same rounds) each code ran at these times its bound median "
                       "(512^3): CPU (16 cores): hand-written 0.80, Kokkos idiomatic 1.00, Kokkos tuned 0.50.", text)
         self.assertIn("| Kokkos tuned | 0.90 | 0.40 | 0.80 |", text, "the first page's cells are the bound runs")
+        # A second size every platform measured, without unbound runs: the ratios say their size.
+        for build, gpu, impls in (("cuda", "NVIDIA H100", {"cuda": 1e11, "kokkos-cuda": 0.9e11, "kokkos-cuda-mdrange": 0.8e11}),
+                                  ("openmptarget", "NVIDIA H100", {"omp": 0.5e11, "kokkos-openmptarget": 0.4e11,
+                                                                   "kokkos-openmptarget-mdrange": 0.25e11}),
+                                  ("host", None, {"cpu-openmp": 0.5e10, "kokkos-openmp": 0.8e10, "kokkos-openmp-mdrange": 0.6e10})):
+            run_file(self.d, f"{build}_1000x1000x1000.json", build, gpu, impls, shape=(1000, 1000, 1000),
+                     binding={"OMP_PROC_BIND": "spread"} if build == "host" else None)
+        text = self.first_page_text(None, None)
+        self.assertIn("its bound median (512^3 / 1000^3): CPU (16 cores): hand-written 0.80 at 512^3, Kokkos idiomatic "
+                      "1.00 at 512^3, Kokkos tuned 0.50 at 512^3.", text)
 
     def test_effort_from_another_commit_is_left_out(self):
         loc = {"git_commit": "def", "parts": {"cuda": {"lines": 10}}}
@@ -521,6 +574,72 @@ class RankingOverSizes(unittest.TestCase):
         lines = []
         pp.recommendation(lines.append, [], {a: {s: {} for s in shapes} for a in apps}, ppv, shapes, {}, {}, ci)
         self.assertIn("Kokkos tuned has the highest PP", lines[0])
+
+
+class OtherKokkos(unittest.TestCase):
+    """The verdict against the rows of a build against another Kokkos (e.g. 4.6.01 beside 3.4.01)."""
+
+    def setUp(self):
+        self.shapes = ["512x512x512", "1000x1000x1000"]
+        self.ppv = {a: {s: 0.3 for s in self.shapes} for a in pp.APPLICATIONS}
+        self.ci = {a: {s: (0.29, 0.31) for s in self.shapes} for a in pp.APPLICATIONS}
+        self.ppv["hand-written"] = {s: 1.0 for s in self.shapes}
+        self.ci["hand-written"] = {s: (0.98, 1.02) for s in self.shapes}
+
+    def part(self, others):
+        lines = []
+        changed = pp.other_kokkos_part(lines.append, others, self.ppv, self.ci, self.shapes)
+        return lines[0], changed
+
+    def test_a_lead_above_the_other_kokkos_rows_holds(self):
+        line, changed = self.part({"Kokkos tuned (4.6.01)": {s: (0.93, (0.91, 0.97)) for s in self.shapes}})
+        self.assertIn("Kokkos tuned (4.6.01) 0.93 [0.91, 0.97] and 0.93 [0.91, 0.97]", line)
+        self.assertIn("at 512x512x512 hand-written's range lies above theirs; at 1000x1000x1000 hand-written's", line)
+        self.assertEqual(changed, "")
+
+    def test_an_other_kokkos_row_inside_the_leaders_range_undoes_the_lead_where_it_overlaps(self):
+        others = {"Kokkos tuned (4.6.01)": {self.shapes[0]: (0.93, (0.91, 0.97)),
+                                            self.shapes[1]: (0.97, (0.95, 0.99))}}
+        line, changed = self.part(others)
+        self.assertIn("at 1000x1000x1000 hand-written does not lead Kokkos tuned (4.6.01): their ranges overlap", line)
+        self.assertEqual(changed, "at 1000x1000x1000 hand-written does not lead Kokkos tuned (4.6.01): their "
+                                  "ranges overlap or are unknown")
+        others["Kokkos tuned (4.6.01)"][self.shapes[1]] = (0.97, None)  # a cell of one run: no range, no lead
+        self.assertIn("does not lead", self.part(others)[1])
+
+    def test_the_first_screens_verdict_says_when_another_kokkos_changes_it(self):
+        d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, d)
+        with open(os.path.join(d, "devbench-cuda.json"), "w") as f:
+            json.dump({"model": "cuda", "triad_bandwidth_gb_s": 2400, "gpu": {"name": "NVIDIA H100"}}, f)
+
+        def plant(k46_tuned):
+            for r, k in enumerate((1.0, 1.01, 0.99), 1):
+                suffix = "" if r == 1 else f".r{r}"
+                for build, hand, kid in (("cuda", "cuda", "kokkos-cuda"), ("openmptarget", "omp", "kokkos-openmptarget")):
+                    run_file(d, f"{build}_512x512x512{suffix}.json", build, "NVIDIA H100",
+                             {hand: k * 1e11, kid: k * 0.8e11, f"{kid}-mdrange": k * 0.5e11})
+                    run_file(d, f"{build}-k46_512x512x512{suffix}.json", f"{build}-k46", "NVIDIA H100",
+                             {kid: k * k46_tuned, f"{kid}-mdrange": k * 0.5e11}, kokkos_version="4.6.1")
+
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        def screen():
+            lines = []
+            pp.first_page(lines.append, plt, [d], None, None, d)
+            text = "\n".join(lines)
+            return text[:text.index(pp.SCREEN_END)], text
+        plant(0.9e11)  # 4.6.01's tuned rows below hand-written's: the lead holds
+        first, text = screen()
+        self.assertIn("(b) Each model's best: hand-written leads at 512^3. ", first)
+        self.assertIn("Kokkos tuned (4.6.01) 0.90 [0.89, 0.91]; at 512x512x512 hand-written's range lies above theirs",
+                      text)
+        plant(1e11)  # as fast as hand-written: no lead against them
+        first, text = screen()
+        self.assertIn("(b) Each model's best: hand-written leads at 512^3, not against another Kokkos' rows. ", first)
+        self.assertIn("at 512x512x512 hand-written does not lead Kokkos tuned (4.6.01)", text)
 
 
 class Ranges(unittest.TestCase):

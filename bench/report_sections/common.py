@@ -76,3 +76,11 @@ def load_runs(d, prefix):
         with open(path) as f:
             runs[os.path.basename(path)[:-5]] = json.load(f)
     return runs
+
+
+def kokkos_release(version):
+    """A Kokkos version as its release is named ("4.6.1", as Kokkos 4's CMake package says it, is 4.6.01)."""
+    parts = version.split(".")
+    if len(parts) == 3 and all(p.isdigit() for p in parts):
+        return f"{int(parts[0])}.{int(parts[1])}.{int(parts[2]):02d}"
+    return version

@@ -277,6 +277,16 @@ def every_model_section(w, loc_json=None):
       "at 1000^3 against the triad measured minutes later in the same call (120.8 GB/s; 1.01 and 1.03 against "
       "the first). So the target holds at 512^3 on both CPUs and at 1000^3 on the H100's; on the H200's at "
       "1000^3 it is not shown, and the limit itself moved 35% within one call.\n")
+    w("What binds the CPU's sweep (issue 57; `bench/device/cpu-threads.sh`, its rule stated before the runs: under "
+      "0.6 x linear scaling at 16 threads the bound is shared, at or above it each core's work). On the H100 "
+      "machine's Xeon at 512^3 (clean 8f9e458, two interleaved rounds, `results/h100-2026-11-27/cpu-threads-8f9e458`) "
+      "one thread sweeps 5.2e8 SU/s (cpu-openmp) and 4.8e8 (Kokkos-OpenMP), 16 threads 3.3e9 and 3.7e9: 0.39 and "
+      "0.48 of linear (single steps 0.39 and 0.42). The triad scales alike, 15 GB/s on one thread and 98 on 16 "
+      "(0.41), and the sweep's modelled 12.3 B an update is 0.39-0.46 of the triad at one thread and at 16. So the "
+      "bound is shared, the memory traffic, not each core's instructions: one Xeon core sweeps at 0.56 of the "
+      "build machine's EPYC core (9.3e8, `results/build-machine-2026-11-27/cpu-threads-8f9e458`), not the 0.26 "
+      "the 16-thread rate suggests. The lever left is fewer bytes an update (more steps a tile), not fewer "
+      "instructions.\n")
     w("What each model needed beyond its single step, and the lines of its sweep (non-blank, non-comment; "
       "`bench/count_loc.py`, its `sweep` entry):\n")
     lines = {}
