@@ -232,6 +232,54 @@ class StudyCommand(unittest.TestCase):
             self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
 
 
+class CpuDepthSummary(unittest.TestCase):
+    """bench/device/cpu_depth_summary.py on planted awave-cpu-depth lines: medians over the product's sweep,
+    the decision rule at 512^3 and 1000^3, a run not bitwise and a planted ulp not caught named (exit 1)."""
+
+    @staticmethod
+    def line(n, depth, rows, su, default=False, bitwise=True, planted=False):
+        return json.dumps({"shape": [n, n, n], "depth": depth, "rows": rows, "default_rows": default, "su_per_s": su,
+                           "bitwise": bitwise, "planted": planted, "differing_points": 0 if bitwise else 7}) + "\n"
+
+    def write(self, d, n, lines):
+        with open(os.path.join(d, f"{n}.jsonl"), "w") as f:
+            f.write("".join(lines))
+
+    def test_the_rule_on_planted_medians(self):
+        import cpu_depth_summary as cds
+        with tempfile.TemporaryDirectory() as d:
+            self.write(d, 512, [self.line(512, 3, 32, su, default=True) for su in (1.0e9, 1.1e9, 0.9e9)]
+                       + [self.line(512, 6, 16, su) for su in (1.3e9, 1.2e9, 1.1e9)])
+            text, ok = cds.summary(d)
+            self.assertTrue(ok)
+            self.assertIn("| 512x512x512 | 3 | 32 (default) | 3 | 1.000e+09 (9.000e+08-1.100e+09) | 1.00 |", text)
+            self.assertIn("| 512x512x512 | 6 | 16 | 3 | 1.200e+09 (1.100e+09-1.300e+09) | 1.20 |", text)
+            self.assertIn("not decided (1000x1000x1000 not measured)", text)
+            self.write(d, 1000, [self.line(1000, 3, 16, 1.0e9, default=True), self.line(1000, 6, 16, 1.1e9)])
+            self.assertIn("not met (the best deeper sweep: 512x512x512 1.20 x, 1000x1000x1000 1.10 x)", cds.summary(d)[0])
+            self.write(d, 1000, [self.line(1000, 3, 16, 1.0e9, default=True), self.line(1000, 6, 16, 1.2e9)])
+            self.assertIn("): met (", cds.summary(d)[0])
+
+    def test_a_run_not_bitwise_and_a_planted_ulp_not_caught_are_named(self):
+        import cpu_depth_summary as cds
+        with tempfile.TemporaryDirectory() as d:
+            self.write(d, 512, [self.line(512, 3, 32, 1e9, default=True), self.line(512, 6, 16, 9e9, bitwise=False),
+                                self.line(512, 3, 32, 1e9, planted=True)])
+            text, ok = cds.summary(d)
+            self.assertFalse(ok)
+            self.assertIn("NOT BITWISE: 512x512x512: 6 steps, 16 rows: 7 points differ", text)
+            self.assertIn("NOT BITWISE: 512x512x512: a planted ulp not caught", text)
+            self.assertNotIn("9.000e+09", text, "a wrong run is no rate")
+            r = subprocess.run([sys.executable, os.path.join(DEVICE, "cpu_depth_summary.py"), d], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 1)
+
+    def test_the_script_refuses_a_bad_depth_in_one_line(self):
+        r = subprocess.run(["bash", os.path.join(DEVICE, "cpu-depth.sh"), "/nonexistent/out", "3,9"],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(r.stderr.strip(), "cpu-depth: DEPTHS takes steps 2-8, comma-separated, not '3,9'")
+
+
 class CpuThreadsSummary(unittest.TestCase):
     """bench/device/cpu_threads_summary.py on planted runs: medians a thread count, the rate a thread,
     the scaling against one thread, the triad; a run whose digest is not the first run's is left out, named."""

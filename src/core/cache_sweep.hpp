@@ -85,9 +85,10 @@ struct CacheSweep {
                 int(tuning_integer("cache_sweep.planes").value_or(0)), threads);
   }
   int tiles() const { return tiles_j * tiles_i; }
-  // Doubles of one thread's buffer: levels 1 .. S-1, kRing planes each, rows + 2S rows of nz + 2.
-  std::size_t buffer_doubles(int nz) const {
-    return std::size_t(kSteps - 1) * kRing * std::size_t(rows + 2 * kSteps) * std::size_t(nz + 2);
+  // Doubles of one thread's buffer: levels 1 .. S-1, kRing planes each, rows + 2S rows of nz + 2
+  // (S: the sweep's steps; the product's kSteps, deeper ones in bench/studies/cpu-sweep-depth).
+  std::size_t buffer_doubles(int nz, int steps = kSteps) const {
+    return std::size_t(steps - 1) * kRing * std::size_t(rows + 2 * steps) * std::size_t(nz + 2);
   }
 };
 
@@ -119,15 +120,18 @@ AWAVE_CPU_CLONES inline void row(double* __restrict__ out, double* __restrict__ 
 
 }  // namespace cache_sweep_detail
 
-// Tile (tile_j, tile_i) of one sweep, with `buffer` (CacheSweep::buffer_doubles) the calling
-// thread's own. a.u2 and a.u3 get u(t+2) and u(t+3) on the tile.
+// Tile (tile_j, tile_i) of one sweep of S steps, with `buffer` (CacheSweep::buffer_doubles(nz, S))
+// the calling thread's own. a.u2 and a.u3 get u(t+S-1) and u(t+S) on the tile (S = 3 in the product:
+// u(t+2), u(t+3); deeper sweeps are bench/studies/cpu-sweep-depth's).
+template <int S = CacheSweep::kSteps>
 inline void cache_sweep_tile(const SweepFields& a, const CacheSweep& shape, int tile_j, int tile_i, double* buffer) {
-  constexpr int S = CacheSweep::kSteps, ring = CacheSweep::kRing;
+  static_assert(S >= 2, "a sweep keeps levels 1 .. S-1 in its buffer");
+  constexpr int ring = CacheSweep::kRing;
   const int j0 = tile_j * shape.rows, j1 = std::min(j0 + shape.rows, a.ny);
   const int i0 = tile_i * shape.planes, i1 = std::min(i0 + shape.planes, a.nx);
   const int buffer_rows = shape.rows + 2 * S, row_len = a.nz + 2;
   const std::size_t plane_len = std::size_t(buffer_rows) * row_len;
-  std::fill(buffer, buffer + shape.buffer_doubles(a.nz), 0.0);  // ghost rows, planes and k of computed levels
+  std::fill(buffer, buffer + shape.buffer_doubles(a.nz, S), 0.0);  // ghost rows, planes and k of computed levels
   // Padded row pointers (k = 0 is the ghost): level 0 and the fields at plane p, row j.
   auto field_row = [&](auto* u, int p, int j) { return u + (p + 1) * a.si + (j + 1) * a.sj; };
   auto level_row = [&](int s, int p, int j) -> double* {  // s in 1 .. S-1, p >= -S
