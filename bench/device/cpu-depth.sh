@@ -21,12 +21,13 @@ mkdir -p "$out"
 export OMP_PROC_BIND=${BIND:-spread} OMP_PLACES=${PLACES:-threads}
 { lscpu | grep -E '^(Model name|CPU\(s\)|Thread|Core|Socket|L1d|L2|L3)'; echo "OMP_PROC_BIND=$OMP_PROC_BIND OMP_PLACES=$OMP_PLACES"; } \
   > "$out/cpu.txt"
-build/host/bench/awave-devbench > "$out/triad.json" 2>&1
+# (few files: a device call brings back 8; the triad's two readings, one JSON object each, go in one file)
+build/host/bench/awave-devbench > "$out/triads.txt" 2>> "$out/console.txt"
 # 24 steps: a multiple of 3, 4, 6 and 8. Rows: the product's default (0) and 16 (a deeper sweep's buffer
 # of 32 rows outgrows a 2 MB L2 from 6 steps); at 1000^3 the default is 16 already.
-[ "$r512" -gt 0 ] && timeout 300 "$exe" 512x512x512 24 "$depths" 0,16 "$r512" > "$out/512.jsonl" 2> "$out/512.err"
+[ "$r512" -gt 0 ] && timeout 300 "$exe" 512x512x512 24 "$depths" 0,16 "$r512" > "$out/512.jsonl" 2>> "$out/console.txt"
 echo "512^3: exit $?" >> "$out/console.txt"
-[ "$r1000" -gt 0 ] && timeout 300 "$exe" 1000x1000x1000 24 "$depths" 0 "$r1000" > "$out/1000.jsonl" 2> "$out/1000.err"
+[ "$r1000" -gt 0 ] && timeout 300 "$exe" 1000x1000x1000 24 "$depths" 0 "$r1000" > "$out/1000.jsonl" 2>> "$out/console.txt"
 echo "1000^3: exit $?" >> "$out/console.txt"
-build/host/bench/awave-devbench > "$out/triad.end.json" 2>&1
+build/host/bench/awave-devbench >> "$out/triads.txt" 2>> "$out/console.txt"
 python3 bench/device/cpu_depth_summary.py "$out" | tee "$out/summary.txt"

@@ -285,8 +285,11 @@ def every_model_section(w, loc_json=None):
       "(0.41), and the sweep's modelled 12.3 B an update is 0.39-0.46 of the triad at one thread and at 16. So the "
       "bound is shared, the memory traffic, not each core's instructions: one Xeon core sweeps at 0.56 of the "
       "build machine's EPYC core (9.3e8, `results/build-machine-2026-11-27/cpu-threads-8f9e458`), not the 0.26 "
-      "the 16-thread rate suggests. The lever left is fewer bytes an update (more steps a tile), not fewer "
-      "instructions.\n")
+      "the 16-thread rate suggests. The lever left was fewer bytes an update (more steps a tile): tiles of four and "
+      "six steps (`bench/studies/cpu-sweep-depth`, bitwise; rule: >= 1.15 x at 512^3 and 1000^3) ran 1.13 x the "
+      "product's sweep at 512^3 and 1.05 x at 1000^3 on that Xeon, and tied the best three-step tile of the same "
+      "call (16 rows): the halo they recompute and buffers past L2 take back the bytes they save "
+      "(`results/h100-2026-11-27/cpu-depth-149a035`). The product keeps three steps.\n")
     w("What each model needed beyond its single step, and the lines of its sweep (non-blank, non-comment; "
       "`bench/count_loc.py`, its `sweep` entry):\n")
     lines = {}
