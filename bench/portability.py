@@ -837,6 +837,8 @@ def question_part(w, plt, question, runs, triads, plats, shapes, lines, conv, co
         conv_cell = f"{conv[app]:.2f} (program {conv_program[app]:.2f})" if app in conv else conv_na.get(app, "n/a")
         w(f"| {app} | " + " | ".join(cells) + f" | {pps} | {lines.get(app, 'n/a')} | {conv_cell} |")
     w("")
+    if question == "best":
+        w(fastest_holders(effs, plats, shapes))
     w(f"![PP over the sizes]({pp_over_sizes_plot(plt, runs, triads, plats, question, out_dir, f'pp_sizes{tag}.png')})\n")
     subsets_table(w, effs, plats, shapes[-1])
     verdict, short = recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci, question)
@@ -893,6 +895,25 @@ def other_kokkos_part(w, others, pp, pp_ci, shapes):
     w(f"The same Kokkos codes built against another Kokkos (the first screen's rows): {said}"
       + (f"; {'; '.join(notes)}" if notes else "") + ".\n")
     return "; ".join(n for n in notes if "does not lead" in n)
+
+
+def fastest_holders(effs, plats, shapes):
+    """(b)'s reference said plainly: whose code is the fastest measured on how many platforms, size by size
+    (its cells are 1.00 by construction, so that family's PP is near 1 by construction too)."""
+    said = []
+    for s in shapes:
+        count = {}
+        for p in plats:
+            for app in APPLICATIONS:
+                e = effs[app][s][p][0]
+                if e is not None and abs(e - 1.0) < 1e-12:
+                    count[app] = count.get(app, 0) + 1
+                    break  # one holder a platform (a family before its member: APPLICATIONS' order)
+        said.append(f"at {size_name(s)} " + ", ".join(f"{app}'s on {n} of {len(plats)}"
+                                                      for app, n in sorted(count.items(), key=lambda x: -x[1])))
+    return ("1.00 is the fastest code measured on the platform: " + "; ".join(said) + ". So the application that holds "
+            "it on most platforms has a PP near 1.00 by construction; (b) tells how far each other model's best is "
+            "from it.\n")
 
 
 FIRST_PAGE = ("## Which programming model? The answer on one page", "**In brief", "### (a) The same algorithm",

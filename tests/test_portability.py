@@ -576,6 +576,21 @@ class RankingOverSizes(unittest.TestCase):
         self.assertIn("Kokkos tuned has the highest PP", lines[0])
 
 
+class FastestHolders(unittest.TestCase):
+    def test_whose_code_is_the_fastest_on_how_many_platforms(self):
+        plats = [("H100", "cuda"), ("H100", "openmptarget"), ("CPU (16 cores)", "host")]
+        s = "512x512x512"
+        effs = {a: {s: {p: (0.5, "") for p in plats}} for a in pp.APPLICATIONS}
+        effs["hand-written"][s][plats[0]] = (1.0, "")
+        effs["hand-written"][s][plats[1]] = (1.0, "")
+        effs["hand OpenMP offload"][s][plats[1]] = (1.0, "")  # the family's member: counted once, as the family
+        effs["hand-written"][s][plats[2]] = (0.999, "")  # rounds to 1.00, but is not the fastest
+        effs["Kokkos tuned"][s][plats[2]] = (1.0, "")
+        text = pp.fastest_holders(effs, plats, [s])
+        self.assertIn("at 512^3 hand-written's on 2 of 3, Kokkos tuned's on 1 of 3.", text)
+        self.assertIn("by construction", text)
+
+
 class OtherKokkos(unittest.TestCase):
     """The verdict against the rows of a build against another Kokkos (e.g. 4.6.01 beside 3.4.01)."""
 
