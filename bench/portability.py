@@ -620,7 +620,8 @@ def page_builds(runs):
 
 def kokkos_versions(runs, others=True):
     """The Kokkos versions of the page's own runs, and of the builds against another Kokkos (others)."""
-    return sorted({kokkos_release(b.get("kokkos_version", "?")) for builds in page_builds(runs).values() for b in builds}
+    return sorted({kokkos_release(b.get("kokkos_version", "?"))
+                   for builds in page_builds(runs).values() for b in builds}
                   | (set(other_kokkos_builds(runs).values()) if others else set()))
 
 

@@ -256,7 +256,8 @@ class CpuDepthSummary(unittest.TestCase):
             self.assertIn("| 512x512x512 | 6 | 16 | 3 | 1.200e+09 (1.100e+09-1.300e+09) | 1.20 |", text)
             self.assertIn("not decided (1000x1000x1000 not measured)", text)
             self.write(d, 1000, [self.line(1000, 3, 16, 1.0e9, default=True), self.line(1000, 6, 16, 1.1e9)])
-            self.assertIn("not met (the best deeper sweep: 512x512x512 1.20 x, 1000x1000x1000 1.10 x)", cds.summary(d)[0])
+            self.assertIn("not met (the best deeper sweep: 512x512x512 1.20 x, 1000x1000x1000 1.10 x)",
+                          cds.summary(d)[0])
             self.write(d, 1000, [self.line(1000, 3, 16, 1.0e9, default=True), self.line(1000, 6, 16, 1.2e9)])
             self.assertIn("): met (", cds.summary(d)[0])
 
@@ -270,7 +271,8 @@ class CpuDepthSummary(unittest.TestCase):
             self.assertIn("NOT BITWISE: 512x512x512: 6 steps, 16 rows: 7 points differ", text)
             self.assertIn("NOT BITWISE: 512x512x512: a planted ulp not caught", text)
             self.assertNotIn("9.000e+09", text, "a wrong run is no rate")
-            r = subprocess.run([sys.executable, os.path.join(DEVICE, "cpu_depth_summary.py"), d], capture_output=True, text=True)
+            r = subprocess.run([sys.executable, os.path.join(DEVICE, "cpu_depth_summary.py"), d],
+                               capture_output=True, text=True)
             self.assertEqual(r.returncode, 1)
 
     def test_the_script_refuses_a_bad_depth_in_one_line(self):

@@ -32,7 +32,8 @@ def load(d):
                         faults.append(f"{size}: a planted ulp not caught")
                     continue
                 if not r["bitwise"]:
-                    faults.append(f"{size}: {r['depth']} steps, {r['rows']} rows: {r['differing_points']} points differ")
+                    faults.append(f"{size}: {r['depth']} steps, {r['rows']} rows: "
+                                  f"{r['differing_points']} points differ")
                     continue
                 found.setdefault(size, {}).setdefault((r["depth"], r["rows"]), []).append(r["su_per_s"])
                 if r.get("default_rows"):
@@ -42,7 +43,8 @@ def load(d):
 
 def summary(d):
     found, product_rows, faults = load(d)
-    lines = ["| size | steps a sweep | rows | runs | SU/s median (min-max) | x the product's |", "|---|---|---|---|---|---|"]
+    lines = ["| size | steps a sweep | rows | runs | SU/s median (min-max) | x the product's |",
+             "|---|---|---|---|---|---|"]
     best = {}
     for size in sorted(found, key=lambda s: int(s.split("x")[0])):
         rows = product_rows.get(size)

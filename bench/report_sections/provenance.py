@@ -14,8 +14,8 @@ def provenance_section(w, study_runs, loc, divergence):
         b = r.get("build") or {}
         none = f"— ({r.get('status')}: awave wrote no result)" if r.get("status") != "ok" else "?"
         by_dir.setdefault(os.path.relpath(d, os.path.dirname(HERE)), set()).add(
-            (h, build + (f" ({label})" if label else ""), b.get("git_commit", none), kokkos_release(b.get("kokkos_version", "—")),
-             b.get("compiler", "—")))
+            (h, build + (f" ({label})" if label else ""), b.get("git_commit", none),
+             kokkos_release(b.get("kokkos_version", "—")), b.get("compiler", "—")))
     w("| results | hardware | build | commit | Kokkos | compiler |")
     w("|---|---|---|---|---|---|")
     for d, rows in sorted(by_dir.items()):

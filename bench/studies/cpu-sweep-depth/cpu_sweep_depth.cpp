@@ -21,9 +21,11 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -141,10 +143,16 @@ std::size_t differing(const std::vector<double>& a, const std::vector<double>& b
 int main(int argc, char** argv) {
   int nx = 0, ny = 0, nz = 0;
   std::vector<int> depths, rows_list;
-  const int steps = argc > 2 ? std::atoi(argv[2]) : 24;
-  const int rounds = argc > 5 ? std::atoi(argv[5]) : 3;
-  if (argc < 2 || std::sscanf(argv[1], "%dx%dx%d", &nx, &ny, &nz) != 3 || nx < 3 || ny < 3 || nz < 3 || steps < 1 ||
-      rounds < 1 || !parse_list(argc > 3 ? argv[3] : "3,4,6", depths, true) ||
+  auto count = [&](int at, int fallback) {  // a whole number, or -1 (refused below)
+    if (argc <= at) return fallback;
+    char* stop = nullptr;
+    const long v = std::strtol(argv[at], &stop, 10);
+    return *argv[at] != '\0' && *stop == '\0' && v > 0 && v <= 100000 ? int(v) : -1;
+  };
+  const int steps = count(2, 24), rounds = count(5, 3);
+  char tail = '\0';
+  if (argc < 2 || argc > 6 || std::sscanf(argv[1], "%dx%dx%d%c", &nx, &ny, &nz, &tail) != 3 || nx < 3 || ny < 3 ||
+      nz < 3 || steps < 1 || rounds < 1 || !parse_list(argc > 3 ? argv[3] : "3,4,6", depths, true) ||
       !parse_list(argc > 4 ? argv[4] : "0", rows_list, false)) {
     std::fprintf(stderr,
                  "usage: awave-cpu-depth NXxNYxNZ [STEPS] [DEPTHS] [ROWS] [ROUNDS]  (each axis >= 3; depths 2-8 "
