@@ -137,7 +137,10 @@ def temporal_section(w, product_dirs):
           "takes them there. Kokkos-CUDA's team-uniform values stay in vector registers (integer slots); with the "
           "bulk planes it counted 154 slots (`march-ab-0432af6/count`, under the unpatched Kokkos and a "
           "since-reverted tile split: an indication), and runs without them. The counts are the same on both GPUs "
-          "(the same SASS). The offload codes were not counted.\n")
+          "(the same SASS). The offload codes were not counted. The next lever for the H100's barrier stalls, "
+          "the plane's loads issued two planes ahead, was checked with ptxas first: one more double held across "
+          "the barrier spills 20 B at the 48-register cap of two teams an SM (0 B today; "
+          "`results/build-machine-2026-11-27/loads-ahead-6255889`), so it was not built.\n")
         w("\n".join(sweep_count_summary.table(counted)) + "\n")
     w("Levers measured (issue 45; rule: >= 1.03 x hand CUDA's "
       "sweep): the read-only data path for the sweep's loads (`__ldg`; the study's kernel has `ld.global.nc` "
