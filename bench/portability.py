@@ -225,7 +225,11 @@ def architectural_efficiency(su, triad_gb_s):
 def efficiency_samples(runs, triads, platform, app, shape, question="single", best=None):
     """([efficiency of each run], note), as su_samples: (a) against the hardware's triad (24 B a
     site), (b) against the platform's fastest cell at that size (best: platform_best_su's)."""
-    samples, note = su_samples(runs, platform, app, shape, question)
+    return as_efficiency(*su_samples(runs, platform, app, shape, question), triads, platform, question, best)
+
+
+def as_efficiency(samples, note, triads, platform, question, best):
+    """A cell's SU/s samples (and note) as efficiencies, efficiency_samples' measures."""
     if not samples or samples == [0.0]:
         return samples, note
     if question == "best":
@@ -862,11 +866,8 @@ def other_kokkos_pp(runs, triads, plats, shapes, question, best):
         for s in shapes:
             medians, cells = [], []
             for p in plats:
-                samples = screen_samples(runs, p, app, suffix, s, question)
-                if samples and samples != [0.0]:
-                    top = best[s].get(p) if question == "best" else (triads.get(p[0]) or (None,))[0]
-                    samples = ([su / top for su in samples] if question == "best" else
-                               [architectural_efficiency(su, top) for su in samples]) if top else []
+                samples, _ = as_efficiency(screen_samples(runs, p, app, suffix, s, question), "", triads, p, question,
+                                           best[s])
                 medians.append(statistics.median(samples) if samples else None)
                 cells.append(triad_spread(samples, triads, p, question))
             known = all(m is not None for m in medians)

@@ -30,8 +30,9 @@ class Pennycook(unittest.TestCase):
 
 def run_file(d, name, build, gpu, impls, status="ok", label="", env=None, cores=16, checked=True, differences=0,
              digest=None, sweeps=(), binding=None, machine_gpu=None, shape=(512, 512, 512), kokkos_version="3.4.1",
-             nsteps=12, held=False):
-    """A study run file as bench/sweep.py writes it, awave's result format complete (validate_run)."""
+             nsteps=12, held=False, reference=None):
+    """A study run file as bench/sweep.py writes it, awave's result format complete (validate_run);
+    reference: the implementation that is the check's reference (is_reference, itself unchecked)."""
     result = {"schema": "awave-run/1", "status": status, "date": "2026-11-25T00:00:00Z",
               "params": {"shape": list(shape), "nsteps": nsteps}, "passed": differences == 0,
               "checked_against_cpu": checked, "bytes_per_site_model": 24,
@@ -45,7 +46,8 @@ def run_file(d, name, build, gpu, impls, status="ok", label="", env=None, cores=
                                    "effective_bandwidth_gb_s": 1.0, "on_device": gpu is not None,
                                    "uses_kokkos": i.startswith("kokkos"),
                                    "bitwise": differences == 0, **({"digest": digest} if digest else {}),
-                                   "steps_per_sweep": 3 if i in sweeps else 1}
+                                   "steps_per_sweep": 3 if i in sweeps else 1,
+                                   **({"is_reference": True, "checked": False} if i == reference else {})}
                                   for i, su in impls.items()]}
     if machine_gpu:
         result["machine_gpu"] = {"name": machine_gpu}
@@ -233,18 +235,12 @@ class FirstPageTable(unittest.TestCase):
                                  ("cuda_512x512x512.r3.json", 1.1, False)):
             run_file(self.d, name, "cuda", "NVIDIA H100", {"cuda": k * 1e11, "kokkos-cuda": k * 0.9e11,
                                                              "kokkos-cuda-mdrange": k * 0.8e11},
-                     checked=checked, digest="d1")
+                     checked=checked, digest="d1", reference="cuda" if checked else None)
         # A 4.6.01 build's plan held by digest (sweep.py --held) to the default plan's check: no † mark.
         for name, k in (("cuda-k46_512x512x512.json", 1.0), ("cuda-k46_512x512x512.r2.json", 3.0),
                         ("cuda-k46_512x512x512.r3.json", 2.0)):
             run_file(self.d, name, "cuda-k46", "NVIDIA H100", {"kokkos-cuda": k * 1e11, "kokkos-cuda-mdrange": 0.5e11},
                      checked=False, digest="d1", held=True, kokkos_version="4.6.1")
-        with open(os.path.join(self.d, "cuda_512x512x512.json")) as f:
-            first = json.load(f)
-        for i in first["implementations"]:
-            i["is_reference"] = i["id"] == "cuda"
-        with open(os.path.join(self.d, "cuda_512x512x512.json"), "w") as f:
-            json.dump(first, f)
         rounds = pp.load_study([self.d])[0]
         lines = []
         study_evidence.effort_ladder(lines.append, rounds, None, ["512x512x512"])
@@ -676,13 +672,8 @@ class Ranges(unittest.TestCase):
         try:
             with open(os.path.join(d, "devbench-host.json"), "w") as f:
                 json.dump(dict(model="host-openmp", triad_bandwidth_gb_s=240, threads=16), f)
-            run_file(d, "host_512x512x512.json", "host", None, {"kokkos-openmp": 0.8e10}, digest="aa")
-            with open(os.path.join(d, "host_512x512x512.json")) as f:
-                r = json.load(f)
-            r["implementations"].append(dict(r["implementations"][0], id="cpu", is_reference=True, checked=False,
-                                             best_su_per_s=1e8))
-            with open(os.path.join(d, "host_512x512x512.json"), "w") as f:
-                json.dump(r, f)
+            run_file(d, "host_512x512x512.json", "host", None, {"kokkos-openmp": 0.8e10, "cpu": 1e8}, digest="aa",
+                     reference="cpu")
             plat = ("CPU (16 cores)", "host")
             for digest, expect in (("aa", ([0.8, 0.8], "")), ("bb", ([0.0], "FAILS the check")),
                                    (None, ([0.8, 0.8], "unchecked"))):
@@ -703,12 +694,7 @@ class Ranges(unittest.TestCase):
             with open(os.path.join(d, "devbench-host.json"), "w") as f:
                 json.dump(dict(model="host-openmp", triad_bandwidth_gb_s=240, threads=16), f)
             run_file(d, "host_512x512x512.json", "host", None, {"cpu-openmp": 0.5e10, "kokkos-openmp": 0.8e10},
-                     digest="aa")
-            with open(os.path.join(d, "host_512x512x512.json")) as f:
-                r = json.load(f)
-            r["implementations"][0].update(is_reference=True, checked=False)
-            with open(os.path.join(d, "host_512x512x512.json"), "w") as f:
-                json.dump(r, f)
+                     digest="aa", reference="cpu-openmp")
             plat = ("CPU (16 cores)", "host")
             for digest, nsteps, expect in (("aa", 12, ([0.6], "")), ("bb", 12, ([0.0], "FAILS the check")),
                                            ("aa", 24, ([0.6], "unchecked"))):
@@ -732,12 +718,7 @@ class Ranges(unittest.TestCase):
             with open(os.path.join(d, "devbench-host.json"), "w") as f:
                 json.dump(dict(model="host-openmp", triad_bandwidth_gb_s=240, threads=16), f)
             run_file(d, "host_512x512x512.json", "host", None, {"cpu-openmp": 0.2e10, "kokkos-openmp": 0.8e10},
-                     digest="aa", sweeps=("kokkos-openmp",))
-            with open(os.path.join(d, "host_512x512x512.json")) as f:
-                r = json.load(f)
-            r["implementations"][0].update(is_reference=True, checked=False)
-            with open(os.path.join(d, "host_512x512x512.json"), "w") as f:
-                json.dump(r, f)
+                     digest="aa", sweeps=("kokkos-openmp",), reference="cpu-openmp")
             for k in (2, 3):
                 run_file(d, f"host_512x512x512.r{k}.json", "host", None, {"cpu-openmp": 0.6e10, "kokkos-openmp": 0.8e10},
                          checked=False, digest="aa", sweeps=("cpu-openmp", "kokkos-openmp"))
@@ -761,12 +742,8 @@ class Census(unittest.TestCase):
                      "checked": n == "host_512x512x512"} for n in names]
             with open(os.path.join(d, "manifest-host.json"), "w") as f:
                 json.dump({"runs": runs}, f)
-            run_file(d, "host_512x512x512.json", "host", None, {"cpu-openmp": 1e9, "kokkos-openmp": 2e9}, digest="aa")
-            with open(os.path.join(d, "host_512x512x512.json")) as f:
-                r = json.load(f)
-            r["implementations"][0].update(is_reference=True, checked=False)
-            with open(os.path.join(d, "host_512x512x512.json"), "w") as f:
-                json.dump(r, f)
+            run_file(d, "host_512x512x512.json", "host", None, {"cpu-openmp": 1e9, "kokkos-openmp": 2e9}, digest="aa",
+                     reference="cpu-openmp")
             run_file(d, "host_512x512x512.r2.json", "host", None, {"kokkos-openmp": 2e9}, checked=False, digest="aa")
             # r3: one code held to the reference, the other not (a round is held only if every code is)
             run_file(d, "host_512x512x512.r3.json", "host", None, {"kokkos-openmp": 2e9, "cpu-openmp": 1e9},

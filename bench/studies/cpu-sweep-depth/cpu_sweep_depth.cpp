@@ -99,30 +99,11 @@ double run(const WaveProblem& problem, Fields& f, int depth, int steps, const Ca
   prev = 0;
   now = 1;
   const auto t0 = std::chrono::steady_clock::now();
-  switch (depth) {
-    case 2:
-      run_depth<2>(problem, f, steps, shape, buffers, prev, now);
-      break;
-    case 3:
-    case kPlanted:
-      run_depth<3>(problem, f, steps, shape, buffers, prev, now);
-      break;
-    case 4:
-      run_depth<4>(problem, f, steps, shape, buffers, prev, now);
-      break;
-    case 5:
-      run_depth<5>(problem, f, steps, shape, buffers, prev, now);
-      break;
-    case 6:
-      run_depth<6>(problem, f, steps, shape, buffers, prev, now);
-      break;
-    case 7:
-      run_depth<7>(problem, f, steps, shape, buffers, prev, now);
-      break;
-    case 8:
-      run_depth<8>(problem, f, steps, shape, buffers, prev, now);
-      break;
-  }
+  using Run =
+      void (*)(const WaveProblem&, Fields&, int, const CacheSweep&, std::vector<std::vector<double>>&, int&, int&);
+  static constexpr Run kRuns[] = {nullptr,      nullptr,      run_depth<2>, run_depth<3>, run_depth<4>,
+                                  run_depth<5>, run_depth<6>, run_depth<7>, run_depth<8>};  // by depth, 2-8
+  kRuns[depth == kPlanted ? 3 : depth](problem, f, steps, shape, buffers, prev, now);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (depth == kPlanted) {  // one interior point of u(t) one ulp off
     const PaddedGeometry g = problem.geometry();
