@@ -15,6 +15,11 @@
 //   kokkos-divide the form before (fa89705): tile and segment by divisions of the league rank,
 //                 the fields by reference;
 //   kokkos-divide-lb1  that under LaunchBounds<640, 1> (one team an SM, no register cap of 48).
+//   kokkos-udiv   the product's form with the tile's (k, j) split by a multiply and a shift by a
+//                 host-computed reciprocal instead of `% teams_k` and `/ teams_k` (a division by a
+//                 run-time value takes the floating-point unit, which the uniform datapath lacks:
+//                 does that keep Kokkos' team-uniform values per thread?);
+//   kokkos-udiv-bulk  that with the march's bulk planes (hand's form on the H200).
 // The sweep in parts, as over MPI (the interior segments, then the outer ones: here the first and
 // the last segment, three launches a sweep): can Kokkos' functor start at a segment (issue 56 item 5)?
 //   hand-parts    hand's kernel with the first segment a kernel parameter (src/cuda/wave_cuda.cu);
@@ -96,6 +101,43 @@ struct Pow2RefSweep {  // the product's form with the fields by reference
     for (shift = 0; (1 << shift) < tiles;) ++shift;
     Kokkos::parallel_for(
         "study::sweep_pow2_ref",
+        Policy(exec, (1 << shift) * T::teams_i(fields.nx), T::kThreads)
+            .set_scratch_size(0, Kokkos::PerTeam(T::kScratchBytes)),
+        *this);
+  }
+};
+
+// n / d for n < 2^24 and 0 < d < 2^16 by a multiply and a shift: m = ceil(2^40 / d) leaves an error
+// e = m d - 2^40 < d, and n e < 2^40 keeps the quotient exact.
+struct ReciprocalDivisor {
+  unsigned long long m = 1;
+  unsigned d = 1;
+  ReciprocalDivisor() = default;
+  explicit ReciprocalDivisor(unsigned divisor) : m(((1ull << 40) + divisor - 1) / divisor), d(divisor) {}
+  KOKKOS_INLINE_FUNCTION unsigned quotient(unsigned n) const { return unsigned((n * m) >> 40); }
+};
+
+template <bool BulkPlanes>
+struct UdivSweep {  // the product's form, the tile split by a reciprocal
+  using Policy = Kokkos::TeamPolicy<Kokkos::Cuda, Kokkos::LaunchBounds<T::kThreads, T::kTeamsAnSm>>;
+  SweepFields fields;
+  int shift = 0;
+  ReciprocalDivisor by_teams_k;
+  KOKKOS_INLINE_FUNCTION void operator()(const typename Policy::member_type& team) const {
+    const unsigned t = team.league_rank(), r = team.team_rank();
+    const unsigned tile = t & ((1u << shift) - 1u), segment = t >> shift;
+    const unsigned tile_j = by_teams_k.quotient(tile), tile_k = tile - tile_j * by_teams_k.d;
+    if (tile_j >= unsigned(T::teams_j(fields.ny))) return;  // padding
+    double* scratch = static_cast<double*>(team.team_scratch(0).get_shmem(std::size_t(T::kScratchBytes)));
+    sweep_march<SweepFields, BulkPlanes>(fields, tile_k, tile_j, segment, r % T::kColumnsK, r / T::kColumnsK, scratch,
+                                         [&] { team.team_barrier(); });
+  }
+  void launch(const Kokkos::Cuda& exec) {
+    const int tiles = T::teams_k(fields.nz) * T::teams_j(fields.ny);
+    for (shift = 0; (1 << shift) < tiles;) ++shift;
+    by_teams_k = ReciprocalDivisor(T::teams_k(fields.nz));
+    Kokkos::parallel_for(
+        "study::sweep_udiv",
         Policy(exec, (1 << shift) * T::teams_i(fields.nx), T::kThreads)
             .set_scratch_size(0, Kokkos::PerTeam(T::kScratchBytes)),
         *this);
@@ -185,6 +227,10 @@ Run run(const std::string& variant, const WaveProblem& problem, const std::vecto
       }
     } else if (variant == "kokkos-add-whole") {
       PartSweep<false>{a}.launch(exec, 0, T::teams_i(g.nx));
+    } else if (variant == "kokkos-udiv") {
+      UdivSweep<false>{a}.launch(exec);
+    } else if (variant == "kokkos-udiv-bulk") {
+      UdivSweep<true>{a}.launch(exec);
     } else if (variant == "kokkos-pow2-ref") {
       Pow2RefSweep{a}.launch(exec);
     } else if (variant == "kokkos-divide") {
