@@ -18,6 +18,9 @@ KINDS = [  # (kind, opcodes or a test on the opcode), first match wins
     ("fp64 arithmetic", {"DADD", "DMUL", "DFMA", "DSETP"}),
     ("shared memory", {"LDS", "STS"}),
     ("global memory", {"LDG", "STG"}),
+    # clang's offload code reaches the fields through generic addresses (global or shared: the
+    # hardware decides by the address), where nvcc issues LDG/STG
+    ("generic loads and stores", {"LD", "ST"}),
     ("spills (local memory)", {"LDL", "STL"}),
     ("barrier", {"BAR"}),
     ("branches and reconvergence", {"BRA", "BSSY", "BSYNC", "EXIT", "WARPSYNC", "RET", "CALL"}),

@@ -374,7 +374,9 @@ class SweepCountSummary(unittest.TestCase):
                 ["0x20", "IMAD.WIDE.U32 R4, R3, R5, RZ", "3", "48"],  # integer: 4 slots
                 ["0x30", "DADD R6, R6, R8", "12", "384"],             # fp64: 16 slots
                 ["0x40", "@!P1 BRA 0x10", "3", "24"],                 # a branch: 4 slots
-                ["0x50", "UISETP.GE.AND UP0, UPT, UR5, UR6, UPT", "3", "96"]]  # uniform: 4 slots
+                ["0x50", "UISETP.GE.AND UP0, UPT, UR5, UR6, UPT", "3", "96"],  # uniform: 4 slots
+                ["0x60", "@P2 LD.E.64 R8, desc[UR4][R2.64]", "3", "64"],  # generic: 4 slots
+                ["0x70", "LDS.64 R10, [R7+0x8]", "3", "96"]]              # shared: 4 slots
         with tempfile.TemporaryDirectory() as d:
             with open(os.path.join(d, "count-cuda-sass.csv"), "w", newline="") as f:
                 import csv
@@ -390,6 +392,8 @@ class SweepCountSummary(unittest.TestCase):
             self.assertEqual(slots["fp64 arithmetic"], 16)
             self.assertEqual(slots["branches and reconvergence"], 4)
             self.assertEqual(slots["uniform datapath (loop bounds, live tests)"], 4)
+            self.assertEqual(slots["generic loads and stores"], 4)
+            self.assertEqual(slots["shared memory"], 4)
             self.assertEqual(kinds["fp64 arithmetic"][1], 384)
 
 
