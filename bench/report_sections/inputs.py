@@ -37,14 +37,18 @@ DEFAULT_NCU = [(os.path.join(HERE, "results", f"{gpu.lower()}-2026-11-26", "ncu-
                for kernel, name in (("cuda", "hand CUDA sweep"), ("kokkos-cuda", "Kokkos-CUDA sweep"),
                                     ("cuda-single", "hand CUDA single step (interior)"))]
 DEFAULT_SWEEP_LOC = os.path.join(HERE, "results", "build-machine-2026-11-25", "sweep-loc", "loc.json")
-# Issue slots a site update of the CUDA sweeps (bench/device/sweep-count.sh, issue 57 "count first"): each
-# (folder, implementation, column heading), before the bulk planes and with them, per GPU.
-DEFAULT_SWEEP_COUNT = [(os.path.join(HERE, "results", d), impl, heading) for d, impl, heading in (
-    ("h100-2026-11-26/sweep-count-4c40a06/bulk0", "cuda", "H100 hand CUDA, general march (4c40a06)"),
-    ("h100-2026-11-26/sweep-count-4c40a06/bulk1", "cuda", "H100 hand CUDA, bulk planes (4c40a06)"),
-    ("h200-2026-11-26/sweep-count-44a165a", "cuda", "H200 hand CUDA, general march (44a165a)"),
-    ("h200-2026-11-26/march-ab-0432af6/count", "cuda", "H200 hand CUDA, bulk planes (0432af6)"),
-    ("h200-2026-11-26/sweep-count-44a165a", "kokkos-cuda", "H200 Kokkos-CUDA, general march (44a165a)"))]
+# Issue slots a site update of every model's sweep (bench/device/sweep-count.sh, issue 57 "count first"): each
+# (folder, implementation, column heading), the hand codes before the bulk planes and with them. One GPU: the
+# H100's counts of hand CUDA (h100-2026-11-26/sweep-count-4c40a06) are the H200's to the first decimal (the same SASS).
+DEFAULT_SWEEP_COUNT = [(os.path.join(HERE, "results", "h200-2026-11-27", "sweep-count-models-915de12", d), impl, heading)
+                       for d, impl, heading in (
+    ("cuda-bulk0", "cuda", "hand CUDA, general march"),
+    ("cuda-bulk1", "cuda", "hand CUDA, bulk planes"),
+    ("kokkos-cuda", "kokkos-cuda", "Kokkos-CUDA (3.4.01)"),
+    ("omp-bulk0", "omp", "hand omp, general march"),
+    ("omp-bulk1", "omp", "hand omp, bulk planes"),
+    ("ompt", "kokkos-openmptarget", "Kokkos-OMPT (3.4.01)"),
+    ("ompt-k46-940fcd9", "kokkos-openmptarget", "Kokkos-OMPT (4.6.01)"))]
 # Section 5, energy a site update: bench/device/energy.sh on each GPU, one clean build (issue 58 item 6).
 DEFAULT_ENERGY = [os.path.join(HERE, "results", d) for d in
                   ("h100-2026-11-27/energy-cb46677", "h200-2026-11-27/energy-cb46677",

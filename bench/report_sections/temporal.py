@@ -127,17 +127,27 @@ def temporal_section(w, product_dirs):
     counted = [(heading, os.path.join(d, f"count-{impl}-sass.csv")) for d, impl, heading in DEFAULT_SWEEP_COUNT
                if os.path.exists(os.path.join(d, f"count-{impl}-sass.csv"))]
     if counted:
-        w("Issue slots a site update of the CUDA sweeps, before and after the bulk planes (issue 57: 32 x the "
-          "warp instructions Nsight Compute's source page counts on each SASS line, over the sweep's 3 x 512^3 "
-          "site updates; in brackets the predicated-on thread instructions; `bench/device/sweep-count.sh`, "
-          "`bench/sweep_count_summary.py`, the folders in `report_sections/inputs.py`). About 30 slots are the "
-          "update's own work (fp64, shared and global memory, the barrier); the rest is the march's bookkeeping, "
-          "which the bulk planes cut by a third on both GPUs. Only the H200 runs faster for it (1.13 x; the H100 "
-          "turns latency-bound at the plane's barrier, 0.98 x: `results/h100-2026-11-26/README.md`), so the plan "
-          "takes them there. Kokkos-CUDA's team-uniform values stay in vector registers (integer slots); with the "
-          "bulk planes it counted 154 slots (`march-ab-0432af6/count`, under the unpatched Kokkos and a "
-          "since-reverted tile split: an indication), and runs without them. The counts are the same on both GPUs "
-          "(the same SASS). The offload codes were not counted. The next lever for the H100's barrier stalls, "
+        w("Issue slots a site update of every model's sweep on the H200, the hand codes before and after the bulk "
+          "planes (issue 57: 32 x the warp instructions Nsight Compute's source page counts on each SASS line, over "
+          "the sweep's 3 x 512^3 site updates; in brackets the predicated-on thread instructions; "
+          "`bench/device/sweep-count.sh`, `bench/sweep_count_summary.py`, "
+          "`results/h200-2026-11-27/sweep-count-models-915de12`). The counts are the GPU's: the H100's of hand CUDA "
+          "are the same to the first decimal (`h100-2026-11-26/sweep-count-4c40a06`, the same SASS). About 30 slots "
+          "are the update's own work (fp64, shared, global and generic memory, the barrier); the rest is the "
+          "march's bookkeeping, which the bulk planes cut by a third (hand CUDA) and a fifth (hand omp). Only the "
+          "H200 runs faster for it (1.13 x; the H100 turns latency-bound at the plane's barrier, 0.98 x: "
+          "`results/h100-2026-11-26/README.md`), so the plan takes them there. Kokkos-CUDA's team-uniform values "
+          "stay in vector registers (integer slots, 60.6 against 37.4), and with the bulk planes its sweep ran 0.92 x "
+          "its general march, so it marches without them. **The offload codes execute fewer instructions than hand "
+          "CUDA (hand omp 120 and 93 slots, against 144 and 100) but run slower**: clang's code keeps the "
+          "team-uniform values per thread (no uniform-datapath instruction at all; ISETP alone 19.5 slots against "
+          "4.3), holds 86-90 registers, and so runs one team of 640 threads an SM (31% occupancy, warps issued on "
+          "0.47-0.57 of a scheduler's cycles against hand CUDA's 0.68-0.86): at each plane's barrier the SM has no "
+          "second team to run. Capping hand omp at 48 registers for two teams an SM (ptxas `--minnctapersm=2` at "
+          "the device link, 148 B spilled) ran its sweep at 0.56 x at 512^3 and 1000^3, Kokkos-OMPT's unchanged "
+          "kernel a tie (`results/h200-2026-11-27/omp-teams2-940fcd9`); rejected. Kokkos-OMPT under 3.4.01 passes "
+          "its planes through global memory (0 shared-memory slots, 8.0 global), under 4.6.01 through shared memory "
+          "(7.8 and 0.1, 119 slots: hand omp's count). The next lever for the H100's barrier stalls, "
           "the plane's loads issued two planes ahead, was checked with ptxas first: one more double held across "
           "the barrier spills 20 B at the 48-register cap of two teams an SM (0 B today; "
           "`results/build-machine-2026-11-27/loads-ahead-6255889`), so it was not built.\n")
@@ -181,7 +191,10 @@ def temporal_section(w, product_dirs):
       "shared memory runs at hand's speed on the H200 (`h200-2026-11-26/kokkos-sweep-smem-e3b29af`), so the "
       "carveout is not it. That the spill is the H200's 9% (an issue- and L1-bound kernel on the faster memory) "
       "is the likely reading, not shown with counters. The spill guard (`tests/check_spills.py`, CI's cuda "
-      "build) fails when either sweep spills more than today: hand 0 B, Kokkos 8 B.\n")
+      "build) fails when either sweep spills more than today: hand 0 B, Kokkos 8 B. Tried since: the tile split by a "
+      "reciprocal computed on the host instead of `% teams_k` and `/ teams_k` (a division takes the floating-point "
+      "unit the uniform datapath lacks) spilled 16 B and ran 0.73 x the product's sweep at 512^3 on the H200, 0.91 x "
+      "with the bulk planes, under both Kokkos versions (`h200-2026-11-27/kokkos-udiv-915de12`): rejected.\n")
     w("The study's calls, shape by shape, and its history: `bench/results/h100-2026-11-25/README.md` (the calls of "
       "the H100 and the H200, `tblock-*`), as the report last showed them.\n")
 
@@ -257,7 +270,9 @@ def every_model_section(w, loc_json=None):
       "kernel's PTX has 14 global f64 loads and 3 stores under 3.4.01 (the level planes' neighbours and stores), "
       "2 and 0 under 4.6.01 as hand omp's (`results/build-machine-2026-11-27/omp-ptx-8f9e458`), which fits its "
       "sweep at 0.71 / 0.72 of hand omp's at 512^3 / 1000^3 on the H200 under 3.4.01 and 0.89 / 0.91 under "
-      "4.6.01 (`h200-2026-11-27/study-8f9e458`; not shown with counters). Kokkos 5.1 removed the OpenMPTarget "
+      "4.6.01 (`h200-2026-11-27/study-8f9e458`). Nsight Compute shows it on the H200: 0 shared-memory and 8.0 "
+      "global-memory issue slots a site update under 3.4.01, 7.8 and 0.1 under 4.6.01 "
+      "(`h200-2026-11-27/sweep-count-models-915de12`). Kokkos 5.1 removed the OpenMPTarget "
       "backend: from 5.1 a Kokkos code has no OpenMP-offload path at all, sweep or single step.\n")
     w("The CPU's sweep is the host implementations' default from 128^3: cpu-openmp 1.5-2.3 x its single steps, "
       "Kokkos-OpenMP 1.2-3.1 x. The target (>= 1.0 of the single-step limit, median of five) is reached on the "
