@@ -135,6 +135,10 @@ struct UdivSweep {  // the product's form, the tile split by a reciprocal
   void launch(const Kokkos::Cuda& exec) {
     const int tiles = T::teams_k(fields.nz) * T::teams_j(fields.ny);
     for (shift = 0; (1 << shift) < tiles;) ++shift;
+    if (shift > 24 || T::teams_k(fields.nz) >= (1 << 16)) {  // (the quotient's exactness, above)
+      std::fprintf(stderr, "awave-kokkos-sweep: kokkos-udiv takes fewer than 2^24 tiles and 2^16 tiles along k\n");
+      std::exit(2);
+    }
     by_teams_k = ReciprocalDivisor(T::teams_k(fields.nz));
     Kokkos::parallel_for(
         "study::sweep_udiv",
