@@ -153,8 +153,8 @@ def temporal_section(w, product_dirs):
           "`results/build-machine-2026-11-27/loads-ahead-6255889`), so it was not built. Staged in shared memory "
           "instead (each column's next-but-one plane copied by `cp.async` into its own slots, no register held; 48 "
           "registers, 0 B spilled with the bulk planes), the loads were bitwise and ran 0.984 / 0.995 x hand CUDA's "
-          "sweep at 512^3 / 1000^3 on the H200 (`results/h200-2026-11-27/staged-loads-d2a16bb`): rejected; the "
-          "loads' latency is not what holds the sweep.\n")
+          "sweep at 512^3 / 1000^3 on the H200 (`results/h200-2026-11-27/staged-loads-d2a16bb`): rejected: hiding "
+          "the loads' latency further did not speed the sweep.\n")
         w("\n".join(sweep_count_summary.table(counted)) + "\n")
     w("Levers measured (issue 45; rule: >= 1.03 x hand CUDA's "
       "sweep): the read-only data path for the sweep's loads (`__ldg`; the study's kernel has `ld.global.nc` "
