@@ -138,7 +138,7 @@ def temporal_section(w, product_dirs):
           "H200 runs faster for it (1.13 x; the H100 turns latency-bound at the plane's barrier, 0.98 x: "
           "`results/h100-2026-11-26/README.md`), so the plan takes them there. Kokkos-CUDA's team-uniform values "
           "stay in vector registers (integer slots, 60.6 against 37.4), and with the bulk planes its sweep ran 0.92 x "
-          "its general march, so it marches without them. **The offload codes execute fewer instructions than hand "
+          "its general march (`h200-2026-11-26/march-ab-51e52dc`), so it marches without them. **The offload codes execute fewer instructions than hand "
           "CUDA (hand omp 120 and 93 slots, against 144 and 100) but run slower**: clang's code keeps the "
           "team-uniform values per thread (no uniform-datapath instruction at all; ISETP alone 19.5 slots against "
           "4.3), holds 86-90 registers, and so runs one team of 640 threads an SM (31% occupancy, warps issued on "
