@@ -13,6 +13,7 @@
 // One JSON object a run on stdout. Exit 0 where every depth is bitwise and every planted run was
 // caught; 1 otherwise; 2 on bad arguments.
 #include "build_info.hpp"
+#include "core/approx_equal.hpp"
 #include "core/cache_sweep.hpp"
 #include "core/host_field.hpp"
 #include "core/wave_params.hpp"
@@ -26,7 +27,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -114,9 +114,7 @@ double run(const WaveProblem& problem, Fields& f, int depth, int steps, const Ca
 }
 
 std::size_t differing(const std::vector<double>& a, const std::vector<double>& b) {
-  std::size_t d = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) d += std::memcmp(&a[i], &b[i], sizeof(double)) != 0;
-  return d;
+  return compare_fields(a.data(), b.data(), a.size()).bitwise_differences;
 }
 
 }  // namespace
