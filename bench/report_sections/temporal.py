@@ -72,26 +72,39 @@ def temporal_section(w, product_dirs):
       "scratch memory run it) from 200^3 points, with a fourth field; over MPI a slab sweeps too, with halos of "
       "3 planes exchanged once a sweep (issue 46, section 2); single steps where nz <= 2 (the start has values "
       "on z ghosts). The threshold: at "
-      "200^3 both sweeps beat their single steps (Kokkos-CUDA by 2%), at 192^3 Kokkos-CUDA's lost (the tables "
-      "below). The H200 could not be had: the three calls that asked for one ran on H100s (three machines, "
-      "within 1% of each other), so the H100 decides, as the issue allows.\n")
+      "200^3 both sweeps beat their single steps (Kokkos-CUDA by 2%), at 192^3 Kokkos-CUDA's lost (the table "
+      "below). The H200 could not be had: the three calls that asked for one ran on H100s (three machines; "
+      "their sweeps agree as the table's caption says), so the H100 decides, as the issue allows.\n")
+    # One table over the calls (oldest first): each size from the latest call that measured it; the
+    # caption gives how far the calls' rates of one size differ.
+    merged, seen, gpus, calls = {}, {}, set(), []
     for d in product_dirs:
         rows, gpu, commit = product_runs(d)
-        if not rows:
-            continue
-        w(f"The product, single steps (`-tune steps_per_sweep=1`) and the sweep, the same binary, unchecked runs "
-          f"(the gpu tests and a checked 256^3 run are the bitwise evidence), `{os.path.relpath(d, HERE)}` "
-          f"({gpu}; `{commit}`):\n")
-        w("| N | steps (chunks of a third) | hand CUDA single | sweep | x | / 3-step limit | Kokkos-CUDA single | "
-          "sweep | x | / 3-step limit | Kokkos / hand, sweep |")
-        w("|---|---|---|---|---|---|---|---|---|---|---|")
-        for (n, steps) in sorted({(n, s) for (n, s, _) in rows}):
+        for (n, steps) in {(n, s) for (n, s, _) in rows}:
             c, k = rows.get((n, steps, "cuda"), {}), rows.get((n, steps, "kokkos-cuda"), {})
-            if 1 not in c or 3 not in c or 1 not in k or 3 not in k:
-                continue
+            if 1 in c and 3 in c and 1 in k and 3 in k:
+                merged[(n, steps)] = (commit, c, k)
+                seen.setdefault((n, steps), []).append([c[1][0], c[3][0], k[1][0], k[3][0]])
+                gpus.add(gpu)
+                if d not in calls:
+                    calls.append(d)
+    if merged:
+        def spread(columns):  # the largest relative difference between calls of one size, over the columns
+            return max(max(v) / min(v) - 1 for rates in seen.values() for c, v in enumerate(zip(*rates))
+                       if c in columns)
+        w(f"The product, single steps (`-tune steps_per_sweep=1`) and the sweep, the same binary, unchecked runs "
+          f"(the gpu tests and a checked 256^3 run are the bitwise evidence), over {len(calls)} calls "
+          f"({', '.join(f'`{os.path.relpath(d, HERE)}`' for d in calls)}; {', '.join(sorted(gpus))}): each "
+          f"size from the latest call that measured it (its commit in the last column); where calls measured the "
+          f"same size their sweeps differ by at most {100 * spread((1, 3)):.1f}% and their single steps by at most "
+          f"{100 * spread((0, 2)):.1f}%.\n")
+        w("| N | steps (chunks of a third) | hand CUDA single | sweep | x | / 3-step limit | Kokkos-CUDA single | "
+          "sweep | x | / 3-step limit | Kokkos / hand, sweep | call |")
+        w("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for (n, steps), (commit, c, k) in sorted(merged.items()):
             w(f"| {n}^3 | {steps} | {fmt_su(c[1][0])} | {fmt_su(c[3][0])} | {c[3][0] / c[1][0]:.3f} | "
               f"{c[3][0] / limit(3):.2f} | {fmt_su(k[1][0])} | {fmt_su(k[3][0])} | {k[3][0] / k[1][0]:.3f} | "
-              f"{k[3][0] / limit(3):.2f} | {k[3][0] / c[3][0]:.3f} |")
+              f"{k[3][0] / limit(3):.2f} | {k[3][0] / c[3][0]:.3f} | `{commit[:7]}` |")
         w("")
     if product_dirs:
         rows, gpu, _ = product_runs(product_dirs[-1])
