@@ -222,6 +222,17 @@ class StudyCommand(unittest.TestCase):
                 self.assertEqual(r.stderr.strip(), "study: " + words)
                 self.assertFalse(os.path.exists(out))
 
+    def test_build_ab_refuses_one_build_or_two_of_one_name_before_anything_is_written(self):
+        script = os.path.join(DEVICE, "build-ab.sh")
+        for builds, words in ((["build/cuda"], "build-ab: give two builds or more"),
+                              (["build/cuda", "other/cuda"], "build-ab: two builds share the folder name cuda")):
+            with tempfile.TemporaryDirectory() as d:
+                out = os.path.join(d, "ab")
+                r = subprocess.run(["bash", script, out, "512", "5", "36"] + builds, capture_output=True, text=True)
+                self.assertEqual(r.returncode, 2, builds)
+                self.assertEqual(r.stderr.strip(), words)
+                self.assertFalse(os.path.exists(out))
+
     def test_study_parts_refuses_a_part_it_does_not_know_before_running_any(self):
         script = os.path.join(DEVICE, "study-parts.sh")
         for items in (["cuda:200", "gpu:100"], ["cuda:2x"], ["cpu"]):

@@ -1,17 +1,24 @@
 #!/usr/bin/env bash
-# Two builds of the same implementations against each other (a lever's A/B, issue 45), through
-# on-device.sh: at each size one checked run a build (against the threaded reference), then
-# ROUNDS rounds of timing runs in separate processes, the builds interleaved within each round,
-# each with -digest (held to the checked run's digest by sweep_study_summary.py). Each build's
-# files in OUT_DIR/NAME (NAME: the build folder's last part); then each folder's table and the
-# ratio of B's medians over A's, with whether their ranges overlap; the platform's triad before each round.
+# Two or more builds of the same implementations against each other (a lever's A/B, issue 45),
+# through on-device.sh: at each size one checked run a build (against the threaded reference), then
+# ROUNDS rounds of timing runs in separate processes, the builds interleaved within each round
+# (A B C, A B C), each with -digest (held to the checked run's digest by sweep_study_summary.py).
+# Each build's files in OUT_DIR/NAME (NAME: the build folder's last part, distinct); then each
+# folder's table and the ratio of each later build's medians over A's, with whether their ranges
+# overlap; the platform's triad before each round.
 #   [IMPLS=cuda,kokkos-cuda] [PLAN=3] [DEADLINE=seconds] \
-#     bench/device/build-ab.sh OUT_DIR SIZES ROUNDS STEPS BUILD_A BUILD_B
+#     bench/device/build-ab.sh OUT_DIR SIZES ROUNDS STEPS BUILD_A BUILD_B [BUILD_C ...]
 # PLAN: steps_per_sweep of every run (1 or 3). DEADLINE: no round starts after that many seconds.
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: build-ab.sh OUT_DIR SIZES ROUNDS STEPS BUILD_A BUILD_B}
-sizes=${2:?sizes} rounds=${3:?rounds} steps=${4:?steps} build_a=${5:?build A} build_b=${6:?build B}
+sizes=${2:?sizes} rounds=${3:?rounds} steps=${4:?steps}
+shift 4
+[ $# -ge 2 ] || { echo "build-ab: give two builds or more" >&2; exit 2; }
+builds=("$@")
+build_a=$1
+names=$(for b in "${builds[@]}"; do basename "$b"; done | sort | uniq -d)
+[ -z "$names" ] || { echo "build-ab: two builds share the folder name $names" >&2; exit 2; }
 impls=${IMPLS:-cuda,kokkos-cuda}
 plan=${PLAN:-3}
 deadline=${DEADLINE:-0}
@@ -25,7 +32,7 @@ run() {  # BUILD NAME SECONDS ARGS...
   echo "$(basename "$build") $name: exit $? $(grep -E '^(PASS|FAIL)' "$dir/$name.txt")" | tee -a "$out/summary.txt"
 }
 for n in $sizes; do
-  for b in "$build_a" "$build_b"; do
+  for b in "${builds[@]}"; do
     run "$b" "checked-$n" 240 -shape "$n,$n,$n" -nsteps "$steps" -out_period "$steps" -reference cpu-openmp \
       -impl "$impls" -tune steps_per_sweep=$plan
   done
@@ -41,25 +48,29 @@ for n in $sizes; do
       echo "triad before $n^3 round $r: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("triad_bandwidth_gb_s", "?"))' \
         "$out/triad-$n-r$r.json" 2>/dev/null || echo failed) GB/s" | tee -a "$out/summary.txt"
     fi
-    for b in "$build_a" "$build_b"; do
+    for b in "${builds[@]}"; do
       run "$b" "time-$n-r$r" 120 -shape "$n,$n,$n" -nsteps "$steps" -out_period $((steps / 3)) -no_check \
         -impl "$impls" -tune steps_per_sweep=$plan
     done
   done
 done
 status=0
-for b in "$build_a" "$build_b"; do
+for b in "${builds[@]}"; do
   echo "== $(basename "$b")" | tee -a "$out/summary.txt"
   python3 bench/device/sweep_study_summary.py "$out/$(basename "$b")" | tee -a "$out/summary.txt" || status=1
 done
-python3 - "$out/$(basename "$build_a")" "$out/$(basename "$build_b")" <<'EOF' | tee -a "$out/summary.txt"
-import statistics, sys
+python3 - "$out" "${builds[@]}" <<'EOF' | tee -a "$out/summary.txt"
+import os, statistics, sys
 sys.path.insert(0, "bench/device")
 import sweep_study_summary as s
-a, b = (s.collect(d)[0] for d in sys.argv[1:3])
-for key in sorted(set(a) & set(b)):
-    ma, mb = statistics.median(a[key]), statistics.median(b[key])
-    apart = max(a[key]) < min(b[key]) or max(b[key]) < min(a[key])
-    print(f"B/A {key[1]:>7} {key[2]:14} {key[3]:8} {mb / ma:.3f} ({'ranges apart' if apart else 'ranges overlap: a tie'})")
+out, names = sys.argv[1], [os.path.basename(b.rstrip("/")) for b in sys.argv[2:]]
+a = s.collect(os.path.join(out, names[0]))[0]
+for name in names[1:]:
+    b = s.collect(os.path.join(out, name))[0]
+    for key in sorted(set(a) & set(b)):
+        ma, mb = statistics.median(a[key]), statistics.median(b[key])
+        apart = max(a[key]) < min(b[key]) or max(b[key]) < min(a[key])
+        label = "B/A" if len(names) == 2 else f"{name}/{names[0]}"
+        print(f"{label} {key[1]:>7} {key[2]:14} {key[3]:8} {mb / ma:.3f} ({'ranges apart' if apart else 'ranges overlap: a tie'})")
 EOF
 exit $status
