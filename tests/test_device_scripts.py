@@ -164,6 +164,34 @@ class SweepStudySummary(unittest.TestCase):
         self.assertIn("sweep-512-r1: kokkos-openmp not bitwise", text)
 
 
+class BuildAbRatios(unittest.TestCase):
+    """build-ab.sh's ratios (sweep_study_summary.ratios): a build that differs from A by a tuning value
+    alone (its plan's label longer) is still matched, on size, implementation and plan."""
+
+    def test_a_build_differing_by_tuning_is_matched(self):
+        import sweep_study_summary as sss
+        with tempfile.TemporaryDirectory() as d:
+            for name, tuning, rates in (("a", {}, (2.0e11, 2.1e11, 2.2e11)),
+                                        ("c2", {"cuda.cluster": {"value": "2"}}, (1.0e11, 1.05e11, 1.1e11)),
+                                        ("single", None, (1.0e11,))):
+                os.makedirs(os.path.join(d, name))
+                for r, su in enumerate(rates, 1):
+                    plan = 1 if tuning is None else 3
+                    run = {"params": {"shape": [512, 512, 512], "nsteps": 36},
+                           "tuning": dict(tuning or {}, steps_per_sweep={"value": str(plan)}),
+                           "implementations": [{"id": "cuda", "checked": True, "bitwise": True,
+                                                "steps_per_sweep": plan, "best_su_per_s": su}]}
+                    with open(os.path.join(d, name, f"time-512-r{r}.json"), "w") as f:
+                        json.dump(run, f)
+            lines = sss.ratios(d, ["a", "c2"])
+            self.assertEqual(len(lines), 1, lines)
+            self.assertRegex(lines[0], r"^B/A +512\^3 cuda +sweep cuda.cluster=2 0\.500 \(ranges apart\)$")
+            self.assertEqual(sss.ratios(d, ["a", "single"]), [])  # single steps against sweeps: nothing in common
+            three = sss.ratios(d, ["a", "c2", "a"])
+            self.assertRegex(three[0], r"^c2/a ")
+            self.assertRegex(three[1], r"^a/a .* 1\.000 \(ranges overlap: a tie\)$")
+
+
 def awave_lines():
     with open(os.path.join(DEVICE, "awave-lines.sh")) as f:
         return dict(re.findall(r"^(AWAVE_LINE_\w+)='([^']*)'", f.read(), re.M))

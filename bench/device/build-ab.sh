@@ -59,18 +59,5 @@ for b in "${builds[@]}"; do
   echo "== $(basename "$b")" | tee -a "$out/summary.txt"
   python3 bench/device/sweep_study_summary.py "$out/$(basename "$b")" | tee -a "$out/summary.txt" || status=1
 done
-python3 - "$out" "${builds[@]}" <<'EOF' | tee -a "$out/summary.txt"
-import os, statistics, sys
-sys.path.insert(0, "bench/device")
-import sweep_study_summary as s
-out, names = sys.argv[1], [os.path.basename(b.rstrip("/")) for b in sys.argv[2:]]
-a = s.collect(os.path.join(out, names[0]))[0]
-for name in names[1:]:
-    b = s.collect(os.path.join(out, name))[0]
-    for key in sorted(set(a) & set(b)):
-        ma, mb = statistics.median(a[key]), statistics.median(b[key])
-        apart = max(a[key]) < min(b[key]) or max(b[key]) < min(a[key])
-        label = "B/A" if len(names) == 2 else f"{name}/{names[0]}"
-        print(f"{label} {key[1]:>7} {key[2]:14} {key[3]:8} {mb / ma:.3f} ({'ranges apart' if apart else 'ranges overlap: a tie'})")
-EOF
+python3 bench/device/sweep_study_summary.py --ratios "$out" "${builds[@]}" | tee -a "$out/summary.txt" || status=1
 exit $status

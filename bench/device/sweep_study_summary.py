@@ -7,7 +7,8 @@ the sweep's median over the single steps' median. Only the timing rounds (files 
 are timed; every file's bits are held: a checked run must be bitwise, an unchecked one must carry
 the digest (awave -digest) of a reference run of the same size and steps. Exits 1 where a run's
 bits are not the reference's, or where there is no timing run.
-    sweep_study_summary.py OUT_DIR"""
+    sweep_study_summary.py OUT_DIR
+    sweep_study_summary.py --ratios OUT_DIR A B [C ...]    (build-ab.sh: each later folder over A's)"""
 import glob
 import json
 import os
@@ -84,5 +85,27 @@ def main(out):
     return 1 if bad or not rates else 0
 
 
+def ratios(out, names):
+    """Lines of each later folder's medians over the first's (build-ab.sh's builds). Runs are matched
+    on size, implementation and plan (single or sweep), not on the tuning values a plan's label adds:
+    a build may differ from A by its tuning alone (a wrapper setting an AWAVE_ variable)."""
+    def keyed(folder):
+        return {(k[0], k[1], k[2], k[3].split()[0]): (k[3], v) for k, v in collect(folder)[0].items()}
+    a, lines = keyed(os.path.join(out, names[0])), []
+    for name in names[1:]:
+        b = keyed(os.path.join(out, name))
+        for key in sorted(set(a) & set(b)):
+            (_, ra), (plan, rb) = a[key], b[key]
+            apart = max(ra) < min(rb) or max(rb) < min(ra)
+            label = "B/A" if len(names) == 2 else f"{name}/{names[0]}"
+            lines.append(f"{label} {key[1]:>7} {key[2]:14} {plan:8} {statistics.median(rb) / statistics.median(ra):.3f} "
+                         f"({'ranges apart' if apart else 'ranges overlap: a tie'})")
+    return lines
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "--ratios":
+        lines = ratios(sys.argv[2], [os.path.basename(b.rstrip("/")) for b in sys.argv[3:]])
+        print("\n".join(lines) if lines else "no size, implementation and plan in common with the first build")
+        sys.exit(0 if lines else 1)
     sys.exit(main(sys.argv[1]))
