@@ -18,6 +18,48 @@ import sweep_count_summary  # noqa: E402
 # The H100's triad (results/h100-2026-11-24, awave-devbench), the bandwidth the limits below use.
 H100_TRIAD_GB_S = 2896.0
 
+# The sweep's levers (issues 45, 56, 57), in the order measured: (lever, code, result, verdict, results folder).
+# A row is what its folder's README says; the reasoning behind the verdicts is in results/sweep-levers.md.
+LEVERS = [
+    ("the read-only data path for the sweep's loads (`__ldg`)", "hand CUDA",
+     "1.000 x on the H100, the same instructions", "reverted (rule >= 1.03 x)", "results/h100-2026-11-26/ldg-4d8a58b"),
+    ("the fields passed to the march by value (block-uniform arithmetic on the uniform datapath)", "hand CUDA",
+     "1.18 / 1.20 x on the H200, 1.10 / 1.11 x on the H100", "taken (c456b6e)", "results/h200-2026-11-26/by-value"),
+    ("no shared-memory cache preference under Kokkos 3.4.01 (a patch, as Kokkos 4.0: PR 5706)", "Kokkos-CUDA",
+     "0.80 -> 0.85 of hand CUDA at 512^3 on the H100", "taken (`cmake/patches/kokkos-3.4.01/0005`)",
+     "results/h100-2026-11-26/kokkos-sweep-fa89705"),
+    ("a league of a power of two of teams a segment (no division), the fields by value", "Kokkos-CUDA",
+     "0.961 / 0.963 of hand CUDA on the H100, 0.908 / 0.912 on the H200, under 3.4.01 and 4.6.01; at 512^3 on the "
+     "H100 the divisions ran 0.88 and `LaunchBounds<640, 1>` 0.78 of it", "taken (8c45610)",
+     "results/h100-2026-11-26/kokkos-sweep-8c45610"),
+    ("the march's bulk planes (no live tests, damping or plane test where all are known)", "hand CUDA, hand omp",
+     "hand CUDA 144 -> 100 slots a site update, 1.13 x on the H200 (three and two rounds), 0.98 / 0.95 x on the "
+     "H100; hand omp 1.07 x on the H200", "taken on the H200 (the plan reads the GPU)",
+     "results/h200-2026-11-26/march-ab-51e52dc"),
+    ("the bulk planes for Kokkos' teams", "Kokkos-CUDA", "0.92 x its general march on the H200", "rejected",
+     "results/h200-2026-11-26/march-ab-51e52dc"),
+    ("the tile split by a reciprocal from the host instead of `%` and `/`", "Kokkos-CUDA",
+     "16 B spilled; 0.73 x at 512^3 on the H200, 0.91 x with the bulk planes, both Kokkos versions (1000^3 cut by "
+     "the call's limit)", "rejected", "results/h200-2026-11-27/kokkos-udiv-915de12"),
+    ("the sweep in parts over MPI by filtering a whole league's teams", "Kokkos-CUDA",
+     "ptxas: 16-28 B spilled against the product's 8", "not run", "results/build-machine-2026-11-27/kokkos-parts-filter"),
+    ("two teams an SM for the offload code (`--minnctapersm=2`: 48 registers, 148 B spilled)", "hand omp",
+     "0.56 x on the H200; Kokkos-OMPT, unchanged, a tie", "rejected", "results/h200-2026-11-27/omp-teams2-940fcd9"),
+    ("the plane's loads issued two planes ahead, in registers", "hand CUDA",
+     "ptxas: 20 B spilled at the 48-register cap", "not built", "results/build-machine-2026-11-27/loads-ahead-6255889"),
+    ("the loads staged two planes ahead in shared memory by `cp.async`", "hand CUDA",
+     "0.984 / 0.995 x on the H200 with the bulk planes, ranges apart", "rejected",
+     "results/h200-2026-11-27/staged-loads-d2a16bb"),
+    ("halos shared through distributed shared memory, priced first: the plane's barrier a cluster's (2, 4, 8 blocks)",
+     "hand CUDA", "0.63 / 0.57 / 0.53 x on the H200 at both sizes: R x G 0.70-0.77, the rule 1.15",
+     "rejected before the sharing kernel", "results/h200-2026-11-27/cluster-262e7cf"),
+    ("CPU tiles of four and six steps", "cpu-openmp, Kokkos host",
+     "best 1.13 x at 512^3, 1.05 x at 1000^3 (rule 1.15 x); a tie against the best three-step tile", "rejected",
+     "results/h100-2026-11-27/cpu-depth-149a035"),
+    ("the CPU sweep's row loops cloned for AVX-512", "cpu-openmp, Kokkos-OpenMP",
+     "every cell a tie (ranges overlap; cpu-openmp 0.97 x at 1000^3)", "rejected",
+     "results/h200-2026-11-27/cpu-v4-clone-dfb1fcc"),
+]
 
 def bytes_per_update(steps_per_sweep):
     """Bytes a site update moves at the least: 24 for single steps (read now and prev, write next);
@@ -141,77 +183,44 @@ def temporal_section(w, product_dirs):
                if os.path.exists(os.path.join(d, f"count-{impl}-sass.csv"))]
     if counted:
         w("Issue slots a site update of every model's sweep on the H200, the hand codes before and after the bulk "
-          "planes (issue 57: 32 x the warp instructions Nsight Compute's source page counts on each SASS line, over "
-          "the sweep's 3 x 512^3 site updates; in brackets the predicated-on thread instructions; "
+          "planes (issue 57, \"count first\": 32 x the warp instructions Nsight Compute's source page counts on each "
+          "SASS line, over the sweep's 3 x 512^3 site updates; in brackets the predicated-on thread instructions; "
           "`bench/device/sweep-count.sh`, `bench/sweep_count_summary.py`, "
-          "`results/h200-2026-11-27/sweep-count-models-915de12`). The counts are the GPU's: the H100's of hand CUDA "
-          "are the same to the first decimal (`h100-2026-11-26/sweep-count-4c40a06`, the same SASS). About 30 slots "
-          "are the update's own work (fp64, shared, global and generic memory, the barrier); the rest is the "
-          "march's bookkeeping, which the bulk planes cut by a third (hand CUDA) and a fifth (hand omp). Only the "
-          "H200 runs faster for it (1.13 x; the H100 turns latency-bound at the plane's barrier, 0.98 x: "
-          "`results/h100-2026-11-26/README.md`), so the plan takes them there. Kokkos-CUDA's team-uniform values "
-          "stay in vector registers (integer slots, 60.6 against 37.4), and with the bulk planes its sweep ran 0.92 x "
-          "its general march (`h200-2026-11-26/march-ab-51e52dc`), so it marches without them. **The offload codes execute fewer instructions than hand "
-          "CUDA (hand omp 120 and 93 slots, against 144 and 100) but run slower**: clang's code keeps the "
-          "team-uniform values per thread (no uniform-datapath instruction at all; ISETP alone 19.5 slots against "
-          "4.3), holds 86-90 registers, and so runs one team of 640 threads an SM (31% occupancy, warps issued on "
-          "0.47-0.57 of a scheduler's cycles against hand CUDA's 0.68-0.86): at each plane's barrier the SM has no "
-          "second team to run. Capping hand omp at 48 registers for two teams an SM (ptxas `--minnctapersm=2` at "
-          "the device link, 148 B spilled) ran its sweep at 0.56 x at 512^3 and 1000^3, Kokkos-OMPT's unchanged "
-          "kernel a tie (`results/h200-2026-11-27/omp-teams2-940fcd9`); rejected. Kokkos-OMPT under 3.4.01 passes "
-          "its planes through global memory (0 shared-memory slots, 8.0 global), under 4.6.01 through shared memory "
-          "(7.8 and 0.1, 119 slots: hand omp's count). The next lever for the H100's barrier stalls, "
-          "the plane's loads issued two planes ahead, was checked with ptxas first: one more double held across "
-          "the barrier spills 20 B at the 48-register cap of two teams an SM (0 B today; "
-          "`results/build-machine-2026-11-27/loads-ahead-6255889`), so it was not built. Staged in shared memory "
-          "instead (each column's next-but-one plane copied by `cp.async` into its own slots, no register held; 48 "
-          "registers, 0 B spilled with the bulk planes), the loads were bitwise and ran 0.984 / 0.995 x hand CUDA's "
-          "sweep at 512^3 / 1000^3 on the H200 (`results/h200-2026-11-27/staged-loads-d2a16bb`): rejected: hiding "
-          "the loads' latency further did not speed the sweep.\n")
+          "`results/h200-2026-11-27/sweep-count-models-915de12`; the H100's counts of hand CUDA are the same to the "
+          "first decimal, `results/h100-2026-11-26/sweep-count-4c40a06`). About 30 slots are the update's own work "
+          "(fp64, shared, global and generic memory, the barrier); the rest is the march's bookkeeping, which the bulk "
+          "planes cut by a third (hand CUDA) and a fifth (hand omp). Kokkos-CUDA keeps its team-uniform values in "
+          "vector registers (integer slots 60.6 against hand CUDA's 37.4). **The offload codes execute fewer "
+          "instructions than hand CUDA but run slower**: clang's code has no uniform-datapath instruction, holds 86-90 "
+          "registers and so runs one team of 640 threads an SM (31% occupancy): at each plane's barrier the SM has no "
+          "second team to run. Kokkos-OMPT under 3.4.01 passes its planes through global memory (0 shared-memory "
+          "slots, 8.0 global), under 4.6.01 through shared memory (hand omp's count).\n")
         w("\n".join(sweep_count_summary.table(counted)) + "\n")
-    w("Levers measured (issue 45; rule: >= 1.03 x hand CUDA's "
-      "sweep): the read-only data path for the sweep's loads (`__ldg`; the study's kernel has `ld.global.nc` "
-      "where the product's had `ld.global`): 1.000 x on the H100, the same instructions, reverted "
-      "(`results/h100-2026-11-26/ldg-4d8a58b`). Kokkos 4.6.01 against 3.4.01, the same source: Kokkos-CUDA's "
-      "sweep 1.055 x on the H100 and 1.075 x on the H200 (0.94 and 0.98 of hand CUDA's), with 21% fewer L2 "
-      "bytes; 4.6.01 still passes the functor through local memory (`kokkos46-4d8a58b` in both folders). The study's "
-      "`reg3p-26x14-table` ran 1.91e11 / 1.93e11 SU/s on the H200 at 512^3 / 1000^3, 1.14 x the product's sweep in "
-      "the same call, with the same PTX instruction mix, registers and layout (`h200-2026-11-26/tblock-4d8a58b`): "
-      "the shared arithmetic reaches 0.83 of issue 45's H200 target. The kernels' SASS (`sass-4d8a58b`) showed "
-      "why the product's was 12% slower: the study's does its block-uniform arithmetic on the uniform datapath, "
-      "the product's per thread, reloading its parameters from the constant bank. Passing the fields to "
-      "`sweep_march` by value gives hand CUDA the study's rate (c456b6e, `h200-2026-11-26/by-value`): 1.18 / 1.20 x "
-      "on the H200 (1.90e11 / 1.98e11 SU/s) and 1.10 / 1.11 x on the H100 (1.69e11 / 1.80e11), bitwise; a "
-      "kernel-local copy passed by reference was a tie, and Kokkos-CUDA by value lost (0.81 x: its functor is in "
-      "local memory), so it keeps the reference. Issue 45's targets (1.8e11 H100, 2.3e11 H200) are not reached; "
-      "Kokkos-CUDA was then 0.76-0.82 of hand CUDA under 3.4.01.\n")
-    w("**Kokkos-CUDA at its best (issue 56; rule, stated in `bench/device/kokkos-sweep.sh` before the runs: the "
-      "Kokkos launch form that is bitwise and fastest at 512^3 under both Kokkos versions goes into the product; "
-      "target >= 0.95 of hand CUDA's sweep at 512^3 and 1000^3).** Three things stood between them. (1) Kokkos 3.4 "
-      "asks for `cudaFuncCachePreferShared` on every kernel, which leaves a kernel with team scratch about 28 KiB "
-      "of L1; the project's patch drops it as Kokkos 4.0 did (`cmake/patches/kokkos-3.4.01/0005`, PR 5706): "
-      "Kokkos-CUDA's sweep 1.43e11 -> 1.51e11 SU/s at 512^3 on the H100, 0.80 -> 0.85 of hand CUDA, the same as "
-      "under 4.6.01 (`results/h100-2026-11-26/kokkos-sweep-fa89705`). (2) Its team found its tile by divisions of "
-      "the league rank, so nvcc kept the segment and the plane loop's bounds per thread, not on the uniform "
-      "datapath, and spilled (48 registers, 24 B). In the study of launch forms (`awave-kokkos-sweep`, same "
-      "process as hand CUDA's kernel, five interleaved rounds, H100, 512^3): a league of a power of two of teams a "
-      "segment, so the segment is a shift and the tile a mask, with the fields by value, 1.70e11 (0.955 of hand); "
-      "the same by reference 1.61e11; the divisions 1.50e11; `LaunchBounds<640, 1>` (62 registers, no spill, one "
-      "team an SM) 1.32e11. (3) By value now wins where it lost before (0.81 x): it was the divisions that kept "
-      "the arithmetic off the uniform datapath. The product takes the power-of-two league (8c45610): Kokkos-CUDA's "
-      "sweep is **0.961 / 0.963 of hand CUDA's at 512^3 / 1000^3 on the H100**, under 3.4.01 and 4.6.01 alike "
-      "(1.71e11 SU/s; five rounds, ranges apart by under 1%: `h100-2026-11-26/kokkos-sweep-8c45610`, repeated in "
-      "`-repeat`), and **0.908 / 0.912 on the H200** (1.79e11 / 1.81e11 against 1.97e11 / 1.99e11, "
-      "`h200-2026-11-26/kokkos-sweep-8c45610`): the target holds on the H100 only. What is left, measured: ptxas "
-      "still spills 8 B (48 registers; the SASS has one `STL.64` and one `LDL.64` inside the plane loop, hand CUDA "
-      "none; the two loops are 356 and 348 instructions); hand CUDA's kernel given Kokkos' 5 KiB of team-reduction "
-      "shared memory runs at hand's speed on the H200 (`h200-2026-11-26/kokkos-sweep-smem-e3b29af`), so the "
-      "carveout is not it. That the spill is the H200's 9% (an issue- and L1-bound kernel on the faster memory) "
-      "is the likely reading, not shown with counters. The spill guard (`tests/check_spills.py`, CI's cuda "
-      "build) fails when either sweep spills more than today: hand 0 B, Kokkos 8 B. Tried since: the tile split by a "
-      "reciprocal computed on the host instead of `% teams_k` and `/ teams_k` (a division takes the floating-point "
-      "unit the uniform datapath lacks) spilled 16 B and ran 0.73 x the product's sweep at 512^3 on the H200, 0.91 x "
-      "with the bulk planes, under both Kokkos versions (`h200-2026-11-27/kokkos-udiv-915de12`): rejected.\n")
+    w("**The levers** (issues 45, 56, 57), in the order measured. Each rule was stated before its runs (in the "
+      "folder's README, its script or its study branch's commit); unless the row says otherwise a result is the "
+      "median of five interleaved rounds against the product's sweep in the same call, bitwise, at 512^3 / 1000^3. "
+      "The reasoning behind each verdict, as the report last told it: `bench/results/sweep-levers.md`.\n")
+    w("| lever | code | result | verdict | results |")
+    w("|---|---|---|---|---|")
+    for lever, code, result, verdict, folder in LEVERS:
+        w(f"| {lever} | {code} | {result} | {verdict} | `{folder}` |")
+    w("")
+    w("**Where the targets stand.** Hand CUDA's sweep runs 1.78e11 SU/s on the H100 at 512^3 and 1000^3 "
+      "(`results/h100-2026-11-27/energy-cb46677`, `results/h100-2026-11-27/study-8f9e458-cuda-1000`; issue 57's "
+      "target 2.3e11) and 2.23e11 / 2.26e11 on the H200 (`results/h200-2026-11-27/staged-loads-d2a16bb`; target "
+      "3.0e11): 0.66 and 0.58 of the three-step limit. What holds it, measured: in the general march (the H100's "
+      "plan) instruction issue, 144 slots a site update, the 364 points of a 26 x 14 tile taking 640 threads (its "
+      "halo of 3 recomputed); with the bulk planes (the H200's plan, 100 slots) the wait at the plane's "
+      "barrier, two teams an SM under the 48-register cap. At that cap every lever that needs a register spills "
+      "(the loads ahead, Kokkos' reciprocal); those that trade registers for occupancy or shared memory lose (two "
+      "teams an SM for the offload code, one for Kokkos, the staged loads); and sharing the halo instead of "
+      "recomputing it needs a cluster barrier a plane, which alone costs the sweep 37-47% of its rate. Kokkos-CUDA's sweep "
+      "(issue 56) is 0.96 of hand CUDA's on the H100 under 3.4.01 and 4.6.01 (the target, >= 0.95, met) and on "
+      "the H200 0.91 of hand's general march and 0.80 of its bulk planes (the first page's cell): it spills 8 B "
+      "at the same cap and its bulk planes ran 0.92 x its general march. The CPUs' sweep is bound like the "
+      "triad (it scales 0.39-0.48 of linear at 16 threads, the triad 0.41: "
+      "`results/h100-2026-11-27/cpu-threads-8f9e458`); tiles of four and six steps and an AVX-512 clone were "
+      "ties, short of issue 57's 1.6 x the single-step limit.\n")
     w("The study's calls, shape by shape, and its history: `bench/results/h100-2026-11-25/README.md` (the calls of "
       "the H100 and the H200, `tblock-*`), as the report last showed them.\n")
 

@@ -172,8 +172,8 @@ AWAVE_HOST_DEVICE inline void sweep_march(typename SweepFieldsAs<Fields>::type a
         if (kBulk) {
           value = undamped_next(st, prev, cs2, a.f);
         } else {
-          // (next_value's arithmetic either way; next_value alone made nvcc spill: 0.95 x at 512^3,
-          // report section 4)
+          // (next_value's arithmetic either way; next_value alone made nvcc spill: 1.46e11 against 1.54e11
+          // SU/s at 512^3 on the H100, bench/results/h100-2026-11-25/temporal-46ea31a and temporal-dc054f9)
           const double d = damp(p);
           value = d == 0.0 ? undamped_next(st, prev, cs2, a.f) : next_value(st, prev, cs2, d, a.f, a.dt);
         }
