@@ -20,6 +20,10 @@
 //                 run-time value takes the floating-point unit, which the uniform datapath lacks:
 //                 does that keep Kokkos' team-uniform values per thread?);
 //   kokkos-udiv-bulk  that with the march's bulk planes (hand's form on the H200).
+//   kokkos-heavy  the product's form with Kokkos' HintHeavyWeight work-item property: Kokkos copies
+//                 the functor to constant memory and the kernel reads it there (its default below
+//                 512 B passes it as a kernel argument, which the kernel copies to local memory);
+//   kokkos-heavy-bulk  that with the march's bulk planes.
 // The sweep in parts, as over MPI (the interior segments, then the outer ones: here the first and
 // the last segment, three launches a sweep): can Kokkos' functor start at a segment (issue 56 item 5)?
 //   hand-parts    hand's kernel with the first segment a kernel parameter (src/cuda/wave_cuda.cu);
@@ -184,6 +188,19 @@ struct PartSweep {  // the product's form, starting at a segment
   }
 };
 
+// The product's SweepStep launched with Kokkos' HintHeavyWeight property (constant-memory launch).
+template <bool BulkPlanes>
+struct HeavySweep {
+  SweepStep<Kokkos::Cuda, BulkPlanes> step;
+  void launch(const Kokkos::Cuda& exec) const {
+    const int league = (1 << step.tile_bits) * T::teams_i(step.fields.nx);
+    const auto policy = Kokkos::Experimental::require(
+        SweepStep<Kokkos::Cuda, BulkPlanes>::policy(exec, league).set_scratch_size(0, Kokkos::PerTeam(T::kScratchBytes)),
+        Kokkos::Experimental::WorkItemProperty::HintHeavyWeight);
+    Kokkos::parallel_for("study::sweep_heavy", policy, step);
+  }
+};
+
 using View = Kokkos::View<double*, Kokkos::CudaSpace>;
 
 struct Run {
@@ -232,6 +249,10 @@ Run run(const std::string& variant, const WaveProblem& problem, const std::vecto
       }
     } else if (variant == "kokkos-add-whole") {
       PartSweep<false>{a}.launch(exec, 0, T::teams_i(g.nx));
+    } else if (variant == "kokkos-heavy") {
+      HeavySweep<false>{SweepStep<Kokkos::Cuda, false>(a)}.launch(exec);
+    } else if (variant == "kokkos-heavy-bulk") {
+      HeavySweep<true>{SweepStep<Kokkos::Cuda, true>(a)}.launch(exec);
     } else if (variant == "kokkos-udiv") {
       UdivSweep<false>{a}.launch(exec);
     } else if (variant == "kokkos-udiv-bulk") {
