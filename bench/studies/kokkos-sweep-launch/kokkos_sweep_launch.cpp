@@ -23,7 +23,8 @@
 //   kokkos-heavy  the product's form with Kokkos' HintHeavyWeight work-item property: Kokkos copies
 //                 the functor to constant memory and the kernel reads it there (its default below
 //                 512 B passes it as a kernel argument, which the kernel copies to local memory);
-//   kokkos-heavy-bulk  that with the march's bulk planes.
+//   kokkos-heavy-bulk  that with the march's bulk planes: the product's form where its plan takes them
+//                 (the H200) since this study (its README).
 // The sweep in parts, as over MPI (the interior segments, then the outer ones: here the first and
 // the last segment, three launches a sweep): can Kokkos' functor start at a segment (issue 56 item 5)?
 //   hand-parts    hand's kernel with the first segment a kernel parameter (src/cuda/wave_cuda.cu);
