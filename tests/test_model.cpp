@@ -516,7 +516,7 @@ TEST(StepPlan, ThresholdsPerFormAndPlatform) {
 // sweep_bulk_planes): on an H200, for the forms whose march can take them; the tuning key
 // overrides; never where the implementation cannot, nor without a sweep.
 TEST(StepPlan, BulkPlanesPerPlatform) {
-  const Capabilities hand{true, true, SweepForm::gpu_teams, true}, kokkos{true, true, SweepForm::gpu_teams},
+  const Capabilities hand{true, true, SweepForm::gpu_teams, true}, cannot{true, true, SweepForm::gpu_teams},
       offload{true, true, SweepForm::offload_teams, true};
   const std::string h100 = "NVIDIA H100 80GB HBM3, 79.2 GiB", h200 = "NVIDIA H200, 139.8 GiB";
   WaveParams p;
@@ -529,16 +529,26 @@ TEST(StepPlan, BulkPlanesPerPlatform) {
   EXPECT_TRUE(bulk(offload, h200));
   EXPECT_FALSE(bulk(hand, h100));
   EXPECT_FALSE(bulk(hand, "NVIDIA A100-SXM4-80GB, 79.2 GiB")) << "an unmeasured GPU takes the H100's";
-  EXPECT_FALSE(bulk(kokkos, h200)) << "Kokkos' teams march without them";
+  EXPECT_FALSE(bulk(cannot, h200)) << "a march that cannot take them";
   configure_tuning("sweep.bulk_planes=1", {});
   EXPECT_TRUE(bulk(hand, h100));
-  EXPECT_FALSE(bulk(kokkos, h100));
+  EXPECT_FALSE(bulk(cannot, h100));
   configure_tuning("sweep.bulk_planes=0", {});
   EXPECT_FALSE(bulk(hand, h200));
   configure_tuning("sweep.bulk_planes=1,steps_per_sweep=1", {});
   EXPECT_FALSE(bulk(hand, h200)) << "no sweep, no bulk planes";
   EXPECT_THROW(configure_tuning("sweep.bulk_planes=2", {}), std::invalid_argument);
   configure_tuning("", {});
+}
+
+// Which registered codes can take the bulk planes: the hand-written GPU codes and Kokkos' team sweep
+// on CUDA (with its functor in constant memory, kokkos/sweep_step.hpp); Kokkos on OpenMPTarget and
+// the host backends march without them.
+TEST(StepPlan, BulkPlanesAreDeclaredByTheCodesThatTakeThem) {
+  for (const ImplEntry& e : implementations()) {
+    const bool takes = e.id == "cuda" || e.id == "omp" || e.id == "kokkos-cuda";
+    EXPECT_EQ(e.can.bulk_planes, takes) << e.id;
+  }
 }
 
 // The CPU sweep's tiles (core/cache_sweep.hpp) cover the grid once, and cut planes only where

@@ -57,9 +57,10 @@ inline std::size_t sweep_min_points(SweepForm form, std::string_view accelerator
 
 // Whether a march that can take its bulk planes (core/sweep_march.hpp; Capabilities::bulk_planes)
 // does by default on a platform: where they were faster beyond the runs' spread at 512^3 and
-// 1000^3. The H200: hand CUDA 1.13 x, hand omp 1.05-1.07 x; the H100: hand CUDA 0.95-0.98 x, so off
-// there and on GPUs not measured (bench/results/h200-2026-11-26/march-ab-51e52dc,
-// h100-2026-11-26/march-ab-51e52dc).
+// 1000^3. The H200: hand CUDA 1.13 x, hand omp 1.05-1.07 x, Kokkos-CUDA 1.14-1.15 x (with its functor
+// in constant memory); the H100: hand CUDA 0.95-0.98 x, Kokkos-CUDA 0.95 x, so off there and on GPUs
+// not measured (bench/results/h200-2026-11-26/march-ab-51e52dc, h100-2026-11-26/march-ab-51e52dc,
+// h200-2026-11-27/kokkos-heavy-780cca0, h100-2026-11-27/kokkos-heavy-780cca0).
 inline bool sweep_bulk_planes(std::string_view accelerator) {
   return accelerator.find("H200") != std::string_view::npos;
 }
@@ -70,7 +71,7 @@ struct Capabilities {
   bool three_kernel_step = false;               // interior, x layers, y layers (and so a step split in two over MPI)
   bool sweep = false;                           // the temporal-blocking sweep
   SweepForm sweep_form = SweepForm::gpu_teams;  // and which, for its thresholds
-  bool bulk_planes = false;                     // its march can take the bulk planes' path (hand CUDA, hand omp)
+  bool bulk_planes = false;                     // its march can take the bulk planes' path (hand codes, Kokkos-CUDA)
 };
 
 // How an implementation takes its steps in one run, decided by plan_steps alone: the driver makes

@@ -97,8 +97,8 @@ inline SweepFields sweep_fields(const WaveProblem& problem, double* u2, double* 
 // column (kk, jj) in [0, kColumnsK) x [0, kColumnsJ), the team's scratch (kScratchBytes) and its
 // barrier. damp(i, j) depends on i only in the x layers (docs/model.md, "Damping"): there it is
 // read per plane, elsewhere it is the column's value.
-// kBulkPlanes: whether the march takes its bulk planes' shorter path (below): hand CUDA and hand
-// offload where their plan says so (core/step_plan.hpp, sweep_bulk_planes), Kokkos' teams never.
+// kBulkPlanes: whether the march takes its bulk planes' shorter path (below): hand CUDA, hand
+// offload and Kokkos-CUDA where their plan says so (core/step_plan.hpp, sweep_bulk_planes).
 // Fields: how the march holds the fields, the caller's choice. Hand CUDA passes SweepFields by
 // value: nvcc then keeps the block-uniform arithmetic on the uniform datapath, 1.18 x the sweep at
 // 512^3 on the H200 (as the study's kernel). Kokkos-CUDA does too since its segment comes without

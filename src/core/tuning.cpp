@@ -76,7 +76,8 @@ const std::vector<KeySpec>& specs() {
        Kind::word, 0, 0, false, {"teams", "worksharing"}},
       {{"sweep.bulk_planes", "AWAVE_SWEEP_BULK_PLANES", "0 or 1", "1 on an H200, 0 elsewhere (-json: bulk_planes)",
         "all",
-        "the GPU sweep's march takes a shorter path on its bulk planes (hand CUDA, hand omp; core/sweep_march.hpp)"},
+        "the GPU sweep's march takes a shorter path on its bulk planes (hand CUDA, hand omp, Kokkos-CUDA; "
+        "core/sweep_march.hpp)"},
        Kind::word, 0, 0, false, {"0", "1"}},
       {{"sweep.overlap", "AWAVE_SWEEP_OVERLAP", "0 or 1", "1", "cuda",
         "over MPI, hand CUDA's sweep computes its interior segments while its halo travels (0: after it has arrived)"},

@@ -43,9 +43,21 @@ template <>
 inline constexpr SweepForm kokkos_sweep_form<Kokkos::Experimental::OpenMPTarget> = SweepForm::offload_teams;
 #endif
 
-// BulkPlanes: the march's bulk planes (core/sweep_march.hpp), off here: on the H200 they ran
-// Kokkos-CUDA's sweep at 0.92 x under Kokkos 3.4.01 and 4.6.01 alike (hand CUDA's at 1.13 x), nvcc
-// holding Kokkos' team-uniform values in vector registers (bench/results/h200-2026-11-26/march-ab-51e52dc).
+// Whether Kokkos' team sweep can take the march's bulk planes (core/sweep_march.hpp; the plan decides
+// where: core/step_plan.hpp, sweep_bulk_planes): on CUDA, with the functor in constant memory (below).
+template <class ExecSpace>
+inline constexpr bool kokkos_bulk_planes = false;
+#if defined(KOKKOS_ENABLE_CUDA)
+template <>
+inline constexpr bool kokkos_bulk_planes<Kokkos::Cuda> = true;
+#endif
+
+// BulkPlanes: the march's bulk planes, launched with Kokkos' HintHeavyWeight property, which puts the
+// functor in constant memory instead of a kernel argument the kernel copies to local memory. On the
+// H200 that ran Kokkos-CUDA's sweep at 1.14 / 1.15 x its general march at 512^3 / 1000^3 (0.91 /
+// 0.93 of hand CUDA's, Kokkos 3.4.01 and 4.6.01 alike), where the bulk planes alone ran 0.92 x and
+// the constant memory alone 0.85 x; on the H100 0.95 x, so the plan keeps them off there
+// (bench/results/h200-2026-11-27/kokkos-heavy-780cca0, h100-2026-11-27/kokkos-heavy-780cca0).
 template <class ExecSpace, bool BulkPlanes = false>
 struct SweepStep {
   // Two teams an SM, as hand CUDA's blocks (48 registers).
@@ -91,8 +103,13 @@ struct SweepStep {
 
   void launch(const ExecSpace& exec) const {
     const int league = (1 << tile_bits) * SweepTile::teams_i(fields.nx);
-    Kokkos::parallel_for(
-        "wave::sweep", policy(exec, league).set_scratch_size(0, Kokkos::PerTeam(SweepTile::kScratchBytes)), *this);
+    const auto teams = policy(exec, league).set_scratch_size(0, Kokkos::PerTeam(SweepTile::kScratchBytes));
+    if constexpr (BulkPlanes)
+      Kokkos::parallel_for(
+          "wave::sweep", Kokkos::Experimental::require(teams, Kokkos::Experimental::WorkItemProperty::HintHeavyWeight),
+          *this);
+    else
+      Kokkos::parallel_for("wave::sweep", teams, *this);
   }
 };
 

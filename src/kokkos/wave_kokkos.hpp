@@ -82,7 +82,8 @@ class WaveKokkos final : public WaveImpl,
   // The tuned form on the backends that have a sweep (sweep_step.hpp); the registry's Capabilities
   // read it.
   static constexpr bool kSweeps = Step::may_sweep && kokkos_sweeps<ExecSpace>;
-  static constexpr Capabilities kCan{true, kSweeps, kokkos_sweep_form<ExecSpace>};
+  static constexpr Capabilities kCan{true, kSweeps, kokkos_sweep_form<ExecSpace>,
+                                     kSweeps&& kokkos_bulk_planes<ExecSpace>};
 
   std::string id() const override { return id_; }
   long time_step() const override { return ring_.time(); }
@@ -219,10 +220,16 @@ class WaveKokkos final : public WaveImpl,
     const Field& now = ring_.now();
     const SweepFields f = sweep_fields(problem_, ring_.next().data(), spare_.data(), now.data(), ring_.prev().data(),
                                        cs2_k_.data(), damp_ij_.data(), long(now.stride(0)), long(now.stride(1)));
-    if constexpr (kokkos_cache_sweeps<ExecSpace>)
+    if constexpr (kokkos_cache_sweeps<ExecSpace>) {
       CacheSweepStep<ExecSpace>{f, cache_shape_}.launch(exec_);
-    else
+    } else if constexpr (kokkos_bulk_planes<ExecSpace>) {  // as the plan says (sweep_step.hpp says why)
+      if (plan_.bulk_planes)
+        SweepStep<ExecSpace, true>(f).launch(exec_);
+      else
+        SweepStep<ExecSpace>(f).launch(exec_);
+    } else {
       SweepStep<ExecSpace>(f).launch(exec_);
+    }
     ring_.advance_by_sweep(spare_, SweepTile::kSteps);
   }
 
