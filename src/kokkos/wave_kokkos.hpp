@@ -82,8 +82,8 @@ class WaveKokkos final : public WaveImpl,
   // The tuned form on the backends that have a sweep (sweep_step.hpp); the registry's Capabilities
   // read it.
   static constexpr bool kSweeps = Step::may_sweep && kokkos_sweeps<ExecSpace>;
-  static constexpr Capabilities kCan{true, kSweeps, kokkos_sweep_form<ExecSpace>,
-                                     kSweeps&& kokkos_bulk_planes<ExecSpace>};
+  static constexpr bool kBulkPlanes = kSweeps && kokkos_bulk_planes<ExecSpace>;
+  static constexpr Capabilities kCan{true, kSweeps, kokkos_sweep_form<ExecSpace>, kBulkPlanes};
 
   std::string id() const override { return id_; }
   long time_step() const override { return ring_.time(); }
