@@ -38,7 +38,8 @@ SWEEP = {
     "GPU sweep, shared (hand CUDA, Kokkos-CUDA, hand omp)": [("src/core/sweep_march.hpp", None)],
     "CPU sweep, shared (cpu-openmp, Kokkos host backends)": [("src/core/cache_sweep.hpp", None)],
     "cuda": [("src/cuda/wave_cuda.cu", r"__global__ void __launch_bounds__\(SweepTile::kThreads, SweepTile::kTeamsAnSm\)"),
-             ("src/cuda/wave_cuda.cu", r"void enqueue_sweep\(\)")],
+             ("src/cuda/wave_cuda.cu", r"void enqueue_sweep\(\)"),
+             ("src/cuda/wave_cuda.cu", r"void enqueue_sweep_segments\(int begin, int end\) \{")],  # (its launch)
     "kokkos-cuda": [("src/kokkos/sweep_step.hpp", r"struct SweepStep \{"),
                     ("src/kokkos/wave_kokkos.hpp", r"void sweep\(\) \{")],
     "kokkos host": [("src/kokkos/sweep_step.hpp", r"struct CacheSweepStep \{"),
