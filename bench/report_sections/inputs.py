@@ -36,7 +36,7 @@ DEFAULT_NCU = [(os.path.join(HERE, "results", f"{gpu.lower()}-2026-11-26", "ncu-
                for gpu in ("H100", "H200")
                for kernel, name in (("cuda", "hand CUDA sweep"), ("kokkos-cuda", "Kokkos-CUDA sweep"),
                                     ("cuda-single", "hand CUDA single step (interior)"))]
-DEFAULT_SWEEP_LOC = os.path.join(HERE, "results", "build-machine-2026-11-25", "sweep-loc", "loc.json")
+DEFAULT_SWEEP_LOC = os.path.join(HERE, "results", "build-machine-2026-11-27", "sweep-loc-65199cf", "loc.json")
 # Issue slots a site update of every model's sweep (bench/device/sweep-count.sh, issue 57 "count first"): each
 # (folder, implementation, column heading), the hand codes before the bulk planes and with them. One GPU: the
 # H100's counts of hand CUDA (h100-2026-11-26/sweep-count-4c40a06) are the H200's to the first decimal (the same SASS).
