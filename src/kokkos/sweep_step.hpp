@@ -101,15 +101,19 @@ struct SweepStep {
                                          r / SweepTile::kColumnsK, scratch, [&] { team.team_barrier(); });
   }
 
-  void launch(const ExecSpace& exec) const {
+  // The sweep's league with its scratch, before any launch property.
+  Policy teams(const ExecSpace& exec) const {
     const int league = (1 << tile_bits) * SweepTile::teams_i(fields.nx);
-    const auto teams = policy(exec, league).set_scratch_size(0, Kokkos::PerTeam(SweepTile::kScratchBytes));
+    return policy(exec, league).set_scratch_size(0, Kokkos::PerTeam(SweepTile::kScratchBytes));
+  }
+
+  void launch(const ExecSpace& exec) const {
     if constexpr (BulkPlanes)
       Kokkos::parallel_for(
-          "wave::sweep", Kokkos::Experimental::require(teams, Kokkos::Experimental::WorkItemProperty::HintHeavyWeight),
-          *this);
+          "wave::sweep",
+          Kokkos::Experimental::require(teams(exec), Kokkos::Experimental::WorkItemProperty::HintHeavyWeight), *this);
     else
-      Kokkos::parallel_for("wave::sweep", teams, *this);
+      Kokkos::parallel_for("wave::sweep", teams(exec), *this);
   }
 };
 

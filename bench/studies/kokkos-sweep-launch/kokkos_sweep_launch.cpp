@@ -4,7 +4,8 @@
 //   hand          a __global__ kernel as src/cuda/wave_cuda.cu's: tile and segment from blockIdx,
 //                 fields by value, the march's bulk planes (core/sweep_march.hpp);
 //   hand-general  hand without the bulk planes (every plane through the general path);
-//   kokkos-bulk   the product's Kokkos form with the bulk planes (issue 57's lever);
+//   kokkos-bulk   the product's Kokkos form with the bulk planes (issue 57's lever), launched without
+//                 the HintHeavyWeight property the product's launch adds to them since cc2435a;
 //   hand-smem     hand with Kokkos' team-reduction reservation added to its dynamic shared memory
 //                 (8 * (threads + 2) bytes a block, unused): does the larger carveout cost?
 //   kokkos        the product's SweepStep<Kokkos::Cuda> (src/kokkos/sweep_step.hpp, no bulk planes): the league a
@@ -189,18 +190,6 @@ struct PartSweep {  // the product's form, starting at a segment
   }
 };
 
-// The product's SweepStep launched with Kokkos' HintHeavyWeight property (constant-memory launch).
-template <bool BulkPlanes>
-struct HeavySweep {
-  SweepStep<Kokkos::Cuda, BulkPlanes> step;
-  void launch(const Kokkos::Cuda& exec) const {
-    const int league = (1 << step.tile_bits) * T::teams_i(step.fields.nx);
-    const auto policy = Kokkos::Experimental::require(
-        SweepStep<Kokkos::Cuda, BulkPlanes>::policy(exec, league).set_scratch_size(0, Kokkos::PerTeam(T::kScratchBytes)),
-        Kokkos::Experimental::WorkItemProperty::HintHeavyWeight);
-    Kokkos::parallel_for("study::sweep_heavy", policy, step);
-  }
-};
 
 using View = Kokkos::View<double*, Kokkos::CudaSpace>;
 
@@ -225,7 +214,8 @@ Run run(const std::string& variant, const WaveProblem& problem, const std::vecto
       hand_sweep<false><<<dim3(T::teams_k(g.nz), T::teams_j(g.ny), T::teams_i(g.nx)), dim3(T::kColumnsK, T::kColumnsJ),
                           T::kScratchBytes, exec.cuda_stream()>>>(a, 0);
     } else if (variant == "kokkos-bulk") {
-      SweepStep<Kokkos::Cuda, true>(a).launch(exec);
+      const SweepStep<Kokkos::Cuda, true> step(a);
+      Kokkos::parallel_for("study::sweep_bulk", step.teams(exec), step);
     } else if (variant == "hand") {
       hand_sweep<><<<dim3(T::teams_k(g.nz), T::teams_j(g.ny), T::teams_i(g.nx)), dim3(T::kColumnsK, T::kColumnsJ),
                      T::kScratchBytes, exec.cuda_stream()>>>(a, 0);
@@ -251,9 +241,13 @@ Run run(const std::string& variant, const WaveProblem& problem, const std::vecto
     } else if (variant == "kokkos-add-whole") {
       PartSweep<false>{a}.launch(exec, 0, T::teams_i(g.nx));
     } else if (variant == "kokkos-heavy") {
-      HeavySweep<false>{SweepStep<Kokkos::Cuda, false>(a)}.launch(exec);
-    } else if (variant == "kokkos-heavy-bulk") {
-      HeavySweep<true>{SweepStep<Kokkos::Cuda, true>(a)}.launch(exec);
+      const SweepStep<Kokkos::Cuda> step(a);
+      Kokkos::parallel_for("study::sweep_heavy",
+                           Kokkos::Experimental::require(step.teams(exec),
+                                                         Kokkos::Experimental::WorkItemProperty::HintHeavyWeight),
+                           step);
+    } else if (variant == "kokkos-heavy-bulk") {  // the product's launch with the bulk planes
+      SweepStep<Kokkos::Cuda, true>(a).launch(exec);
     } else if (variant == "kokkos-udiv") {
       UdivSweep<false>{a}.launch(exec);
     } else if (variant == "kokkos-udiv-bulk") {
