@@ -42,6 +42,15 @@ LEVERS = [
      "1.14 / 1.15 x its general march on the H200 (0.91 / 0.93 of hand CUDA), both Kokkos versions; the constant "
      "memory alone 0.85 x (44 B spilled); on the H100 0.95 x at 512^3", "taken on the H200 (cc2435a)",
      "results/h200-2026-11-27/kokkos-heavy-780cca0"),
+    ("the same through `awave` (c844c5e against a6bc464)", "Kokkos-CUDA",
+     "1.135 / 1.143 x on the H200, 0.915 / 0.927 of hand CUDA in the same rounds; 186 gpu tests pass", "confirmed",
+     "results/h200-2026-11-27/kokkos-heavy-product-c844c5e"),
+    ("Kokkos' league loop run once (a patch to its TeamPolicy launch, 3.4.01 and 4.6.01)", "Kokkos-CUDA",
+     "0.906 / 0.872 x at 512^3 on the H200 (3.4.01 / 4.6.01): the general march back on the uniform datapath, the "
+     "bulk planes not", "rejected (rule >= 1.03 x)", "results/h200-2026-11-27/league-once-c844c5e"),
+    ("Kokkos' `team_barrier()` without its `blockDim.z` test", "Kokkos-CUDA",
+     "1.007 / 1.012 x at 512^3 on the H200", "rejected (rule >= 1.03 x)",
+     "results/h200-2026-11-27/team-barrier-plain-c844c5e"),
     ("the tile split by a reciprocal from the host instead of `%` and `/`", "Kokkos-CUDA",
      "16 B spilled; 0.73 x at 512^3 on the H200, 0.91 x with the bulk planes, both Kokkos versions (1000^3 cut by "
      "the call's limit)", "rejected", "results/h200-2026-11-27/kokkos-udiv-915de12"),
@@ -231,11 +240,18 @@ def temporal_section(w, product_dirs):
       "columns a thread, which cut the instructions by 10%, halve the warps that hide the latency and lose 3-4%. Kokkos-CUDA's sweep "
       "(issue 56) is 0.96 of hand CUDA's on the H100 under 3.4.01 and 4.6.01 (the target, >= 0.95, met); on the "
       "H200 the study at 8f9e458 has it at 0.80 (the first page's cell), where hand CUDA takes the bulk planes and "
-      "Kokkos did not; with the bulk planes and its functor in constant memory (since cc2435a) it ran 0.91 / 0.93 of "
-      "hand's in the launch study, short of 0.95: it still spills at the 48-register cap (8 B stored, 16 B loaded). The CPUs' sweep is bound like the "
+      "Kokkos did not; with the bulk planes and its functor in constant memory (since cc2435a) it runs 0.915 / 0.927 of "
+      "hand's through `awave` (`results/h200-2026-11-27/kokkos-heavy-product-c844c5e`), short of 0.95. What holds it, "
+      "measured: its plane counter steps in a vector register where hand CUDA's is uniform (112.7 issue slots a site "
+      "update against 99.7), and each of Kokkos' league loop, its barrier's `blockDim.z` test and its team scratch "
+      "at a run-time offset alone does that to hand CUDA's own march (`results/build-machine-2026-11-27/"
+      "kokkos-launch-shapes`); removing the loop or the test from Kokkos lost 9-13% or gained 0-1%, and the scratch "
+      "offset is not a local patch: Kokkos' CUDA team launch as shipped is the limit. The CPUs' sweep is bound like the "
       "triad (it scales 0.39-0.48 of linear at 16 threads, the triad 0.41: "
-      "`results/h100-2026-11-27/cpu-threads-8f9e458`); tiles of four and six steps and an AVX-512 clone were "
-      "ties, short of issue 57's 1.6 x the single-step limit.\n")
+      "`results/h100-2026-11-27/cpu-threads-8f9e458`), yet at its modelled 12.3 B a site update it moves 0.39-0.46 "
+      "of the triad's bytes; what else it waits on cannot be counted there: the device machines' Xeons are KVM guests "
+      "with no performance-monitoring unit (`results/h200-2026-11-27/team-barrier-plain-c844c5e/perf-probe.txt`). "
+      "Tiles of four and six steps and an AVX-512 clone were ties, short of issue 57's 1.6 x the single-step limit.\n")
     w("The study's calls, shape by shape, and its history: `bench/results/h100-2026-11-25/README.md` (the calls of "
       "the H100 and the H200, `tblock-*`), as the report last showed them.\n")
 
