@@ -299,16 +299,21 @@ def pennycook(effs):
 
 
 def effort_at_study_commit(data, study_commits, what):
-    """The lines-of-code or divergence file where it was made at the study's one commit, else None and
-    a sentence saying why its numbers are left out (lines and runs of different code do not go together)."""
+    """The lines-of-code or divergence file where it was made at one of the study's commits (a clean tree),
+    else None; and a sentence: why its numbers are left out (lines and runs of different code do not go
+    together), or, for a study of several commits (a platform measured again after a change), at which one
+    they were counted."""
     if not data:
         why = ("the builds' compilers were not on the study's machine (`bench/code_divergence.py`)"
                if what == "divergence" else "no lines-of-code file with the study")
         return None, f"No {what}: {why}."
     made = str(data.get("git_commit", "?"))
-    if len(study_commits) == 1 and made[:12] == study_commits[0][:12] and not made.endswith("-dirty"):
-        return data, ""
-    return None, (f"No {what}: counted at `{made}`, the study ran at {', '.join(f'`{c}`' for c in study_commits)}.")
+    commits = ", ".join(f"`{c}`" for c in study_commits)
+    if not made.endswith("-dirty") and any(made[:12] == c[:12] for c in study_commits):
+        return data, ("" if len(study_commits) == 1 else
+                      f"{what.capitalize()} counted at `{made}`, one of the study's commits ({commits}); "
+                      "the provenance section gives each run's.")
+    return None, f"No {what}: counted at `{made}`, the study ran at {commits}."
 
 
 def convergence(divergence):
@@ -639,22 +644,44 @@ def compilers(runs):
     return ", ".join(said)
 
 
+def study_at(runs, study_commits):
+    """'one study at C', or, where a platform was measured again at a later commit, the commit of most
+    platforms and which others ran which (the first page's runs: the presets' default builds, default and
+    single-step plans)."""
+    if len(study_commits) <= 1:
+        return f"one study at {', '.join(f'`{c}`' for c in study_commits)}"
+    by_commit = {}
+    for (hardware, build, label, _), rounds in runs.items():
+        if build in TOOLCHAINS and label in ("", SINGLE_STEPS):
+            for r, _ in rounds:
+                names = by_commit.setdefault(r.get("build", {}).get("git_commit", "?"), [])
+                name = platform_name((hardware, build))
+                if name not in names:
+                    names.append(name)
+    order = [platform_name(p) for p in platforms_of(runs)]
+    (most, _), *others = sorted(by_commit.items(), key=lambda item: (-len(item[1]), item[0]))
+    return f"one study at `{most}` (" + "; ".join(f"{', '.join(sorted(names, key=order.index))} at `{c}`"
+                                                for c, names in others) + ")"
+
+
 def first_screen(w, runs, plats, shapes, shorts, study_commits, known=()):
     """The answer in one screen: the verdicts, one table, a caveat a line (those the run files show,
     then `known`: what the files cannot show, e.g. what changed in a code since); the evidence follows."""
     header, rows, counts = screen_rows(runs, plats, shapes)
     taken = interleaving(runs)
-    commits = ", ".join(f"`{c}`" for c in study_commits)
-    w(f"**The answer** ({len(plats)} platform{'s' if len(plats) > 1 else ''}; one study at {commits}). "
+    w(f"**The answer** ({len(plats)} platform{'s' if len(plats) > 1 else ''}; {study_at(runs, study_commits)}). "
       f"(a) The same algorithm, single steps: {shorts[0]}. (b) Each model's best: {shorts[1]}. "
-      "A lead is named only where PP ranges do not overlap.\n")
+      "A lead needs PP ranges apart.\n")
     w("Cells: each model's best / its single steps, over the platform's fastest code (medians):\n")
     w("| " + " | ".join(header) + " |")
     w("|---" * len(header) + "|")
     for label, cells in rows:
         w(f"| {label} | " + " | ".join(cells) + " |")
     w("")
-    n_runs = " or ".join(filter(None, [", ".join(map(str, counts[:-1])), str(counts[-1]) if counts else ""]))
+    if len(counts) >= 3 and counts == list(range(counts[0], counts[-1] + 1)):
+        n_runs = f"{counts[0]}-{counts[-1]}"
+    else:
+        n_runs = " or ".join(filter(None, [", ".join(map(str, counts[:-1])), str(counts[-1]) if counts else ""]))
     caveats = [f"{n_runs or 'No'} runs a cell"
                + {"interleaved": ", interleaved across the codes", "back to back": ", each code's back to back",
                   None: ""}[taken] + "; their min-max below, not a confidence interval.",
@@ -848,9 +875,10 @@ def question_part(w, plt, question, runs, triads, plats, shapes, lines, conv, co
     subsets_table(w, effs, plats, shapes[-1])
     verdict, short = recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci, question)
     # The verdict is against every Kokkos the study built: where another's rows change it, both say so.
-    changed = other_kokkos_part(w, other_kokkos_pp(runs, triads, plats, shapes, question, best), pp, pp_ci, shapes)
+    changed, rows = other_kokkos_part(w, other_kokkos_pp(runs, triads, plats, shapes, question, best), pp, pp_ci,
+                                      shapes)
     if changed:
-        verdict, short = f"{verdict} ({changed})", f"{short}, not against another Kokkos' rows"
+        verdict, short = f"{verdict} ({changed})", f"{short}, but not over {rows}"
     return verdict, short
 
 
@@ -877,9 +905,10 @@ def other_kokkos_pp(runs, triads, plats, shapes, question, best):
 
 def other_kokkos_part(w, others, pp, pp_ci, shapes):
     """The other Kokkos' rows beside the table's verdict: their PP, and where the table's leader (one
-    application whose range lies above every other's) no longer leads against them."""
+    application whose range lies above every other's) no longer leads against them. Returns those notes
+    and the rows they name ("" and "" where the leader still leads)."""
     if not others:
-        return ""
+        return "", ""
     said = "; ".join(f"{label} {' and '.join(fmt_pp(*v[s]) for s in shapes)}" for label, v in others.items())
     notes = []
     for s in shapes:
@@ -896,7 +925,9 @@ def other_kokkos_part(w, others, pp, pp_ci, shapes):
                          f"at {s} {ranked[0]} does not lead {' or '.join(close)}: their ranges overlap or are unknown")
     w(f"The same Kokkos codes built against another Kokkos (the first screen's rows): {said}"
       + (f"; {'; '.join(notes)}" if notes else "") + ".\n")
-    return "; ".join(n for n in notes if "does not lead" in n)
+    leader_notes = [n for n in notes if "does not lead" in n]
+    close = [label for label in others if any(label in n for n in leader_notes)]
+    return "; ".join(leader_notes), " or ".join(close)
 
 
 def fastest_holders(effs, plats, shapes):
