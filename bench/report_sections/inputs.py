@@ -9,9 +9,10 @@ HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # bench/
 # code divergence in each folder (computed on the build machine, which has the compilers).
 DEFAULT_STUDY = [os.path.join(HERE, "results", d) for d in
                  ("h100-2026-11-27/study-8f9e458", "h100-2026-11-27/study-8f9e458-cpu-offload",
-                  "h100-2026-11-27/study-8f9e458-cuda-1000", "h200-2026-11-27/study-8f9e458")]
+                  "h100-2026-11-27/study-8f9e458-cuda-1000", "h200-2026-11-27/study-8f9e458",
+                  "h200-2026-11-27/study-d66e879-cuda")]
 # What the first screen must say of that study that its run files cannot (one line each).
-STUDY_CAVEATS = ["—: not measured (the offload build on a CPU: refused at 512^3 on the H100 machine)."]
+STUDY_CAVEATS = ["—: not measured (the H100 machine's CPU refused the offload build at 512^3)."]
 # Section 2, over MPI: the product's present exchange (NCCL ordered on the GPU; the offload codes'),
 # its checks (newest first) and the sweeps over MPI (issue 46, oldest first; the newest is shown).
 DEFAULT_MPI = [os.path.join(HERE, "results", d) for d in
