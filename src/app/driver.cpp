@@ -152,6 +152,9 @@ std::optional<NonFinite> run_chunks(WaveImpl& impl, StepLoop& steps, const WaveP
     if (out) snapshot();
     for (const int len : chunks) {
       energy.begin();
+      // Over MPI every process starts its chunk together, after its energy read: else one process's NVML
+      // read delays its first exchange and its peers' timed chunks wait for it.
+      group.barrier();
       const auto start = clock::now();
       steps.run(len);  // blocking: the chunk is complete on return
       const auto stop = clock::now();
