@@ -664,6 +664,14 @@ def study_at(runs, study_commits):
                                                 for c, names in others) + ")"
 
 
+def runs_a_cell(counts):
+    """The sorted run counts of the first screen's cells in words: "5", "2 or 5", "1, 3 or 4", "2-5" (three or
+    more in a row), "" for none."""
+    if len(counts) >= 3 and counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}-{counts[-1]}"
+    return " or ".join(filter(None, [", ".join(map(str, counts[:-1])), str(counts[-1]) if counts else ""]))
+
+
 def first_screen(w, runs, plats, shapes, shorts, study_commits, known=()):
     """The answer in one screen: the verdicts, one table, a caveat a line (those the run files show,
     then `known`: what the files cannot show, e.g. what changed in a code since); the evidence follows."""
@@ -678,10 +686,7 @@ def first_screen(w, runs, plats, shapes, shorts, study_commits, known=()):
     for label, cells in rows:
         w(f"| {label} | " + " | ".join(cells) + " |")
     w("")
-    if len(counts) >= 3 and counts == list(range(counts[0], counts[-1] + 1)):
-        n_runs = f"{counts[0]}-{counts[-1]}"
-    else:
-        n_runs = " or ".join(filter(None, [", ".join(map(str, counts[:-1])), str(counts[-1]) if counts else ""]))
+    n_runs = runs_a_cell(counts)
     caveats = [f"{n_runs or 'No'} runs a cell"
                + {"interleaved": ", interleaved across the codes", "back to back": ", each code's back to back",
                   None: ""}[taken] + "; their min-max below, not a confidence interval.",

@@ -666,6 +666,13 @@ class OtherKokkos(unittest.TestCase):
         self.assertIn("at 512x512x512 hand-written does not lead Kokkos tuned (4.6.01)", text)
 
 
+class RunsACell(unittest.TestCase):
+    def test_counts_in_words_and_three_or_more_in_a_row_as_a_range(self):
+        for counts, words in (([], ""), ([5], "5"), ([2, 5], "2 or 5"), ([2, 3], "2 or 3"), ([1, 3, 4], "1, 3 or 4"),
+                              ([2, 3, 4, 5], "2-5"), ([3, 4, 5], "3-5")):
+            self.assertEqual(pp.runs_a_cell(counts), words, counts)
+
+
 class Ranges(unittest.TestCase):
     def test_a_cells_range_is_its_runs_min_and_max_and_needs_two_runs(self):
         self.assertIsNone(pp.run_range([0.5]))
