@@ -42,24 +42,32 @@ def run_rates(doc):
     return out
 
 
+def build_line(build):
+    return (f"{build['name']} at {build['git_commit']}, {build['compiler']}, Kokkos {build['kokkos_version']}, "
+            f"{build['accelerator']}")
+
+
 def collect(folder):
-    """{config: {implementation: [(rate, plan, split) per round]}}, and the build of the runs."""
-    runs, build = {}, None
+    """{config: {implementation: [(rate, plan, split) per round]}}, and {build: [its configurations]} (a folder
+    may hold two builds' runs, e.g. an A/B with one build's one-GPU bases)."""
+    runs, builds = {}, {}
     for path in sorted(pathlib.Path(folder).glob("*_r*.json")):
         m = re.fullmatch(r"(.+)_r(\d+)\.json", path.name)
         doc = json.loads(path.read_text())
-        build = build or doc["build"]
+        configs = builds.setdefault(build_line(doc["build"]), [])
+        if m.group(1) not in configs:
+            configs.append(m.group(1))
         for impl, value in run_rates(doc).items():
             runs.setdefault(m.group(1), {}).setdefault(impl, []).append(value)
-    return runs, build
+    return runs, builds
 
 
-def table(runs, build):
+def table(runs, builds):
     lines = []
-    if build:
-        lines.append(f"Build {build['name']} at {build['git_commit']}, {build['compiler']}, Kokkos {build['kokkos_version']}, "
-                     f"{build['accelerator']}.")
-        lines.append("")
+    if len(builds) == 1:
+        lines += [f"Build {next(iter(builds))}.", ""]
+    elif builds:
+        lines += ["Builds: " + "; ".join(f"{b} ({', '.join(sorted(c))})" for b, c in builds.items()) + ".", ""]
     lines.append("| configuration | implementation | plan | median SU/s (rounds' range) | of one GPU x GPUs | where the time went |")
     lines.append("|---|---|---|---|---|---|")
     for config in sorted(runs):

@@ -440,6 +440,16 @@ class SweepMpiSummary(unittest.TestCase):
             row = next(line for line in sweep_mpi_summary.table(*sweep_mpi_summary.collect(d)).splitlines()
                        if line.startswith("| strong-sweep |"))
             self.assertIn(f"| {1.95 / 4.4:.3f} (4) |", row)
+            self.assertTrue(text.startswith("Build cuda-mpi at abc, nvcc, Kokkos 3.4.01, H100.\n"), text)
+            # The 4-GPU runs from another commit (an A/B whose one-GPU bases are the other build's): both named.
+            for r in (1, 2):
+                doc = self.run_doc([1024, 1024, 1024], [12 * n / 2e11] * 2, 4)
+                doc["build"]["git_commit"] = "def"
+                with open(os.path.join(d, f"strong-sweep_r{r}.json"), "w") as f:
+                    json.dump(doc, f)
+            text = sweep_mpi_summary.table(*sweep_mpi_summary.collect(d))
+            self.assertTrue(text.startswith("Builds: cuda-mpi at abc, nvcc, Kokkos 3.4.01, H100 (one-1024); "
+                                            "cuda-mpi at def, nvcc, Kokkos 3.4.01, H100 (strong-sweep).\n"), text)
 
 
 class ScalingModel(unittest.TestCase):
