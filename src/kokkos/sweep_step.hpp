@@ -107,11 +107,14 @@ struct SweepStep {
     return policy(exec, league).set_scratch_size(0, Kokkos::PerTeam(SweepTile::kScratchBytes));
   }
 
+  // That league with the functor in constant memory (HintHeavyWeight; BulkPlanes above says why).
+  auto heavy_teams(const ExecSpace& exec) const {
+    return Kokkos::Experimental::require(teams(exec), Kokkos::Experimental::WorkItemProperty::HintHeavyWeight);
+  }
+
   void launch(const ExecSpace& exec) const {
     if constexpr (BulkPlanes)
-      Kokkos::parallel_for(
-          "wave::sweep",
-          Kokkos::Experimental::require(teams(exec), Kokkos::Experimental::WorkItemProperty::HintHeavyWeight), *this);
+      Kokkos::parallel_for("wave::sweep", heavy_teams(exec), *this);
     else
       Kokkos::parallel_for("wave::sweep", teams(exec), *this);
   }

@@ -190,7 +190,6 @@ struct PartSweep {  // the product's form, starting at a segment
   }
 };
 
-
 using View = Kokkos::View<double*, Kokkos::CudaSpace>;
 
 struct Run {
@@ -242,10 +241,7 @@ Run run(const std::string& variant, const WaveProblem& problem, const std::vecto
       PartSweep<false>{a}.launch(exec, 0, T::teams_i(g.nx));
     } else if (variant == "kokkos-heavy") {
       const SweepStep<Kokkos::Cuda> step(a);
-      Kokkos::parallel_for("study::sweep_heavy",
-                           Kokkos::Experimental::require(step.teams(exec),
-                                                         Kokkos::Experimental::WorkItemProperty::HintHeavyWeight),
-                           step);
+      Kokkos::parallel_for("study::sweep_heavy", step.heavy_teams(exec), step);
     } else if (variant == "kokkos-heavy-bulk") {  // the product's launch with the bulk planes
       SweepStep<Kokkos::Cuda, true>(a).launch(exec);
     } else if (variant == "kokkos-udiv") {
