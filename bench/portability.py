@@ -459,10 +459,7 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, caveats=()):
     runs, triads, cpus = load_study(study_dirs)
     plats = platforms_of(runs)
     shapes = page_shapes(runs, plats)
-    # The commit of the table's own runs (the presets' default builds and their single-step runs;
-    # variants are evidence).
-    study_commits = sorted({r.get("build", {}).get("git_commit", "?") for (_, build, label, _), rounds in runs.items()
-                            if build in TOOLCHAINS and label in ("", SINGLE_STEPS) for r, _ in rounds})
+    study_commits = sorted(platforms_by_commit(runs))
     loc, lines_note = effort_at_study_commit(loc, study_commits, "lines")
     lines = application_lines(loc)
     divergence, conv_note = effort_at_study_commit(divergence, study_commits, "divergence")
@@ -644,20 +641,25 @@ def compilers(runs):
     return ", ".join(said)
 
 
-def study_at(runs, study_commits):
-    """'one study at C', or, where a platform was measured again at a later commit, the commit of most
-    platforms and which others ran which (the first page's runs: the presets' default builds, default and
-    single-step plans)."""
-    if len(study_commits) <= 1:
-        return f"one study at {', '.join(f'`{c}`' for c in study_commits)}"
+def platforms_by_commit(runs):
+    """{commit: [platform names]} of the first page's own runs (the presets' default builds, default and
+    single-step plans; variants are evidence): the study's commits."""
     by_commit = {}
     for (hardware, build, label, _), rounds in runs.items():
         if build in TOOLCHAINS and label in ("", SINGLE_STEPS):
             for r, _ in rounds:
                 names = by_commit.setdefault(r.get("build", {}).get("git_commit", "?"), [])
-                name = platform_name((hardware, build))
-                if name not in names:
-                    names.append(name)
+                if platform_name((hardware, build)) not in names:
+                    names.append(platform_name((hardware, build)))
+    return by_commit
+
+
+def study_at(runs, study_commits):
+    """'one study at C', or, where a platform was measured again at a later commit, the commit of most
+    platforms and which others ran which."""
+    if len(study_commits) <= 1:
+        return f"one study at {', '.join(f'`{c}`' for c in study_commits)}"
+    by_commit = platforms_by_commit(runs)
     order = [platform_name(p) for p in platforms_of(runs)]
     (most, _), *others = sorted(by_commit.items(), key=lambda item: (-len(item[1]), item[0]))
     return f"one study at `{most}` (" + "; ".join(f"{', '.join(sorted(names, key=order.index))} at `{c}`"
