@@ -111,6 +111,16 @@ MUTANTS = [
      "^AwaveProcess\\.BadInputFails"),
     ("MPI-IO: OMPIO left in (the heap corruption of issue 54)", "src/parallel/process_group.cpp",
      "setenv(\"OMPI_MCA_io\", \"^ompio\", 1);", "", "^mpi\\.output_beside", "host-mpi"),
+    # Issue 71's list: decisions no test caught.
+    ("energy: a counter that did not move taken as one gone backwards", "src/app/gpu_energy.cpp",
+     "*stop < *start_", "*stop <= *start_", "^GpuEnergy\\."),
+    ("energy over MPI: summed over the processes that read it", "src/app/gpu_energy.hpp",
+     "if (group.min(mine.known() ? 1L : 0L) != 1) return std::nullopt;\n"
+     "  return RunEnergy{double(group.sum(std::size_t(mine.millijoules())))",
+     "if (group.max(mine.known() ? 1.0 : 0.0) != 1) return std::nullopt;\n"
+     "  return RunEnergy{double(group.sum(std::size_t(mine.known() ? mine.millijoules() : 0)))", "^GpuEnergy\\."),
+    ("tuning: -tune refused where the key's AWAVE_ variable is set", "src/core/tuning.cpp",
+     "it != st.values.end() && it->second.source == \"-tune\")", "it != st.values.end())", "^Tuning\\."),
 ]
 
 

@@ -6,10 +6,19 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <condition_variable>
 #include <filesystem>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
+#include <utility>
+#include <vector>
 
 using namespace awave;
 namespace fs = std::filesystem;
@@ -220,42 +229,138 @@ TEST(Driver, ChunksOutputAndTimeCounter) {
   fs::remove_all(dir);
 }
 
+namespace {
+
+// A counter that gives these readings (millijoules; none: a failed read), one a call.
+GpuEnergyCounter planted(std::vector<std::optional<std::uint64_t>> readings) {
+  auto left = std::make_shared<std::vector<std::optional<std::uint64_t>>>(std::move(readings));
+  auto next = std::make_shared<std::size_t>(0);
+  return GpuEnergyCounter([left, next] { return left->at((*next)++); });
+}
+
+// A tally over one window for each two readings, each window of `seconds`.
+EnergyTally tallied(std::vector<std::optional<std::uint64_t>> readings, double seconds) {
+  const std::size_t windows = readings.size() / 2;
+  EnergyTally tally(planted(std::move(readings)));
+  for (std::size_t w = 0; w < windows; ++w) {
+    tally.begin();
+    tally.end(seconds);
+  }
+  return tally;
+}
+
+}  // namespace
+
 // The energy over the timed chunks (app/gpu_energy.hpp), from a planted counter: the windows'
-// differences summed; a failed read or a counter that went backwards (driver reloaded) leaves it
-// unknown, not a wrong number.
+// differences summed, a counter that did not move a window of 0 mJ; a failed read or a counter
+// that went backwards (driver reloaded) leaves it unknown, not a wrong number.
 TEST(GpuEnergy, TallySumsTheWindowsAndRefusesABadReading) {
-  std::vector<std::optional<std::uint64_t>> readings;
-  std::size_t next = 0;
-  auto planted = [&](std::vector<std::optional<std::uint64_t>> r) {
-    readings = std::move(r);
-    next = 0;
-    return GpuEnergyCounter([&] { return readings.at(next++); });
-  };
-  EnergyTally good(planted({1000, 4500, 5000, 5250}));  // two windows: 3.5 J and 0.25 J
-  good.begin();
-  good.end(0.5);
-  good.begin();
-  good.end(0.25);
+  const EnergyTally good = tallied({1000, 4500, 5000, 5250}, 0.375);  // two windows: 3.5 J and 0.25 J
   EXPECT_TRUE(good.known());
   EXPECT_EQ(good.millijoules(), 3750u);
   EXPECT_DOUBLE_EQ(good.seconds(), 0.75);
 
-  EnergyTally failed(planted({1000, std::nullopt, 5000, 6000}));
-  failed.begin();
-  failed.end(0.5);
-  failed.begin();
-  failed.end(0.5);
-  EXPECT_FALSE(failed.known());
+  // NVML's coarse counter reads the same around a short chunk: that window counts, as 0 mJ.
+  const EnergyTally still = tallied({5000, 5000, 5000, 5600}, 0.05);
+  EXPECT_TRUE(still.known()) << "two equal readings taken as a counter gone backwards";
+  EXPECT_EQ(still.millijoules(), 600u);
+  EXPECT_DOUBLE_EQ(still.seconds(), 0.1);
 
-  EnergyTally backwards(planted({5000, 4000}));
-  backwards.begin();
-  backwards.end(0.5);
-  EXPECT_FALSE(backwards.known());
+  EXPECT_FALSE(tallied({1000, std::nullopt, 5000, 6000}, 0.5).known());
+  EXPECT_FALSE(tallied({5000, 4000}, 0.5).known()) << "a counter gone backwards";
 
   EnergyTally none{GpuEnergyCounter()};  // off the GPU, or no NVML
   none.begin();
   none.end(0.5);
   EXPECT_FALSE(none.known());
+}
+
+namespace {
+
+// A group of several processes, one thread each, with ProcessGroup's reductions: each returns,
+// on every process, the reduction of the values all of them gave.
+class ThreadGroup {
+ public:
+  explicit ThreadGroup(int size) : size_(size), given_(std::size_t(size)) {}
+
+  class Member {
+   public:
+    Member(ThreadGroup& g, int rank) : g_(g), rank_(rank) {}
+    long min(long x) const {
+      return g_.reduce(rank_, x, [](long a, long b) { return std::min(a, b); });
+    }
+    std::size_t sum(std::size_t x) const { return g_.reduce(rank_, x, std::plus<std::size_t>()); }
+    double max(double x) const {
+      return g_.reduce(rank_, x, [](double a, double b) { return std::max(a, b); });
+    }
+
+   private:
+    ThreadGroup& g_;
+    int rank_;
+  };
+
+  // body(member, rank) on each process; their results, by rank.
+  template <class Body>
+  auto run(Body body) {
+    using Result = decltype(body(std::declval<const Member&>(), 0));
+    std::vector<Result> results(static_cast<std::size_t>(size_));
+    std::vector<std::thread> threads;
+    for (int r = 0; r < size_; ++r)
+      threads.emplace_back([&, r] { results[std::size_t(r)] = body(Member(*this, r), r); });
+    for (std::thread& t : threads) t.join();
+    return results;
+  }
+
+ private:
+  template <class T, class Op>
+  T reduce(int rank, T x, Op op) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    given_[std::size_t(rank)] = double(x);
+    const long round = round_;
+    if (++arrived_ < size_) {
+      done_.wait(lock, [&] { return round_ != round; });
+    } else {  // the last to arrive reduces; no one gives the next round's values before all have read this one
+      T r = T(given_[0]);
+      for (std::size_t p = 1; p < given_.size(); ++p) r = op(r, T(given_[p]));
+      result_ = double(r);
+      arrived_ = 0;
+      ++round_;
+      done_.notify_all();
+    }
+    return T(result_);
+  }
+
+  int size_;
+  std::vector<double> given_;  // this round's values (the tests' are exact in a double)
+  double result_ = 0;
+  int arrived_ = 0;
+  long round_ = 0;
+  std::mutex mutex_;
+  std::condition_variable done_;
+};
+
+}  // namespace
+
+// Over MPI a run's energy is every process's GPU, or none (app/gpu_energy.hpp): with one process's
+// read failed, no energy, not the others' sum passed off as the run's; with every read, the sum of
+// the energies over the slowest process's seconds, on every process.
+TEST(GpuEnergy, EveryProcessesGpuOrNone) {
+  ThreadGroup group(3);
+  const auto one_failed = group.run([](const ThreadGroup::Member& m, int rank) {
+    const EnergyTally tally = rank == 2 ? tallied({1000, 1500, 2000, std::nullopt}, 0.5)
+                                        : tallied({1000, 3000 + 1000 * std::uint64_t(rank)}, 0.5);
+    return every_process_energy(tally, m);
+  });
+  for (int r = 0; r < 3; ++r) EXPECT_FALSE(one_failed[std::size_t(r)].has_value()) << "process " << r;
+
+  const auto all_read = group.run([](const ThreadGroup::Member& m, int rank) {
+    return every_process_energy(tallied({1000, 3000 + 1000 * std::uint64_t(rank)}, 0.25 * (rank + 1)), m);
+  });
+  for (int r = 0; r < 3; ++r) {
+    ASSERT_TRUE(all_read[std::size_t(r)].has_value()) << "process " << r;
+    EXPECT_DOUBLE_EQ(all_read[std::size_t(r)]->joules, 2.0 + 3.0 + 4.0) << "process " << r;
+    EXPECT_DOUBLE_EQ(all_read[std::size_t(r)]->seconds, 0.75) << "process " << r;
+  }
 }
 
 TEST(GpuEnergy, JoulesASiteUpdate) {

@@ -20,8 +20,10 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <numeric>
+#include <string>
 
 using namespace awave;
 
@@ -398,6 +400,26 @@ TEST(Tuning, IntegerBoundsTrailingCharactersAndRepeats) {
   EXPECT_FALSE(takes("cuda.block=32x8x4q")) << "a triple's trailing characters";
   EXPECT_FALSE(takes("steps_per_sweep=3,steps_per_sweep=1")) << "a key given twice";
   EXPECT_TRUE(takes("steps_per_sweep=3,fused_step_points=0"));
+  configure_tuning("", {});
+}
+
+// A -tune value overrides the same key's AWAVE_ variable (core/tuning.hpp: the command line wins),
+// and the key records -tune as its source; without it the variable's value holds.
+TEST(Tuning, TuneOverridesTheEnvironment) {
+  const char* const env = "AWAVE_CACHE_SWEEP_ROWS";
+  const char* before = std::getenv(env);
+  const std::string kept = before ? before : "";
+  setenv(env, "5", 1);
+  configure_tuning("", {});
+  ASSERT_EQ(tuning_integer("cache_sweep.rows"), 5);
+  EXPECT_EQ(tuning_values().at("cache_sweep.rows").source, env);
+  EXPECT_NO_THROW(configure_tuning("cache_sweep.rows=7", {})) << "the variable's value refused an override";
+  EXPECT_EQ(tuning_integer("cache_sweep.rows"), 7);
+  EXPECT_EQ(tuning_values().at("cache_sweep.rows").source, "-tune");
+  if (before)
+    setenv(env, kept.c_str(), 1);
+  else
+    unsetenv(env);
   configure_tuning("", {});
 }
 

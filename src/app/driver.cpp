@@ -155,6 +155,7 @@ std::optional<NonFinite> run_chunks(WaveImpl& impl, StepLoop& steps, const WaveP
       // Over MPI every process starts its chunk together, after its energy read: else one process's NVML
       // read delays its first exchange and its peers' timed chunks wait for it (4 H200s: hand CUDA's
       // sweep scaled 0.83 / 0.78 without, 0.91 / 0.94 with; bench/results/h200x4-2026-11-27/chunk-barrier-625ab1d).
+      // No test catches its removal, rightly: it changes timing only, and that A/B is its evidence.
       group.barrier();
       const auto start = clock::now();
       steps.run(len);  // blocking: the chunk is complete on return
@@ -180,9 +181,7 @@ std::optional<NonFinite> run_chunks(WaveImpl& impl, StepLoop& steps, const WaveP
     if (group.distributed()) group.abort_with_error(line, 3);
     throw std::runtime_error(line);
   }
-  if (group.min(energy.known() ? 1L : 0L) == 1)  // every process's GPU, or none
-    result.energy = ImplResult::Energy{double(group.sum(std::size_t(energy.millijoules()))) / 1000.0,
-                                       group.max(energy.seconds())};
+  result.energy = every_process_energy(energy, group);
   if (out) {  // over MPI: the slowest process's
     result.io.wall_seconds = group.max(std::chrono::duration<double>(clock::now() - wall_start).count());
     result.io.copy_seconds = group.max(result.io.copy_seconds);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "app/cli.hpp"
+#include "app/gpu_energy.hpp"
 #include "core/step_plan.hpp"
 
 #include <array>
@@ -63,10 +64,7 @@ struct ImplResult {
     double set_up = 0;  // making the implementation (fields filled, copied to the device) and its step loop
     double finish = 0;  // after the chunks: the check against the reference, or -digest's copy back and CRC
   } outside_chunks_seconds;
-  struct Energy {  // the GPUs' energy over the timed chunks (app/gpu_energy.hpp), every process's GPU
-    double joules = 0;
-    double seconds = 0;  // the chunks' time it covers (the slowest process's)
-  };
+  using Energy = RunEnergy;  // app/gpu_energy.hpp: every process's GPU
   std::optional<Energy> energy;  // none off the GPU, or where NVML is not there
   std::vector<double> chunk_su_per_s(std::size_t interior_points) const;
   // Joules a site update over the timed chunks, where the energy is known.

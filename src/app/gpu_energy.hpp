@@ -6,6 +6,7 @@
 // NVML is opened at run time (dlopen): builds need no NVML, and a machine without it records none.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -36,7 +37,8 @@ class EnergyTally {
   explicit EnergyTally(GpuEnergyCounter counter) : counter_(std::move(counter)) {}
   void begin() { start_ = counter_.millijoules(); }
   // Adds the window since begin() (of `seconds`); a failed read or a counter that went backwards
-  // (driver reloaded) makes the whole tally unknown.
+  // (driver reloaded) makes the whole tally unknown. A counter that did not move is a window of
+  // 0 mJ: NVML's coarse counter often reads the same around a chunk of 30-100 ms.
   void end(double seconds);
   bool known() const { return known_ && windows_ > 0; }
   std::uint64_t millijoules() const { return millijoules_; }
@@ -50,5 +52,20 @@ class EnergyTally {
   int windows_ = 0;
   bool known_ = true;
 };
+
+// The GPUs' energy over a run's timed chunks, every process's GPU.
+struct RunEnergy {
+  double joules = 0;
+  double seconds = 0;  // the chunks' time it covers (the slowest process's)
+};
+
+// The run's energy from each process's tally, through the group's reductions (min, sum and max
+// over the processes, as parallel/process_group.hpp has them; a group of one without MPI): every
+// process's GPU, or none, since a sum over those that did read theirs passes part off as the whole.
+template <class Group>
+std::optional<RunEnergy> every_process_energy(const EnergyTally& mine, const Group& group) {
+  if (group.min(mine.known() ? 1L : 0L) != 1) return std::nullopt;
+  return RunEnergy{double(group.sum(std::size_t(mine.millijoules()))) / 1000.0, group.max(mine.seconds())};
+}
 
 }  // namespace awave
