@@ -47,11 +47,29 @@ def gpu_short(name):
     return words[0] if words else None
 
 
-def cpu_hardware(cores, machine_gpu):
-    """A CPU platform's name: its cores, and the GPU machine it is part of (two GPU machines' CPUs
-    are two platforms, even of one model)."""
-    where = gpu_short((machine_gpu or {}).get("name"))
-    return f"CPU ({cores} cores, {where} machine)" if where else f"CPU ({cores} cores)"
+def cpu_model(name):
+    """A CPU's model in a word or two: "Intel(R) Xeon(R) Processor" -> "Xeon"."""
+    words = re.sub(r"\((R|TM)\)|@.*$", " ", name or "").split()
+    words = [w for w in words if w not in ("Intel", "AMD", "Processor", "CPU") and not re.match(r"^\d+-Core$", w)]
+    return " ".join(words)
+
+
+def cpu_hardware(cores, name=None):
+    """A CPU platform's name: its model and cores. One model on several machines (the H100 and H200 device
+    machines carry the same 16-core Xeon) is one platform, its machines' runs pooled (load_study), so that
+    PP weighs each piece of hardware once (issue 70)."""
+    model = cpu_model(name)
+    return f"CPU ({cores}-core {model})" if model else f"CPU ({cores} cores)"
+
+
+def hardware_short(hardware):
+    """'CPU (16-core Xeon)' -> '16-core Xeon'; a GPU as it is."""
+    return hardware[5:-1] if hardware.startswith("CPU (") else hardware
+
+
+def machine_of(r):
+    """The machine a run (or a triad reading) was taken on: the GPU machine it is part of, else its GPU."""
+    return ((r.get("machine_gpu") or r.get("gpu") or {}).get("name")) or "?"
 
 
 def load_run(path):
@@ -65,10 +83,12 @@ def load_run(path):
 
 def load_study(dirs):
     """Runs keyed by (hardware, build, label, shape) -> [(result, directory), ...]: the rounds of
-    that run (bench/sweep.py --rounds: NAME_SHAPE.json, NAME_SHAPE.r2.json, ...) from one
-    directory, the one whose newest round is newest; triads keyed by hardware -> (the best GB/s, its
-    file, every reading: bench/sweep.py reads it before a build's first round and after its last)."""
-    groups, triads, cpus = {}, {}, {}
+    that run (bench/sweep.py --rounds: NAME_SHAPE.json, NAME_SHAPE.r2.json, ...), on each machine from
+    the one directory whose newest round is newest (a platform measured again replaces its earlier
+    runs), pooled over the machines of one hardware (cpu_hardware); triads keyed by hardware -> (the
+    best GB/s, its file, every reading: bench/sweep.py reads it before a build's first round and after
+    its last); {hardware: CPU name}."""
+    groups, triads, cpus, cpu_of_machine = {}, {}, {}, {}
     for d in dirs:
         for path in sorted(glob.glob(os.path.join(d, "*_*x*x*.json"))):
             r = load_run(path)
@@ -79,8 +99,9 @@ def load_study(dirs):
             env = sweep.get("env", {})
             if preset == "host" or env.get("OMP_TARGET_OFFLOAD") == "DISABLED":
                 cpu = r.get("host_cpu") or {}
-                hardware = cpu_hardware(cpu.get("cores", "?"), r.get("machine_gpu"))
+                hardware = cpu_hardware(cpu.get("cores", "?"), cpu.get("name"))
                 cpus[hardware] = cpu.get("name", "?")
+                cpu_of_machine[(d, machine_of(r))] = hardware
             else:
                 hardware = gpu_short((r.get("gpu") or {}).get("name"))
             if not hardware:
@@ -93,8 +114,8 @@ def load_study(dirs):
             bw = b.get("triad_bandwidth_gb_s")
             if not bw:
                 continue
-            if b.get("model") == "host-openmp":
-                hardware = cpu_hardware(b.get("threads", "?"), b.get("machine_gpu"))
+            if b.get("model") == "host-openmp":  # the CPU of the folder's runs on that machine
+                hardware = cpu_of_machine.get((d, machine_of(b)), cpu_hardware(b.get("threads", "?")))
             else:
                 hardware = gpu_short((b.get("gpu") or {}).get("name"))
             if not hardware:
@@ -105,16 +126,33 @@ def load_study(dirs):
                 triads[hardware] = (bw, where, readings)
             else:
                 triads[hardware] = triads[hardware][:2] + (readings,)
-    runs = {key: max(by_dir.values(), key=lambda rounds: max(r.get("date", "") for r, _ in rounds))
-            for key, by_dir in groups.items()}
+    runs = {}
+    for key, by_dir in groups.items():
+        newest = {}  # machine -> the rounds of its newest folder
+        for rounds in by_dir.values():
+            machine = machine_of(rounds[0][0])
+            if machine not in newest or newest_date(rounds) > newest_date(newest[machine]):
+                newest[machine] = rounds
+        runs[key] = [x for machine in sorted(newest) for x in newest[machine]]
     return runs, triads, cpus
+
+
+def newest_date(rounds):
+    return max(r.get("date", "") for r, _ in rounds)
+
+
+def platforms_order(platform):
+    """A platform's place in the report: GPUs first (CUDA, then OpenMP offload), the CPU last."""
+    hardware, build = platform
+    return hardware.startswith("CPU"), hardware, list(TOOLCHAINS).index(build)
 
 
 def platforms_of(runs):
     """The platforms of the hardware measured, GPUs first (CUDA, then OpenMP offload), the CPU
     last: every toolchain of each, measured or not (a missing run leaves PP unknown)."""
-    hardware = sorted({h for h, *_ in runs}, key=lambda h: (h.startswith("CPU"), h))
-    return [(h, b) for h in hardware for b in (("host",) if h.startswith("CPU") else ("cuda", "openmptarget"))]
+    hardware = {h for h, *_ in runs}
+    return sorted(((h, b) for h in hardware for b in (("host",) if h.startswith("CPU") else ("cuda", "openmptarget"))),
+                  key=platforms_order)
 
 
 def platform_name(platform):
@@ -207,12 +245,12 @@ def impl_samples(runs, platform, impl, label, shape, question="single", variant=
 
 
 def platform_best_su(runs, plats, shape):
-    """{platform: the fastest cell (median SU/s) of any application in either algorithm}: the
-    reference of (b)'s application efficiency."""
+    """{platform: the fastest cell (median SU/s) of any application in either algorithm, the builds against
+    another Kokkos included}: the reference of (b)'s application efficiency."""
     best = {}
     for p in plats:
-        medians = [statistics.median(su) for app in APPLICATIONS for q in QUESTIONS
-                   for su in [su_samples(runs, p, app, shape, q)[0]] if su and su != [0.0]]
+        medians = [statistics.median(su) for _, app, suffix in screen_apps(runs) for q in QUESTIONS
+                   for su in [screen_samples(runs, p, app, suffix, shape, q)] if su and su != [0.0]]
         best[p] = max(medians) if medians else None
     return best
 
@@ -474,7 +512,8 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, caveats=()):
                                        conv_program, conv_na, out_dir)
         verdicts.append(verdict)
         shorts.append(short)
-    first_screen(w, runs, plats, shapes, shorts, study_commits, caveats)
+    import first_screen  # the screen reads this module's metrics
+    first_screen.write(w, runs, triads, plats, shapes, loc, study_commits, caveats)
     w(f"Platforms: {', '.join(platform_name(p) for p in plats)}"
       + "".join(f"; {h} = {n}" for h, n in sorted(cpus.items())) + ". "
       "Two questions, two tables: (a) the same algorithm in every model (single steps), against what the "
@@ -506,17 +545,6 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, caveats=()):
       f"later the offload platforms ({', '.join(offload) or 'none measured here'}) have no Kokkos code, and "
       f"Kokkos' PP over these {len(plats)} platforms is then 0.\n")
     return {k: v[0] for k, v in runs.items()}
-
-
-# The first screen (issue 58): at most SCREEN_WORDS words of prose and one table, before anything else.
-SCREEN_END = "<!-- end of the first screen -->"
-SCREEN_WORDS = 120
-
-
-def screen_sizes(runs, shapes):
-    """The first screen's sizes: the page's two and every larger size measured anywhere."""
-    present = {k[3] for k in runs}
-    return list(shapes) + sorted((x for x in present if points(x) > points(shapes[-1])), key=points)
 
 
 def other_kokkos_builds(runs):
@@ -560,40 +588,6 @@ def screen_samples(runs, platform, app, suffix, size, question):
     return impl_samples(runs, platform, impl, label, size, question, build_name=f"{platform[1]}-{suffix}")[0]
 
 
-def screen_rows(runs, plats, shapes):
-    """The first screen's table: (header cells, [(row label, [cell text a platform])]): each model's
-    best / its single steps as fractions of the fastest code measured on the platform at that size
-    (medians over the runs); rows of a size no platform measured are left out. Also the numbers of
-    runs behind its measured cells."""
-    rows, counts = [], set()
-    apps = screen_apps(runs)
-    for size in screen_sizes(runs, shapes):
-        # The fastest code measured on the platform, the other Kokkos' builds included.
-        best = platform_best_su(runs, plats, size)
-        fastest = {p: max([v for v in [best[p]] if v] +
-                          [statistics.median(su) for _, app, suffix in apps if suffix for q in QUESTIONS
-                           for su in [screen_samples(runs, p, app, suffix, size, q)] if su and su != [0.0]],
-                          default=None) for p in plats}
-        for row_label, app, suffix in apps:
-            cells, measured = [], False
-            for p in plats:
-                parts = []
-                for question in ("best", "single"):
-                    su = screen_samples(runs, p, app, suffix, size, question)
-                    if su == [0.0]:
-                        parts.append("0")
-                    elif su and fastest.get(p):
-                        parts.append(f"{statistics.median(su) / fastest[p]:.2f}")
-                        measured = True
-                        counts.add(len(su))
-                    else:
-                        parts.append("—")
-                cells.append(" / ".join(parts))
-            if measured:
-                rows.append((f"{row_label}, {size_name(size)}", cells))
-    return ["model, size"] + [platform_name(p) for p in plats], rows, sorted(counts)
-
-
 def interleaving(runs):
     """How the repeated runs were taken, by their files' dates, each group of codes compared with each
     other on its own (a study folder's platform at one size: its builds, one machine, one part):
@@ -601,12 +595,11 @@ def interleaving(runs):
     some plan ran its rounds in a row past another's, None where no cell has two runs."""
     by_group = {}
     for (hardware, build, _, shape), rounds in runs.items():
-        if len(rounds) < 2:
-            continue
-        dates = sorted(r.get("date", "") for r, _ in rounds)
-        for k, date in enumerate(dates):
-            group = (rounds[0][1], hardware, build.partition("-")[0], shape)
-            by_group.setdefault(group, {}).setdefault(k, []).append(date)
+        for folder in {d for _, d in rounds}:  # a pooled platform's machines each on their own
+            dates = sorted(r.get("date", "") for r, d in rounds if d == folder)
+            for k, date in enumerate(dates if len(dates) > 1 else []):
+                group = (folder, hardware, build.partition("-")[0], shape)
+                by_group.setdefault(group, {}).setdefault(k, []).append(date)
     if not by_group:
         return None
     for ks in by_group.values():
@@ -631,14 +624,19 @@ def kokkos_versions(runs, others=True):
                   | (set(other_kokkos_builds(runs).values()) if others else set()))
 
 
-def compilers(runs):
-    """Each toolchain's compilers in the page's own runs: "CUDA nvcc 13.0.88, OpenMP offload Clang 19.1.7, ..."."""
-    said, builds = [], page_builds(runs)
+def compilers_by_toolchain(runs):
+    """{toolchain: "nvcc 13.0.88"}: each toolchain's compilers in the page's own runs."""
+    found, builds = {}, page_builds(runs)
     for preset in TOOLCHAINS:
         names = {re.sub(r" \(host .*\)$", "", b.get("compiler", "?")) for b in builds.get(preset, [])}
         if names:
-            said.append(f"{TOOLCHAINS[preset]} {' / '.join(sorted(names))}")
-    return ", ".join(said)
+            found[TOOLCHAINS[preset]] = " / ".join(sorted(names))
+    return found
+
+
+def compilers(runs):
+    """Each toolchain's compilers in the page's own runs: "CUDA nvcc 13.0.88, OpenMP offload Clang 19.1.7, ..."."""
+    return ", ".join(f"{toolchain} {names}" for toolchain, names in compilers_by_toolchain(runs).items())
 
 
 def platforms_by_commit(runs):
@@ -652,103 +650,6 @@ def platforms_by_commit(runs):
                 if platform_name((hardware, build)) not in names:
                     names.append(platform_name((hardware, build)))
     return by_commit
-
-
-def study_at(runs, study_commits):
-    """'one study at C', or, where a platform was measured again at a later commit, the commit of most
-    platforms and which others ran which."""
-    if len(study_commits) <= 1:
-        return f"one study at {', '.join(f'`{c}`' for c in study_commits)}"
-    by_commit = platforms_by_commit(runs)
-    order = [platform_name(p) for p in platforms_of(runs)]
-    (most, _), *others = sorted(by_commit.items(), key=lambda item: (-len(item[1]), item[0]))
-    return f"one study at `{most}` (" + "; ".join(f"{', '.join(sorted(names, key=order.index))} at `{c}`"
-                                                for c, names in others) + ")"
-
-
-def runs_a_cell(counts):
-    """The sorted run counts of the first screen's cells in words: "5", "2 or 5", "1, 3 or 4", "2-5" (three or
-    more in a row), "" for none."""
-    if len(counts) >= 3 and counts == list(range(counts[0], counts[-1] + 1)):
-        return f"{counts[0]}-{counts[-1]}"
-    return " or ".join(filter(None, [", ".join(map(str, counts[:-1])), str(counts[-1]) if counts else ""]))
-
-
-def first_screen(w, runs, plats, shapes, shorts, study_commits, known=()):
-    """The answer in one screen: the verdicts, one table, a caveat a line (those the run files show,
-    then `known`: what the files cannot show, e.g. what changed in a code since); the evidence follows."""
-    header, rows, counts = screen_rows(runs, plats, shapes)
-    taken = interleaving(runs)
-    w(f"**The answer** ({len(plats)} platform{'s' if len(plats) > 1 else ''}; {study_at(runs, study_commits)}). "
-      f"(a) The same algorithm, single steps: {shorts[0]}. (b) Each model's best: {shorts[1]}. "
-      "A lead needs PP ranges apart.\n")
-    w("Cells: each model's best / its single steps, over the platform's fastest code (medians):\n")
-    w("| " + " | ".join(header) + " |")
-    w("|---" * len(header) + "|")
-    for label, cells in rows:
-        w(f"| {label} | " + " | ".join(cells) + " |")
-    w("")
-    n_runs = runs_a_cell(counts)
-    caveats = [f"{n_runs or 'No'} runs a cell"
-               + {"interleaved": ", interleaved across the codes", "back to back": ", each code's back to back",
-                  None: ""}[taken] + "; their min-max below, not a confidence interval.",
-               f"Kokkos {' and '.join(kokkos_versions(runs))}"
-               + (" (rows say which)" if other_kokkos_builds(runs) else " only") + f"; compilers: {compilers(runs)}."]
-    if any(c.startswith("0 ") for _, cells in rows for c in cells):
-        caveats.append("0: the model has no code that runs there.")
-    # The sizes not every platform measured: the platforms that did or those that did not, whichever is
-    # shorter, sizes of the same sentence on one line.
-    said = {}
-    for size in screen_sizes(runs, shapes):
-        where = [platform_name(p) for p in plats if (*p, "", size) in runs]
-        if len(where) < len(plats):
-            missing = [platform_name(p) for p in plats if (*p, "", size) not in runs]
-            text = f"{', '.join(where)} only" if len(where) <= len(missing) else f"not measured on {', '.join(missing)}"
-            said.setdefault(text, []).append(size_name(size))
-    caveats += [f"{' and '.join(sizes)}: {text}." for text, sizes in said.items()]
-    w("\n".join(f"- {c}" for c in caveats + list(known)) + "\n")
-    w(SCREEN_END + "\n")
-
-
-def screen_words(text):
-    return len([t for t in text.replace("**", " ").split() if any(c.isalnum() for c in t)])
-
-
-def first_screen_problems(report_text, study_dirs):
-    """What is wrong with a report's first screen against its study's run files: [] if nothing. It
-    must hold at most SCREEN_WORDS words of prose and one table, and every row and cell of that table
-    as the run files give it."""
-    start = report_text.find(FIRST_PAGE[0])
-    end = report_text.find(SCREEN_END)
-    if start < 0 or end < start:
-        return ["no first screen (its heading, then the end marker)"]
-    lines = report_text[start + len(FIRST_PAGE[0]):end].splitlines()
-    table = [ln for ln in lines if ln.startswith("|")]
-    prose = " ".join(ln for ln in lines if not ln.startswith("|"))
-    problems = []
-    if screen_words(prose) > SCREEN_WORDS:
-        problems.append(f"{screen_words(prose)} words of prose (at most {SCREEN_WORDS})")
-    blocks = sum(1 for i, ln in enumerate(lines) if ln.startswith("|") and (i == 0 or not lines[i - 1].startswith("|")))
-    if blocks != 1:
-        problems.append(f"{blocks} tables (one)")
-    runs, _, _ = load_study(study_dirs)
-    plats = platforms_of(runs)
-    header, rows, _ = screen_rows(runs, plats, page_shapes(runs, plats))
-    printed = {}
-    for ln in table[2:]:
-        cells = [c.strip() for c in ln.strip().strip("|").split("|")]
-        printed[cells[0]] = cells[1:]
-    if table and [c.strip() for c in table[0].strip().strip("|").split("|")] != header:
-        problems.append("the table's platforms are not the study's")
-    for label, cells in rows:
-        if label not in printed:
-            problems.append(f"row {label!r} missing")
-            continue
-        for name, want, got in zip(header[1:], cells, printed.pop(label)):
-            if want != got:
-                problems.append(f"{label}, {name}: {got!r} where the run files give {want!r}")
-    problems += [f"row {label!r} not in the run files" for label in printed]
-    return problems
 
 
 def binding_sentence(runs, plats, shapes):
@@ -809,8 +710,8 @@ def pp_over_sizes_plot(plt, runs, triads, plats, question, out_dir, name):
 
 def subset_leaders(effs, plats, shape):
     """{k: {app: the k-platform subsets where it has the highest PP (ties count for each)}}: how the
-    ranking depends on the platforms chosen, as the P3 cascade reads. Subsets with an unmeasured
-    cell are left out."""
+    ranking depends on the platforms chosen, as the P3 cascade reads. An application with an unmeasured
+    cell in a subset does not compete there; a subset where none is measured everywhere is not counted."""
     import itertools
     counts = {}
     for k in range(1, len(plats) + 1):
@@ -819,7 +720,7 @@ def subset_leaders(effs, plats, shape):
         for subset in itertools.combinations(plats, k):
             pps = {app: pennycook([effs[app][shape][p][0] for p in subset]) for app in APPLICATIONS
                    if all(effs[app][shape][p][0] is not None for p in subset)}
-            if len(pps) < len(APPLICATIONS):
+            if not pps:
                 continue
             counts[k]["subsets"] += 1
             top = max(pps.values())
@@ -832,8 +733,9 @@ def subset_leaders(effs, plats, shape):
 def subsets_table(w, effs, plats, shape):
     counts = subset_leaders(effs, plats, shape)
     w(f"Which application has the highest median PP over each subset of the platforms ({shape}; equal "
-      "medians counted for each; the cascade's reading). A lead here is no win where the ranges overlap: "
-      "the recommendation below says which are ties.\n")
+      "medians counted for each; the cascade's reading; an application not measured on a platform of a subset "
+      "does not compete there). A lead here is no win where the ranges overlap: the recommendation below says "
+      "which are ties.\n")
     w("| platforms in the subset | subsets | " + " | ".join(APPLICATIONS) + " |")
     w("|---" * (len(APPLICATIONS) + 2) + "|")
     for k, row in counts.items():
@@ -923,8 +825,7 @@ def other_kokkos_part(w, others, pp, pp_ci, shapes):
         if not decided:
             continue
         top = (pp_ci or {}).get(ranked[0], {}).get(s)
-        close = [label for label, v in others.items()
-                 if v[s][0] is None or v[s][1] is None or top is None or v[s][1][1] >= top[0]]
+        close = [label for label, v in others.items() if v[s][0] is None or not ranges_apart(top, v[s][1])]
         if len(tied) > 1:
             notes.append(f"at {s} {' and '.join(close) or 'none of them'} within the tie's ranges")
         else:
@@ -971,20 +872,6 @@ def first_page_problems(report_text):
     return [item for item in FIRST_PAGE[1:] if item not in page]
 
 
-def main(argv):
-    """python3 bench/portability.py REPORT.md [STUDY_DIR ...]: exit 1 naming what its first page lacks
-    and, given the study's folders, what its first screen gets wrong against their run files."""
-    with open(argv[0]) as f:
-        text = f.read()
-    missing = first_page_problems(text)
-    for item in missing:
-        print(f"{argv[0]}: the first page lacks {item!r}")
-    wrong = first_screen_problems(text, argv[1:]) if argv[1:] else []
-    for item in wrong:
-        print(f"{argv[0]}: first screen: {item}")
-    return 1 if missing or wrong else 0
-
-
 def ranking(pp, shape, pp_ci=None):
     """(the applications from the highest PP at `shape` down, those the data cannot separate from
     the first, whether ranges decided): a winner is named only where its PP range lies above
@@ -996,9 +883,14 @@ def ranking(pp, shape, pp_ci=None):
         return ranked, [a for a in ranked if pp[a][shape] is not None], False
 
     def apart(a):
-        ci = pp_ci[a][shape]
-        return pp[a][shape] is None or (ci is not None and ci[1] < top[0])
+        return pp[a][shape] is None or ranges_apart(top, pp_ci[a][shape])
     return ranked, [a for a in ranked if a == ranked[0] or not apart(a)], True
+
+
+def ranges_apart(leader, other):
+    """The tie rule, every verdict's: a lead only where the other's whole PP range (its runs' min-max) lies
+    below the leader's; overlapping or unknown ranges are a tie, whatever the medians say."""
+    return leader is not None and other is not None and other[1] < leader[0]
 
 
 def recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci=None, question="single"):
@@ -1091,6 +983,3 @@ def short_verdict(shapes, per_size):
     return "; ".join(f"at {size_name(x)} {v}" for x, v in zip(shapes, said))
 
 
-if __name__ == "__main__":
-    import sys
-    sys.exit(main(sys.argv[1:]))

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The README status table's rate column, from the report's current study (DEFAULT_STUDY) by the
 first page's own sample rules (portability.impl_samples): each implementation's median single-step
-SU/s at 512^3 with its architectural efficiency (SU/s x 24 B over the study's best triad there), on
-the H100 machine / the H200 machine, then its sweep's median where its default runs swept on both.
+SU/s at 512^3 with its architectural efficiency (SU/s x 24 B over the study's best triad there), each
+machine named, then its sweep's median where its default runs swept on every one.
 
     python3 bench/readme_rates.py                  each implementation's cell
     python3 bench/readme_rates.py --check README.md   exit 1 naming each row whose cell differs
@@ -28,7 +28,9 @@ def sci(x):
 
 
 def cells(study_dirs=None):
-    """{implementation id: its cell}, for every implementation the study measured at SIZE."""
+    """{implementation id: its cell}, for every implementation the study measured at SIZE: each machine named
+    with its single-step median and efficiency ("H100 1.16e11 (0.96), H200 1.48e11 (0.85)"; a CPU by its
+    model, its machines pooled), then its sweep's median on each where its default runs swept on every one."""
     runs, triads, _ = portability.load_study(study_dirs or DEFAULT_STUDY)
     plats = portability.platforms_of(runs)
     out = {}
@@ -37,22 +39,20 @@ def cells(study_dirs=None):
         for impl in impls:
             single, sweeps = [], []
             for platform in where:
+                name = portability.hardware_short(platform[0])
                 su, _ = portability.impl_samples(runs, platform, impl, "", SIZE, "single")
                 best, note = portability.impl_samples(runs, platform, impl, "", SIZE, "best")
                 triad = triads.get(platform[0], (None,))[0]
                 if su and su != [0.0] and triad:
                     median = statistics.median(su)
-                    single.append(f"{sci(median)} ({portability.architectural_efficiency(median, triad):.2f})")
+                    single.append(f"{name} {sci(median)} ({portability.architectural_efficiency(median, triad):.2f})")
                 if best and best != [0.0] and "sweep" in note:
-                    sweeps.append(sci(statistics.median(best)))
+                    sweeps.append(f"{name} {sci(statistics.median(best))}" if len(where) > 1 else sci(statistics.median(best)))
             if not single:
                 continue
-            text = " / ".join(single)
-            if build == "host":
-                cores = {re.sub(r"\D.*", "", h.split("(")[1]) for h, _ in where}
-                text += f", {'/'.join(sorted(cores))}-core CPUs"
+            text = ", ".join(single)
             if len(sweeps) == len(where):
-                text += "; sweep " + " / ".join(sweeps)
+                text += "; sweep " + ", ".join(sweeps)
             out[impl] = text
     return out
 

@@ -19,6 +19,7 @@ import unittest
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOP, "bench"))
 import report  # noqa: E402
+import first_screen  # noqa: E402
 import portability  # noqa: E402
 import readme_rates  # noqa: E402
 import energy_summary  # noqa: E402
@@ -252,7 +253,8 @@ class Report(unittest.TestCase):
         with open(os.path.join(TOP, "bench", "report", "report.md")) as f:
             self.assertEqual(f.read(), text, "the committed report is stale: run python3 bench/report.py")
         self.assertEqual(portability.first_page_problems(text), [])
-        self.assertEqual(portability.first_screen_problems(text, DEFAULT_STUDY), [], "the first screen, against the study")
+        loc, _ = report.study_inputs(DEFAULT_STUDY)
+        self.assertEqual(first_screen.problems(text, DEFAULT_STUDY, loc), [], "the first screen, against the study")
         numbered = [int(m) for m in re.findall(r"^## (\d+)\. ", text, re.M)]
         self.assertEqual(numbered, list(range(1, len(numbered) + 1)), "sections in order, none missing")
         # Every document and results path the report names is in the repository (as given, from the

@@ -16,6 +16,7 @@ from unittest import mock
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "bench"))
 import code_divergence as cd  # noqa: E402
+import first_screen as fs  # noqa: E402
 import portability as pp  # noqa: E402
 
 
@@ -30,7 +31,7 @@ class Pennycook(unittest.TestCase):
 
 def run_file(d, name, build, gpu, impls, status="ok", label="", env=None, cores=16, checked=True, differences=0,
              digest=None, sweeps=(), binding=None, machine_gpu=None, shape=(512, 512, 512), kokkos_version="3.4.1",
-             nsteps=12, held=False, reference=None, commit="abc"):
+             nsteps=12, held=False, reference=None, commit="abc", cpu_name=None):
     """A study run file as bench/sweep.py writes it, awave's result format complete (validate_run);
     reference: the implementation that is the check's reference (is_reference, itself unchecked)."""
     result = {"schema": "awave-run/1", "status": status, "date": "2026-11-25T00:00:00Z",
@@ -38,7 +39,8 @@ def run_file(d, name, build, gpu, impls, status="ok", label="", env=None, cores=
               "checked_against_cpu": checked, "bytes_per_site_model": 24,
               "sweep": {"build": build, "label": label, "env": env or {}, **({"binding": binding} if binding else {}),
                         **({"held": True} if held else {})},
-              "gpu": {"name": gpu} if gpu else None, "host_cpu": {"name": "Test CPU", "cores": cores},
+              "gpu": {"name": gpu} if gpu else None,
+              "host_cpu": {"cores": cores, **({"name": cpu_name} if cpu_name else {})},
               "build": {"name": build, "git_commit": commit, "kokkos_version": kokkos_version, "compiler": "x", "kokkos": "x",
                         "accelerator": gpu or "none"},
               "implementations": [{"id": i, "best_su_per_s": su, "median_su_per_s": su, "checked": checked,
@@ -94,25 +96,35 @@ class FirstPageTable(unittest.TestCase):
         self.assertAlmostEqual(ppv["Kokkos tuned"]["512x512x512"], 3 / (1 / 0.9 + 1 / 0.4 + 1 / 0.8))
         self.assertAlmostEqual(ppv["hand-written"]["512x512x512"], 3 / (1 / 1.0 + 1 / 0.5 + 1 / 0.5))
 
-    def test_two_gpu_machines_cpus_are_two_platforms_each_with_its_triad(self):
+    def test_one_cpu_model_on_two_machines_is_one_platform_its_runs_pooled(self):
         other = tempfile.mkdtemp()
+        os.remove(os.path.join(self.d, "openmptarget-offload-disabled_512x512x512.json"))  # a CPU of no name
         try:
-            for d, gpu, bw in ((self.d, "NVIDIA H100", 240), (other, "NVIDIA H200", 480)):
+            for d, gpu, bw, su in ((self.d, "NVIDIA H100", 240, 0.8e10), (other, "NVIDIA H200", 480, 0.4e10)):
                 with open(os.path.join(d, "devbench-host.json"), "w") as f:
                     json.dump({"model": "host-openmp", "triad_bandwidth_gb_s": bw, "threads": 16,
                                "machine_gpu": {"name": gpu}}, f)
-                run_file(d, "host_512x512x512.json", "host", None,
-                         {"cpu-openmp": 0.5e10, "kokkos-openmp": 0.8e10, "kokkos-openmp-mdrange": 0.6e10},
-                         machine_gpu=gpu)
-            runs, triads, _ = pp.load_study([self.d, other])
-            plats, effs, _ = pp.table(runs, triads, ["512x512x512"])
-            names = [pp.platform_name(p) for p in plats]
-            self.assertEqual(names[-2:], ["CPU (16 cores, H100 machine)", "CPU (16 cores, H200 machine)"])
-            e = {pp.platform_name(p): v[0] for p, v in effs["Kokkos tuned"]["512x512x512"].items()}
-            self.assertAlmostEqual(e["CPU (16 cores, H100 machine)"], 0.8)
-            self.assertAlmostEqual(e["CPU (16 cores, H200 machine)"], 0.4, msg="the H200 machine's own triad")
+                for r in ("", ".r2"):
+                    run_file(d, f"host_512x512x512{r}.json", "host", None,
+                             {"cpu-openmp": 0.5e10, "kokkos-openmp": su, "kokkos-openmp-mdrange": 0.6e10},
+                             machine_gpu=gpu, cpu_name="Intel(R) Xeon(R) Processor")
+            runs, triads, cpus = pp.load_study([self.d, other])
+            plats = pp.platforms_of(runs)
+            self.assertEqual([pp.platform_name(p) for p in plats if p[1] == "host"], ["CPU (16-core Xeon)"])
+            self.assertEqual(cpus, {"CPU (16-core Xeon)": "Intel(R) Xeon(R) Processor"})
+            self.assertEqual(triads["CPU (16-core Xeon)"][0], 480, "the best reading of either machine")
+            self.assertEqual(sorted(triads["CPU (16-core Xeon)"][2]), [240, 480])
+            cpu = next(p for p in plats if p[1] == "host")
+            self.assertEqual(sorted(pp.su_samples(runs, cpu, "Kokkos tuned", "512x512x512", "best")[0]),
+                             [0.4e10, 0.4e10, 0.8e10, 0.8e10], "both machines' rounds, one cell")
+            self.assertEqual(pp.interleaving(runs), "interleaved", "each machine's rounds on their own")
         finally:
             shutil.rmtree(other)
+
+    def test_cpu_models_in_a_word(self):
+        self.assertEqual(pp.cpu_model("Intel(R) Xeon(R) Processor"), "Xeon")
+        self.assertEqual(pp.cpu_model("AMD EPYC 7763 64-Core Processor"), "EPYC 7763")
+        self.assertEqual(pp.cpu_hardware(16, None), "CPU (16 cores)")
 
     def test_a_cpu_triads_spread_widens_its_cells_range_not_its_median(self):
         for r in (2, 3):
@@ -219,14 +231,19 @@ class FirstPageTable(unittest.TestCase):
             run_file(self.d, f"cuda_512x512x512{'.r2' if r == 2 else ''}.json", "cuda", "NVIDIA H100",
                      {"cuda": 1e11, "kokkos-cuda": 0.9e11, "kokkos-cuda-mdrange": 0.8e11}, sweeps=("cuda", "kokkos-cuda"))
         text = self.first_page_text(None, None)
-        screen = text[:text.index(pp.SCREEN_END)]
-        self.assertLess(text.index(pp.SCREEN_END), text.index("Platforms: "), "the screen comes first")
-        # best / single steps over the platform's fastest (CUDA 1e11; offload omp 0.5e11; CPU Kokkos 0.8e10)
-        self.assertIn("| hand-written, 512^3 | 1.00 / 0.50 | 1.00 / 1.00 | 0.62 / 0.62 |", screen)
-        self.assertIn("| Kokkos tuned, 512^3 | 0.90 / 0.60 | 0.80 / 0.80 | 1.00 / 1.00 |", screen)
-        self.assertIn("| hand OpenMP offload, 512^3 | 0 / 0 | 1.00 / 1.00 | 0 / 0 |", screen)
-        self.assertIn("- Kokkos 3.4.01 only; compilers: CUDA x, OpenMP offload x, CPU x.", screen)
-        self.assertEqual(pp.first_screen_problems(text, [self.d]), [])
+        screen = text[:text.index(fs.SCREEN_END)]
+        self.assertLess(text.index(fs.SCREEN_END), text.index("Platforms: "), "the screen comes first")
+        # PP of each model's best over the row's platforms (CUDA: hand 1e11; offload: omp 0.5e11; CPU: Kokkos 0.8e10)
+        self.assertIn("| target: platforms, size | hand-written | Kokkos tuned | Kokkos idiomatic | choose |", screen)
+        self.assertIn("| NVIDIA GPUs, CUDA: H100, 512^3 | 1.00 [1.00, 1.00] | 0.90 [0.90, 0.90] | 0.80 [0.80, 0.80] | "
+                      "**hand-written**, 11% ahead of Kokkos tuned (single steps: tie) |", screen)
+        self.assertIn("| x86 CPUs: 16 cores, 512^3 | 0.62 | 1.00 | 0.75 | none named: cells of one run", screen)
+        cpu_and_cuda = 2 / (1 / 1.0 + 1 / 0.625)
+        self.assertIn(f"| NVIDIA GPUs (CUDA) and x86 CPUs: H100, 16 cores, 512^3 | {cpu_and_cuda:.2f} |", screen)
+        self.assertIn("; x, x, x. [Terms](#terms).", screen)
+        self.assertIn("- Fewer than five runs at 512^3: H100 CUDA (2), H100 OpenMP offload (1), CPU (16 cores) (1); "
+                      "why not recorded.", screen)
+        self.assertEqual(fs.problems(text, [self.d]), [])
 
     def test_the_evidence_tables_take_the_median_of_the_rounds_and_hold_rounds_by_digest(self):
         import study_evidence
@@ -257,50 +274,48 @@ class FirstPageTable(unittest.TestCase):
         study_evidence.kokkos_versions(lines.append, pp.load_study([self.d])[0], ["512x512x512"])
         self.assertIn("| H100 | 512x512x512 | `kokkos-cuda` | 0 (fails its check) |", "\n".join(lines))
 
-    def test_a_build_against_another_kokkos_gets_its_own_rows(self):
+    def test_a_build_against_another_kokkos_gets_its_own_column(self):
         run_file(self.d, "cuda-k46_512x512x512.json", "cuda-k46", "NVIDIA H100",
                  {"kokkos-cuda": 0.95e11, "kokkos-cuda-mdrange": 0.85e11}, kokkos_version="4.6.1")
         text = self.first_page_text(None, None)
-        screen = text[:text.index(pp.SCREEN_END)]
-        self.assertIn("| Kokkos idiomatic (4.6.01), 512^3 | 0.85 / 0.85 | — / — | — / — |", screen)
-        self.assertIn("| Kokkos tuned (4.6.01), 512^3 | 0.95 / 0.95 | — / — | — / — |", screen)
-        self.assertIn("| Kokkos tuned (3.4.01), 512^3 | 0.90 / 0.90 |", screen, "the 3.4 row, its version said")
-        # Another preset's build of the same Kokkos (its suffix) fills the same rows on its own platform.
+        screen = text[:text.index(fs.SCREEN_END)]
+        self.assertIn("| hand-written | Kokkos tuned (3.4.01) | Kokkos tuned (4.6.01) | Kokkos idiomatic (4.6.01) | choose |",
+                      screen, "tuned under each Kokkos, idiomatic under the newest")
+        self.assertIn("| NVIDIA GPUs, CUDA: H100, 512^3 | 1.00 | 0.90 | 0.95 | 0.85 |", screen)
+        self.assertIn("| NVIDIA GPUs, OpenMP offload: H100, 512^3 | 1.00 | 0.80 | — | — |", screen, "not measured")
+        self.assertEqual(fs.problems(text, [self.d]), [])
+        import study_evidence  # the evidence's table of both versions: the host preset's codes too
         run_file(self.d, "host-k46_512x512x512.json", "host-k46", None,
                  {"kokkos-openmp": 0.4e10, "kokkos-openmp-mdrange": 0.3e10}, kokkos_version="4.6.1")
-        text = self.first_page_text(None, None)
-        screen = text[:text.index(pp.SCREEN_END)]
-        self.assertIn("| Kokkos tuned (4.6.01), 512^3 | 0.95 / 0.95 | — / — | 0.50 / 0.50 |", screen)
-        self.assertEqual(screen.count("| Kokkos tuned (4.6.01), 512^3"), 1, "one row a Kokkos, not one a preset")
-        import study_evidence  # the evidence's table of both versions: the host preset's codes too
         lines = []
         study_evidence.kokkos_versions(lines.append, pp.load_study([self.d])[0], ["512x512x512"])
         self.assertIn("| CPU (16 cores) | 512x512x512 | `kokkos-openmp` | 4e+09 (0.80) | 8e+09 (1.60) |", "\n".join(lines))
-        self.assertIn("- Kokkos 3.4.01 and 4.6.01 (rows say which);", screen)
-        self.assertEqual(pp.first_screen_problems(text, [self.d]), [])
         os.remove(os.path.join(self.d, "host-k46_512x512x512.json"))
         # The faster build against another Kokkos is the platform's fastest code.
         run_file(self.d, "cuda-k46_512x512x512.json", "cuda-k46", "NVIDIA H100",
                  {"kokkos-cuda": 2e11, "kokkos-cuda-mdrange": 0.85e11}, kokkos_version="4.6.1")
         screen = self.first_page_text(None, None)
-        self.assertIn("| hand-written, 512^3 | 0.50 / 0.50 |", screen)
+        self.assertIn("| NVIDIA GPUs, CUDA: H100, 512^3 | 0.50 | 0.45 | 1.00 | 0.42 |", screen)
 
     def test_the_screen_check_catches_a_wrong_number_a_lost_row_and_too_many_words(self):
         text = self.first_page_text(None, None)
-        wrong = text.replace("| Kokkos tuned, 512^3 | 0.90 / 0.90 |", "| Kokkos tuned, 512^3 | 0.91 / 0.90 |")
+        wrong = text.replace("| NVIDIA GPUs, CUDA: H100, 512^3 | 1.00 | 0.90 |", "| NVIDIA GPUs, CUDA: H100, 512^3 | 1.00 | 0.91 |")
         self.assertNotEqual(wrong, text)
-        self.assertEqual(pp.first_screen_problems(wrong, [self.d]),
-                         ["Kokkos tuned, 512^3, H100 CUDA: '0.91 / 0.90' where the run files give '0.90 / 0.90'"])
-        row = next(ln for ln in text.splitlines() if ln.startswith("| Kokkos idiomatic, 512^3"))
-        self.assertEqual(pp.first_screen_problems(text.replace(row + "\n", ""), [self.d]),
-                         ["row 'Kokkos idiomatic, 512^3' missing"])
-        wordy = text.replace("**The answer**", "**The answer** " + "word " * 100)
-        self.assertEqual(len(pp.first_screen_problems(wordy, [self.d])), 1)
-        self.assertIn("words of prose (at most 120)", pp.first_screen_problems(wordy, [self.d])[0])
-        second = text.replace(pp.SCREEN_END, "| another | table |\n" + pp.SCREEN_END)
-        self.assertIn("2 tables (one)", pp.first_screen_problems(second, [self.d]))
-        self.assertEqual(pp.first_screen_problems(text.replace(pp.SCREEN_END, ""), [self.d]),
+        self.assertEqual(fs.problems(wrong, [self.d]),
+                         ["NVIDIA GPUs, CUDA: H100, 512^3, Kokkos tuned: '0.91' where the run files give '0.90'"])
+        row = next(ln for ln in text.splitlines() if ln.startswith("| x86 CPUs: 16 cores, 512^3"))
+        self.assertEqual(fs.problems(text.replace(row + "\n", ""), [self.d]),
+                         ["row 'x86 CPUs: 16 cores, 512^3' missing"])
+        wordy = text.replace("- Cell: PP", "- Cell: " + "word " * 100 + "PP")
+        self.assertEqual(len(fs.problems(wordy, [self.d])), 1)
+        self.assertIn("words of prose (at most 100)", fs.problems(wordy, [self.d])[0])
+        second = text.replace(fs.SCREEN_END, "| another | table |\n" + fs.SCREEN_END)
+        self.assertIn("2 tables (one)", fs.problems(second, [self.d]))
+        self.assertEqual(fs.problems(text.replace(fs.SCREEN_END, ""), [self.d]),
                          ["no first screen (its heading, then the end marker)"])
+
+    def test_words_are_tokens_with_a_letter_or_digit_punctuation_and_all(self):
+        self.assertEqual(fs.screen_words("runs, [min, max]. 1.00 - **tie** (single steps: n/a)"), 8)
 
     def test_rounds_interleaved_or_back_to_back_by_their_dates(self):
         def rounds(dates_a, dates_b):
@@ -350,17 +365,6 @@ class FirstPageTable(unittest.TestCase):
         self.assertIn("Sizes 512x512x512 (each cell: the sizes in that order; the two largest every platform measured). "
                       "1000x1000x1000: measured on H100 CUDA only, no PP.", text)
         self.assertIn("Runs a measured cell of these tables: 1.", text, "the 1000^3 file is no cell of the page; a 0 is no run")
-
-    def test_the_screen_names_the_shorter_list_of_platforms_at_a_size_not_all_measured(self):
-        def plant(name, build, impls):
-            run_file(self.d, f"{name}_1000x1000x1000.json", build, "NVIDIA H100", impls, shape=(1000, 1000, 1000))
-        plant("cuda", "cuda", {"cuda": 1e11, "kokkos-cuda": 0.9e11, "kokkos-cuda-mdrange": 0.8e11})
-        text = self.first_page_text(None, None)
-        self.assertIn("- 1000^3: H100 CUDA only.", text[:text.index(pp.SCREEN_END)])
-        plant("openmptarget", "openmptarget", {"omp": 0.5e11, "kokkos-openmptarget": 0.4e11,
-                                               "kokkos-openmptarget-mdrange": 0.25e11})
-        text = self.first_page_text(None, None)
-        self.assertIn("- 1000^3: not measured on CPU (16 cores).", text[:text.index(pp.SCREEN_END)])
 
     def test_the_runs_a_cell_counts_the_pages_cells(self):
         for r in (2, 3):  # a second and third round of the CUDA cells only
@@ -444,7 +448,7 @@ class FirstPageTable(unittest.TestCase):
                  {"cuda": 1e11, "kokkos-cuda": 0.9e11, "kokkos-cuda-mdrange": 0.8e11}, commit="xyz")
         loc = {"git_commit": "xyz", "parts": {"cuda": {"lines": 10}}}
         text = self.first_page_text(loc, None)
-        self.assertIn("one study at `abc` (H100 CUDA at `xyz`)", text)
+        self.assertIn("Built at commit `abc` (H100 CUDA: `xyz`, after a change)", text)
         self.assertIn("Lines counted at `xyz`, one of the study's commits (`abc`, `xyz`)", text)
         self.assertNotIn("No lines", text)
         for made in ("def", "xyz-dirty"):
@@ -534,6 +538,22 @@ class Ranking(unittest.TestCase):
         self.assertNotIn("has the highest PP", text)
         self.assertNotIn("leads (PP", text)
         self.assertNotIn("Choose Kokkos", text)
+
+    def test_a_lead_needs_the_leaders_range_not_its_median_above_the_others(self):
+        # 0.80 [0.70, 0.90] against 0.65 [0.60, 0.75]: the other's top (0.75) is under the leader's median but
+        # over its bottom, so the ranges overlap: a tie, in the evidence's ranking and on the first screen.
+        self.assertFalse(pp.ranges_apart((0.70, 0.90), (0.60, 0.75)))
+        self.assertTrue(pp.ranges_apart((0.70, 0.90), (0.60, 0.69)))
+        ppv = {a: {"s": 0.1} for a in pp.APPLICATIONS}
+        ci = {a: {"s": (0.05, 0.15)} for a in pp.APPLICATIONS}
+        ppv["Kokkos tuned"]["s"], ci["Kokkos tuned"]["s"] = 0.80, (0.70, 0.90)
+        ppv["hand-written"]["s"], ci["hand-written"]["s"] = 0.65, (0.60, 0.75)
+        ranked, tied, decided = pp.ranking(ppv, "s", ci)
+        self.assertEqual((ranked[0], tied, decided), ("Kokkos tuned", ["Kokkos tuned", "hand-written"], True))
+        self.assertEqual(fs.verdict([("A", (0.80, (0.70, 0.90), {})), ("B", (0.65, (0.60, 0.75), {}))]),
+                         ("tie", ["A", "B"]))
+        self.assertEqual(fs.verdict([("A", (0.80, (0.70, 0.90), {})), ("B", (0.65, (0.60, 0.69), {}))])[:2],
+                         ("lead", "A"))
 
     def test_the_same_medians_with_a_narrow_spread_name_the_winner(self):
         text, _, _ = self.page({"cuda": 0.8e11, "kokkos-cuda": 0.86e11, "kokkos-cuda-mdrange": 0.5e11},
@@ -654,23 +674,16 @@ class OtherKokkos(unittest.TestCase):
             lines = []
             pp.first_page(lines.append, plt, [d], None, None, d)
             text = "\n".join(lines)
-            return text[:text.index(pp.SCREEN_END)], text
+            return text[:text.index(fs.SCREEN_END)], text
         plant(0.9e11)  # 4.6.01's tuned rows below hand-written's: the lead holds
         first, text = screen()
-        self.assertIn("(b) Each model's best: hand-written leads at 512^3. ", first)
+        self.assertIn("| **hand-written**, 11% ahead of Kokkos tuned (4.6.01)", first)
         self.assertIn("Kokkos tuned (4.6.01) 0.90 [0.89, 0.91]; at 512x512x512 hand-written's range lies above theirs",
                       text)
         plant(1e11)  # as fast as hand-written: no lead against them
         first, text = screen()
-        self.assertIn("(b) Each model's best: hand-written leads at 512^3, but not over Kokkos tuned (4.6.01). ", first)
+        self.assertIn("| tie: hand-written, Kokkos tuned (4.6.01) (single steps: tie) |", first)
         self.assertIn("at 512x512x512 hand-written does not lead Kokkos tuned (4.6.01)", text)
-
-
-class RunsACell(unittest.TestCase):
-    def test_counts_in_words_and_three_or_more_in_a_row_as_a_range(self):
-        for counts, words in (([], ""), ([5], "5"), ([2, 5], "2 or 5"), ([2, 3], "2 or 3"), ([1, 3, 4], "1, 3 or 4"),
-                              ([2, 3, 4, 5], "2-5"), ([3, 4, 5], "3-5")):
-            self.assertEqual(pp.runs_a_cell(counts), words, counts)
 
 
 class Ranges(unittest.TestCase):
@@ -786,6 +799,16 @@ class Census(unittest.TestCase):
                 json.dump({"runs": [{"name": n, "round": 1, "checked": False, "held": True, "shape": [512, 512, 512],
                                      "nsteps": 12} for n in ("host-single-steps_512x512x512", "host-other_512x512x512")]},
                           f)
+            with open(os.path.join(d, "manifest-host-mixed.json"), "w") as f:  # two codes, one digest off
+                json.dump({"runs": [{"name": "host-mixed_512x512x512", "round": 1, "checked": False, "held": True,
+                                     "shape": [512, 512, 512], "nsteps": 12}]}, f)
+            run_file(d, "host-mixed_512x512x512.json", "host", None, {"kokkos-openmp": 1e9, "cpu-openmp": 1e9},
+                     checked=False, digest="aa", label="mixed")
+            with open(os.path.join(d, "host-mixed_512x512x512.json")) as f:
+                mixed = json.load(f)
+            mixed["implementations"][1]["digest"] = "dd"
+            with open(os.path.join(d, "host-mixed_512x512x512.json"), "w") as f:
+                json.dump(mixed, f)
             with open(os.path.join(d, "manifest-host.json")) as f:
                 m = json.load(f)
             for run in m["runs"]:
@@ -799,7 +822,8 @@ class Census(unittest.TestCase):
             lines = []
             study_evidence.census(lines.append, [d])
             row = next(line for line in lines if line.startswith("| `"))
-            self.assertTrue(row.endswith("| 8 | 1 | 2 | 2 | 1 | 1 | 0 | 1 |"), row)
+            # held: single-steps; differs: r3, other, and mixed (held only if every code's digest is)
+            self.assertTrue(row.endswith("| 9 | 1 | 2 | 3 | 1 | 1 | 0 | 1 |"), row)
         finally:
             shutil.rmtree(d)
 

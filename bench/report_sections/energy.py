@@ -11,9 +11,9 @@ sys.path.insert(0, HERE)
 from energy_summary import energy_rows, median_of  # noqa: E402
 
 
-def energy_section(w, energy_dirs, number):
+def energy_section(w, energy_dirs, number, note=""):
     """Section NUMBER: each GPU's table (size, code, plan) and, per size, what the sweep saves and
-    what Kokkos costs."""
+    what Kokkos costs; note: what changed in a measured code since its runs (a line)."""
     present = with_results(energy_dirs)
     if not present:
         return
@@ -23,6 +23,8 @@ def energy_section(w, energy_dirs, number):
       "`bench/device/energy.sh`: each code long enough for 2-8 s of chunks (the counter is coarse), "
       "sweeps and single steps in interleaved rounds, one process a size and plan. Spread: min-max of the "
       "runs (two rounds: not an interval). Power is the chunks' mean, with the board's 700 W limit.\n")
+    if note:
+        w(note + "\n")
     for d in present:
         rows = energy_rows(d)
         first = sorted(f for f in os.listdir(d) if f.startswith("energy-") and f.endswith(".json"))[0]

@@ -11,8 +11,14 @@ DEFAULT_STUDY = [os.path.join(HERE, "results", d) for d in
                  ("h100-2026-11-27/study-8f9e458", "h100-2026-11-27/study-8f9e458-cpu-offload",
                   "h100-2026-11-27/study-8f9e458-cuda-1000", "h200-2026-11-27/study-8f9e458",
                   "h200-2026-11-27/study-d66e879-cuda")]
-# What the first screen must say of that study that its run files cannot (one line each).
-STUDY_CAVEATS = ["—: not measured (the H100 machine's CPU refused the offload build at 512^3)."]
+# What the first screen must say of that study that its run files cannot: (key, text); "under five" says why
+# some cells have fewer than five runs (the study's README, h200-2026-11-27/study-8f9e458: each device call
+# has 10 minutes, and round 1 at 1000^3 checks every plan against the CPU for 60-90 s); "cpu", how noisy the
+# CPU's cells are (the CPU noise study).
+STUDY_CAVEATS = [("under five", "the device calls' time limit cut their rounds"),
+                 ("cpu", "The Xeon's sweep runs spread 1.3-1.5 x, the machine's noise "
+                         "([study](../results/h100-2026-11-27/cpu-noise-82bd1ae/README.md)): its rows rank nothing "
+                         "within that.")]
 # Section 2, over MPI: the product's present exchange (NCCL ordered on the GPU; the offload codes'),
 # its checks (newest first) and the sweeps over MPI (issue 46, oldest first; the newest is shown).
 DEFAULT_MPI = [os.path.join(HERE, "results", d) for d in
@@ -53,6 +59,9 @@ DEFAULT_SWEEP_COUNT = [(os.path.join(_COUNTS, d), impl, heading) for d, impl, he
     ("sweep-count-models-915de12/ompt", "kokkos-openmptarget", "Kokkos-OMPT (3.4.01)"),
     ("sweep-count-models-915de12/ompt-k46-940fcd9", "kokkos-openmptarget", "Kokkos-OMPT (4.6.01)"))]
 # Section 5, energy a site update: bench/device/energy.sh on each GPU, one clean build (issue 58 item 6).
+ENERGY_NOTE = ("The `cuda` builds here are of cb46677, before Kokkos-CUDA's sweep took the bulk planes on the H200 "
+               "(cc2435a): its H200 sweep rows (1.76e11 SU/s at 512^3) are the code before, against 2.04e11 in the "
+               "study; its H100 rows and every other code's are the code the study ran. Not measured again.")
 DEFAULT_ENERGY = [os.path.join(HERE, "results", d) for d in
                   ("h100-2026-11-27/energy-cb46677", "h200-2026-11-27/energy-cb46677",
                    "h100-2026-11-27/study-8f9e458-cpu-offload/energy-openmptarget")]

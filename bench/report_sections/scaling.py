@@ -67,9 +67,10 @@ def mpi_section(w, mpi_dirs):
       "for hand omp and Kokkos-OMPT; 85.6-94.5% and 89.1-99.0% in the sessions before): their target "
       "regions are synchronous and have no stream to order NCCL with, so they keep the host's order and "
       "its fixed cost (0.24-0.29 ms a step beyond the slab alone); an OpenMP interop object (`omp interop init(targetsync)`, "
-      "the runtime's CUDA stream) with `nowait` regions is the route, not built. 4 and 8 GPUs: not lent "
-      "in any session since the NCCL path was built (the 4-GPU rows are the host-staged path's), so 3- and "
-      "4-process files through NCCL are not checked either (NCCL needs a GPU per process).\n")
+      "the runtime's CUDA stream) with `nowait` regions is the route, not built. The 4-GPU rows above are the host-staged path's; "
+      "the sweep's 4-GPU scaling over NCCL is below, and 3- and 4-process files through NCCL are checked by the soak "
+      "(`results/h200x4-2026-11-26/soak-1c8c958`, `results/h200x4-2026-11-27/soak-8435e1c`: 33 of 33 runs of 2-4 "
+      "processes, NCCL and host-MPI halos, every file equal to one process's). 8 GPUs: not lent.\n")
     nccl_paragraph(w, DEFAULT_NCCL)
     sweep_paragraph(w, DEFAULT_SWEEP_MPI)
 
@@ -122,8 +123,7 @@ def nccl_paragraph(w, summaries):
       "leaves its two event waits out (`AWAVE_FAULT_NCCL_UNORDERED`), 2 processes at 256x192x160 give "
       "files that differ from 1 process's and FAIL the check (88,629 of 8,108,424 points, both "
       "implementations), where the same runs ordered pass bit for bit. 3 and 4 processes through NCCL need "
-      "as many GPUs (NCCL takes one process per GPU); the 4-GPU machine was not lent, so they were "
-      "checked through host memory only (`results/h200-2026-11-23/mpi-bitwise`, 2026-11-22's 4-GPU checks). "
+      "as many GPUs (NCCL takes one process per GPU): the soak on 4 H200s checked them (above). "
       "The first run of these checks (`nccl-checks-3529911`) failed one: with hand CUDA alone and "
       "`-halo nccl`, both processes landed on GPU 0 (NCCL: *Duplicate GPU detected*), because the check "
       "for a GPU per process counted GPUs through CUDA before each process had chosen its own; since "

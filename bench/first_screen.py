@@ -1,0 +1,309 @@
+"""The report's first screen (issue 70): what to write for which hardware, by how much and how sure, in one
+table and at most SCREEN_WORDS words of prose; the evidence follows it (portability.first_page).
+
+Rows are the targets a reader has (TARGETS: the platforms of one toolchain, or a set one code must span), at
+the page's two sizes; columns the hand-written codes, Kokkos tuned under each Kokkos the study built, Kokkos
+idiomatic under the newest. A cell is PP over the row's platforms of each model's best (application
+efficiency: SU/s over the fastest code measured on the platform, so 1.00 is the fastest everywhere): PP of
+the cells' medians, with the range PP of their minima to PP of their maxima. The last column names the leader
+where its range lies above every other's (portability.ranges_apart), else a tie, and the same for single
+steps (architectural efficiency), so a reader sees whether the lead is the sweep's or the algorithm's.
+
+    python3 bench/first_screen.py REPORT.md [STUDY_DIR ...]   exit 1 naming what the page lacks or the screen
+                                                               gets wrong against the study's run files
+"""
+import os
+import re
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import backends  # noqa: E402
+import portability as pp  # noqa: E402
+
+SCREEN_END = "<!-- end of the first screen -->"
+SCREEN_WORDS = 100
+HEADING = "## Which programming model? The answer on one page"
+
+# (row name, the toolchains whose platforms it spans): one toolchain's GPUs or CPUs, then the sets one
+# source must cover.
+TARGETS = (
+    ("NVIDIA GPUs, CUDA", ("cuda",)),
+    ("NVIDIA GPUs, OpenMP offload", ("openmptarget",)),
+    ("x86 CPUs", ("host",)),
+    ("NVIDIA GPUs (CUDA) and x86 CPUs", ("cuda", "host")),
+    ("all of these", ("cuda", "openmptarget", "host")),
+)
+
+
+def version_key(label):
+    """'Kokkos tuned (4.6.01)' -> (4, 6, 1), for the newest Kokkos."""
+    found = re.search(r"\(([\d.]+)", label)
+    return tuple(int(n) for n in found.group(1).split(".")) if found else ()
+
+
+def columns(runs):
+    """[(heading, application, suffix)]: hand-written; Kokkos tuned under each Kokkos the study built;
+    Kokkos idiomatic under the newest (its other versions are in the evidence)."""
+    apps = pp.screen_apps(runs)
+    tuned = [a for a in apps if a[1] == "Kokkos tuned"]
+    idiomatic = sorted((a for a in apps if a[1] == "Kokkos idiomatic"), key=lambda a: version_key(a[0]))
+    return [("hand-written", "hand-written", None)] + tuned + idiomatic[-1:]
+
+
+def platform_fastest(runs, plats, size):
+    return pp.platform_best_su(runs, plats, size)
+
+
+def cell(runs, triads, plats, app, suffix, size, question, fastest):
+    """(PP, PP range or None, {platform: its cell's runs}) of one application over plats; None where a
+    platform is not measured (PP unknown)."""
+    medians, spreads, counts = [], [], {}
+    for p in plats:
+        samples, _ = pp.as_efficiency(pp.screen_samples(runs, p, app, suffix, size, question), "", triads, p,
+                                      question, fastest)
+        if not samples:
+            return None
+        medians.append(statistics.median(samples))
+        spreads.append(pp.triad_spread(samples, triads, p, question))
+        if samples != [0.0]:
+            counts[p] = len(samples)
+    return pp.pennycook(medians), pp.pp_range(spreads), counts
+
+
+def verdict(named):
+    """The choice among [(name, (PP, range, runs) or None)], best median first: ("lead", leader, how much
+    ahead, the runner-up) where the leader's range lies above every other's; ("tie", [the leader and those
+    its range cannot tell from it]); ("none", why)."""
+    known = [(n, c) for n, c in named if c is not None]
+    if len(known) < len(named) or len(known) < 2:
+        return "none", "a platform not measured"
+    ranked = sorted(known, key=lambda nc: -nc[1][0])
+    (lead, top), (second, runner) = ranked[0], ranked[1]
+    if top[0] == 0:
+        return "none", "none runs on every platform"
+    if top[1] is None:
+        return "none", "cells of one run"
+    tied = [n for n, c in ranked[1:] if not pp.ranges_apart(top[1], c[1])]
+    if tied:
+        return "tie", [lead] + tied
+    return "lead", lead, (top[0] / runner[0] - 1 if runner[0] > 0 else None), second
+
+
+def percent(x):
+    return f"{100 * x:.0f}%" if x >= 0.02 else f"{100 * x:.1f}%"
+
+
+def families(names):
+    """Names with every version of a family present said once: 'Kokkos tuned (3.4.01), Kokkos tuned
+    (4.6.01)' -> 'Kokkos tuned (both)'."""
+    out, by_family = [], {}
+    for n in names:
+        by_family.setdefault(n.split(" (")[0], []).append(n)
+    for n in names:
+        family = n.split(" (")[0]
+        if len(by_family[family]) > 1:
+            if by_family[family][0] == n:
+                out.append(f"{family} (both)" if len(by_family[family]) == 2 else f"{family} (all)")
+        else:
+            out.append(n)
+    return out
+
+
+def choice_text(best, single):
+    """The last column: the choice on each model's best, by how much, and single steps' in brackets."""
+    kind, *what = best
+    if kind == "lead":
+        lead, ahead, second = what
+        text = f"**{lead}**" + (f", {percent(ahead)} ahead of {second}" if ahead is not None else "")
+    elif kind == "tie":
+        text = "tie: " + ", ".join(families(what[0]))
+    else:
+        text = f"none named: {what[0]}"
+    kind, *what = single
+    said = {"lead": lambda: f"{what[0]} +{percent(what[1])}" if what[1] is not None else what[0],
+            "tie": lambda: "tie", "none": lambda: "n/a"}[kind]()
+    return f"{text} (single steps: {said})"
+
+
+def lines_of(loc, app, toolchains):
+    """(sources, lines) of an application's codes on these toolchains: its backend folders, and the lines of
+    their parts (count_loc.py's, beyond the shared core); lines None without a lines-of-code file."""
+    entries = [e for t, e in backends.applications().get(app, {}).items() if t in toolchains]
+    parts = {p for e in entries for p in e["parts"]}
+    lines = sum(loc["parts"][p]["lines"] for p in parts if p in loc["parts"]) if loc and "parts" in loc else None
+    return len({e["folder"] for e in entries}), lines
+
+
+def rows(runs, triads, plats, shapes, loc=None):
+    """The table: (header, [(row label, [cell text], choice, sources and lines)]) and the runs behind each
+    measured platform's cell {(platform, size, column heading): runs}."""
+    cols = columns(runs)
+    header = ["target: platforms, size"] + [c[0] for c in cols] + ["choose", "sources / lines"]
+    out, runs_of = [], {}
+    fastest = {s: platform_fastest(runs, plats, s) for s in shapes}
+    for name, toolchains in TARGETS:
+        members = [p for p in plats if p[1] in toolchains]
+        if not members or any(not any(p[1] == t for p in members) for t in toolchains):
+            continue
+        hardware = ", ".join(dict.fromkeys(pp.hardware_short(p[0]) for p in members))
+        for size in shapes:
+            best = [(h, cell(runs, triads, members, app, suffix, size, "best", fastest[size])) for h, app, suffix in cols]
+            single = [(h, cell(runs, triads, members, app, suffix, size, "single", None)) for h, app, suffix in cols]
+            label = f"{name}: {hardware}, {pp.size_name(size)}"
+            texts = []
+            for h, c in best:
+                texts.append("—" if c is None else pp.fmt_pp(c[0], c[1]) if c[0] else "0")
+                for p, n in (c[2] if c else {}).items():
+                    runs_of[(p, size, h)] = n
+            choice = choice_text(verdict(best), verdict(single))
+            out.append((label, texts, choice, sources_lines(loc, cols, toolchains)))
+    return header, out, runs_of
+
+
+def sources_lines(loc, cols, toolchains):
+    """'hand 2 / 1,053; Kokkos 1 / 1,156': each family's sources (backend folders) and lines on the row."""
+    said = []
+    for family, app in (("hand", "hand-written"), ("Kokkos", "Kokkos tuned")):
+        n, lines = lines_of(loc, app, toolchains)
+        said.append(f"{family} {n} / {lines if lines is not None else '?'}")
+    return "; ".join(said)
+
+
+def cells_under_five(runs_of):
+    """'at 1000^3: H200 CUDA (3), H200 OpenMP offload (2)': the platforms whose cells have fewer than five runs
+    (the fewest of their columns), size by size; "" where none."""
+    fewest = {}
+    for (p, size, _), n in runs_of.items():
+        if n < 5:
+            fewest[(size, p)] = min(n, fewest.get((size, p), n))
+    by_size = {}
+    for (size, p), n in sorted(fewest.items(), key=lambda x: (pp.points(x[0][0]), pp.platforms_order(x[0][1]))):
+        by_size.setdefault(size, []).append(f"{pp.platform_name(p)} ({n})")
+    return "; ".join(f"at {pp.size_name(size)}: {', '.join(names)}" for size, names in by_size.items())
+
+
+def write(w, runs, triads, plats, shapes, loc, study_commits, known=()):
+    """The first screen: one table, then a few lines (how to read it, the Kokkos >= 5.1 case, the build, the
+    cells of fewer than five runs); `known`: [(key, text)] of what the run files cannot show ("under five":
+    why those cells have fewer runs; any other key, a line of its own). The terms follow the screen (#terms)."""
+    header, table, runs_of = rows(runs, triads, plats, shapes, loc)
+    w("| " + " | ".join(header) + " |")
+    w("|---" * len(header) + "|")
+    for label, texts, choice, effort in table:
+        w(f"| {label} | " + " | ".join(texts) + f" | {choice} | {effort} |")
+    w("")
+    counts = sorted(set(runs_of.values()))
+    taken = pp.interleaving(runs)
+    lines = [
+        "Cell: PP of each model's best code over the row's platforms (1.00: fastest on each); median of "
+        f"{f'{counts[0]}-{counts[-1]}' if len(counts) > 1 else counts[0] if counts else 'no'} "
+        f"{'interleaved ' if taken == 'interleaved' else ''}runs a platform [min, max]; ranges overlapping: tie.",
+        "Kokkos 5.1 dropped OpenMP offload: Kokkos scores 0 in the offload and all-of-these rows.",
+        f"Built at {study_said(runs, study_commits)}; {', '.join(pp.compilers_by_toolchain(runs).values())}. "
+        "[Terms](#terms).",
+    ]
+    under = cells_under_five(runs_of)
+    if under:
+        why = dict(known).get("under five", "why not recorded")
+        lines.append(f"Fewer than five runs {under}; {why}.")
+    w("\n".join(f"- {ln}" for ln in lines + [text for key, text in known if key != "under five"]) + "\n")
+    w(SCREEN_END + "\n")
+    w("### Terms\n")
+    w("\n".join(f"- **{term}**: {meaning}" for term, meaning in TERMS) + "\n")
+
+
+# The screen's words, each defined once (the screen links here).
+TERMS = (
+    ("PP", "performance portability (Pennycook): the harmonic mean of a code's efficiencies over a set of "
+           "platforms, 0 where it does not run on one; its range is PP of the cells' slowest runs to PP of their "
+           "fastest (a spread of a few runs, not a confidence interval)"),
+    ("best", "each model's fastest form: the three-step sweep (temporal blocking) where the code has one, "
+             "else single steps; single steps: one time step a pass over the grid, the same algorithm in every "
+             "model, against the memory bandwidth (section (a))"),
+    ("hand-written", "`cuda` (CUDA C++), `omp` (OpenMP offload) and `cpu-openmp` (OpenMP threads): one code a "
+                     "toolchain"),
+    ("Kokkos tuned", "`kokkos-*` : one Kokkos source, TeamPolicy with k columns and the sweep; idiomatic: "
+                     "`kokkos-*-mdrange`, MDRange, one grid point a work item, as the tutorials write it"),
+    ("sources / lines", "backend folders, and their non-comment lines beyond the shared core "
+                        "(`bench/count_loc.py`)"),
+    ("run", "one process, timed as its fastest chunk of steps (I/O excluded); runs of the codes compared "
+            "interleaved, round by round"),
+)
+
+
+def study_said(runs, study_commits):
+    """The study's commits, each said for what it is."""
+    if len(study_commits) <= 1:
+        return f"commit `{study_commits[0][:7]}`" if study_commits else "no commit recorded"
+    by_commit = pp.platforms_by_commit(runs)
+    (most, _), *others = sorted(by_commit.items(), key=lambda item: (-len(item[1]), item[0]))
+    return f"commit `{most[:7]}`" + "".join(f" ({', '.join(names)}: `{c[:7]}`, after a change)" for c, names in others)
+
+
+def screen_words(text):
+    """Words of prose: whitespace-separated tokens with a letter or digit ("runs," is one word)."""
+    return len([t for t in text.replace("**", " ").split() if any(c.isalnum() for c in t)])
+
+
+def problems(report_text, study_dirs, loc=None):
+    """What is wrong with a report's first screen against its study's run files: [] if nothing. It must hold
+    at most SCREEN_WORDS words of prose and one table, every row and cell of that table as the run files give
+    it."""
+    start = report_text.find(HEADING)
+    end = report_text.find(SCREEN_END)
+    if start < 0 or end < start:
+        return ["no first screen (its heading, then the end marker)"]
+    lines = report_text[start + len(HEADING):end].splitlines()
+    table = [ln for ln in lines if ln.startswith("|")]
+    prose = " ".join(ln for ln in lines if not ln.startswith("|"))
+    found = []
+    if screen_words(prose) > SCREEN_WORDS:
+        found.append(f"{screen_words(prose)} words of prose (at most {SCREEN_WORDS})")
+    blocks = sum(1 for i, ln in enumerate(lines) if ln.startswith("|") and (i == 0 or not lines[i - 1].startswith("|")))
+    if blocks != 1:
+        found.append(f"{blocks} tables (one)")
+    runs, triads, _ = pp.load_study(study_dirs)
+    plats = pp.platforms_of(runs)
+    loc, _ = pp.effort_at_study_commit(loc, sorted(pp.platforms_by_commit(runs)), "lines")
+    header, want, _ = rows(runs, triads, plats, pp.page_shapes(runs, plats), loc)
+    printed = {}
+    for ln in table[2:]:
+        cells = [c.strip() for c in ln.strip().strip("|").split("|")]
+        printed[cells[0]] = cells[1:]
+    if table and [c.strip() for c in table[0].strip().strip("|").split("|")] != header:
+        found.append("the table's columns are not the study's")
+    for label, texts, choice, effort in want:
+        if label not in printed:
+            found.append(f"row {label!r} missing")
+            continue
+        for name, value, got in zip(header[1:], texts + [choice, effort], printed.pop(label)):
+            if value != got:
+                found.append(f"{label}, {name}: {got!r} where the run files give {value!r}")
+    found += [f"row {label!r} not in the run files" for label in printed]
+    return found
+
+
+def main(argv):
+    """python3 bench/first_screen.py REPORT.md [STUDY_DIR ...]: exit 1 naming what its first page lacks and,
+    given the study's folders, what its first screen gets wrong against their run files (the lines-of-code
+    file of the first folder that has one)."""
+    with open(argv[0]) as f:
+        text = f.read()
+    missing = pp.first_page_problems(text)
+    for item in missing:
+        print(f"{argv[0]}: the first page lacks {item!r}")
+    loc = None
+    for d in argv[1:]:
+        if os.path.exists(os.path.join(d, "loc.json")):
+            import json
+            with open(os.path.join(d, "loc.json")) as f:
+                loc = json.load(f)
+    wrong = problems(text, argv[1:], loc) if argv[1:] else []
+    for item in wrong:
+        print(f"{argv[0]}: first screen: {item}")
+    return 1 if missing or wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
