@@ -29,15 +29,14 @@ for n in 1 "$np"; do
      > "$out/np$n.txt" 2>&1) || { echo "compare-timing: the $n-process run failed: $(tail -1 "$out/np$n.txt")"; status=1; }
 done
 a=$work/np1.$impl.vtkhdf b=$work/np$np.$impl.vtkhdf
-# Seconds of wall a command takes, its output to FILE: timed FILE COMMAND...; sets rc.
+# timed FILE COMMAND...: runs it, its output to FILE; sets rc (its status) and secs (its wall seconds).
 timed() {
-  local file=$1; shift
-  local t0=$EPOCHREALTIME
+  local file=$1 t0=$EPOCHREALTIME; shift
   "$@" > "$file" 2>&1; rc=$?
-  awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN {printf "%.2f", b - a}'
+  secs=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN {printf "%.2f", b - a}')
 }
-compare_s=$(timed "$out/compare.txt" "$exe" -compare "$a" "$b"); compare_rc=$rc
-verify_s=$(timed "$out/verify.txt" "$exe" -verify "$b"); verify_rc=$rc
+timed "$out/compare.txt" "$exe" -compare "$a" "$b"; compare_s=$secs compare_rc=$rc
+timed "$out/verify.txt" "$exe" -verify "$b"; verify_s=$secs verify_rc=$rc
 [ $compare_rc -eq 0 ] || status=1
 commit=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["build"]["git_commit"])' "$out/np1.json" 2>/dev/null)
 python3 - "$out/compare-timing.json" <<EOF

@@ -21,7 +21,9 @@
 // again, from both files, a block of planes at a time, for the first differing point and the
 // count. A single pass that verified and compared at once would have to read the two files in
 // step, which the reader's callbacks (read_vtkhdf_kslabs) cannot without threads, and parallel
-// HDF5 is not thread-safe; the extra reading happens only where the files differ.
+// HDF5 is not thread-safe. The cost of that: on the build machine (300x300x200, float32) one
+// differing plane takes 0.2 s a file, what a whole slot's pass takes; a slot differing in every
+// plane takes 1.6 s a file (read_vtkhdf_planes' gather), against 0.2 s for one pass.
 
 namespace awave {
 namespace {
