@@ -3,7 +3,7 @@
 # MPI build, tests/mpi_check.sh with the GPU implementations (every file of 2 and 3 processes
 # h5diff-identical to the single-process file, fused and split steps; restart with another
 # process count; kill -9 and continue), then a 97x61x33 x 3000-step run on 2 processes against
-# 1 (h5diff) and against the CPU reference (bitwise). Logs to OUT_DIR.
+# 1 (awave -compare) and against the CPU reference (bitwise). Logs to OUT_DIR.
 #   bench/device/mpi-bitwise.sh OUT_DIR [BUILD ...]   (default: cuda-mpi openmptarget-mpi)
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -28,8 +28,9 @@ for b in "${builds[@]}"; do
   done
   for f in "$w"/np1.*.vtkhdf; do
     g=${f/np1./np2.}
-    if h5diff -r "$f" "$g" > /dev/null 2>&1; then r="identical"; else r="DIFFER"; status=1; fi
-    echo "$b: $(basename "$g") vs $(basename "$f"): $r (h5diff)" | tee -a "$out/summary.txt"
+    if "$exe" -compare "$f" "$g" > "$out/compare_$(basename "$g").txt" 2>&1; then r="identical"; else r="DIFFER"; status=1; fi
+    echo "$b: $(basename "$g") vs $(basename "$f"): $r (awave -compare: $(cut -c1-200 "$out/compare_$(basename "$g").txt"))" |
+      tee -a "$out/summary.txt"
   done
   rm -rf "$w" "/tmp/mpi-check-$b"
 done

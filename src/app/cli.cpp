@@ -56,7 +56,8 @@ std::string usage() {
          "             [-impl id,id,...] [-reference cpu|cpu-openmp] [-json FILE] [-no_output] [-no_check]\n"
          "             [-digest] [-quiet]\n"
          "             [-snapshot_precision double|single] [-snapshot_fields u,u_prev|u] [-checkpoint_period int]\n"
-         "             [-restart FILE [-restart_strict]] [-verify FILE] [-halo mpi|nccl] [-halo_timeout s]\n"
+         "             [-restart FILE [-restart_strict]] [-verify FILE] [-compare A B] [-halo mpi|nccl]\n"
+         "             [-halo_timeout s]\n"
          "             [-tune key=value,...|help] [-list] [-h] [output_base]\n"
          "  -shape nx,ny,nz   interior grid points (default 32,32,32; nx, ny >= 8, nz >= 1)\n"
          "  -dx float         grid spacing in metres (default 10.0)\n"
@@ -89,6 +90,9 @@ std::string usage() {
          "                    -nsteps counts the steps still to run (default: to the file's end)\n"
          "  -restart_strict   refuse the restart where the file's last snapshot is damaged\n"
          "  -verify FILE      check every snapshot's checksums in FILE and exit: 0 intact, 1 damaged\n"
+         "  -compare A B      verify two awave files and compare them (grid, parameters, then every snapshot,\n"
+         "                    checkpoint and static array both hold, bit for bit) and exit: 0 identical,\n"
+         "                    2 they differ (the first point and the count), 1 they cannot be compared\n"
          "  -halo mpi|nccl    over MPI, how the GPU implementations' halo planes travel: nccl GPU to GPU\n"
          "                    (NVLink), mpi through host memory; default nccl where the build has NCCL and\n"
          "                    each process its own GPU, mpi otherwise (host implementations always use mpi)\n"
@@ -144,6 +148,13 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
     }
     if (flag == "-restart_strict") {
       o.restart_strict = true;
+      continue;
+    }
+    if (flag == "-compare") {
+      if (a + 2 >= argc) return error(fmt::format("{} needs two files: {} A B", arg, arg));
+      o.compare_files = {argv[a + 1], argv[a + 2]};
+      a += 2;
+      if (o.compare_files[0].empty() || o.compare_files[1].empty()) return error("-compare needs two file names");
       continue;
     }
     const bool takes_value = flag == "-shape" || flag == "-dx" || flag == "-dt" || flag == "-nsteps" ||
@@ -231,7 +242,10 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
     have_output_base = true;
   }
   if (o.restart_strict && o.restart_file.empty()) return error("-restart_strict needs -restart FILE");
-  if (o.help || o.tune_help || o.list || !o.verify_file.empty()) return result;
+  if (!o.compare_files.empty() && !o.verify_file.empty()) return error("-compare and -verify cannot be combined");
+  if (!o.compare_files.empty() && have_output_base)
+    return error(fmt::format("-compare takes two files; '{}' would be a third", o.output_base));
+  if (o.help || o.tune_help || o.list || !o.verify_file.empty() || !o.compare_files.empty()) return result;
   if (auto problem = validate(o.params)) return error(*problem);
   if (o.restart_file.empty())  // else after apply_restart, which may take out_period from the file
     if (auto problem = settle_output_layout(o.output, o.params)) return error(*problem);

@@ -25,14 +25,15 @@ struct Options {
   bool progress = true;              // -quiet: no progress lines on stderr
   HaloSettings halo;                 // -halo, -halo_timeout: over MPI, how the planes travel
   std::string tune;                  // -tune key=value,...: tuning values (core/tuning.hpp)
-  bool tune_help = false;             // -tune help: list the keys
+  bool tune_help = false;            // -tune help: list the keys
   bool help = false;
   bool list = false;
-  std::string restart_file;            // -restart: continue the run saved in this file
-  bool restart_strict = false;         // -restart_strict: refuse where the last snapshot is damaged
-  std::string restart_notice;          // set by apply_restart: one line to show (damage skipped, unverifiable)
-  std::string verify_file;             // -verify: check this file's checksums and exit
-  std::optional<StartSnapshot> start;  // set from restart_file by apply_restart
+  std::string restart_file;                // -restart: continue the run saved in this file
+  bool restart_strict = false;             // -restart_strict: refuse where the last snapshot is damaged
+  std::string restart_notice;              // set by apply_restart: one line to show (damage skipped, unverifiable)
+  std::string verify_file;                 // -verify: check this file's checksums and exit
+  std::vector<std::string> compare_files;  // -compare A B: compare two files and exit (empty: not asked)
+  std::optional<StartSnapshot> start;      // set from restart_file by apply_restart
   struct {
     bool shape = false, dx = false, dt = false, nsteps = false, out_period = false;
   } given;  // flags on the command line, which a restart file must not contradict

@@ -7,6 +7,7 @@
 #include "app/registry.hpp"
 #include "app/restart_options.hpp"
 #include "core/tuning.hpp"
+#include "io/compare.hpp"
 #include "io/integrity.hpp"
 #include "io/restart.hpp"
 #include "kokkos/register_kokkos.hpp"
@@ -47,18 +48,8 @@ int verify_file(const std::string& path, std::ostream& out, std::ostream& err) {
     err << "awave: error: " << path << " was written before awave kept checksums: it cannot be verified\n";
     return 1;
   }
-  for (const auto& [series, kind] :
-       {std::pair{&r.snapshots, "snapshot"}, std::pair{r.checkpoints ? &*r.checkpoints : nullptr, "checkpoint"}}) {
-    if (!series) continue;
-    for (std::size_t n = 0; n < series->damage.size(); ++n)
-      if (series->damage[n]) {
-        err << fmt::format("awave: {}: {} {} of {} is DAMAGED: {} (step {})\n", path, kind, n, series->count,
-                           *series->damage[n], series->steps[n]);
-        return 1;
-      }
-  }
-  if (r.static_damage) {
-    err << fmt::format("awave: {}: DAMAGED: {}\n", path, *r.static_damage);
+  if (auto damage = first_damage(r)) {
+    err << fmt::format("awave: {}: {}\n", path, *damage);
     return 1;
   }
   if (r.checkpoints)
@@ -67,6 +58,23 @@ int verify_file(const std::string& path, std::ostream& out, std::ostream& err) {
   else
     out << fmt::format("awave: {}: {} snapshots, every checksum verifies\n", path, r.snapshots.count);
   return 0;
+}
+
+// awave -compare A B: 0 identical, 2 they differ, 1 they cannot be compared (io/compare.hpp).
+int compare_two_files(const std::string& a, const std::string& b, std::ostream& out, std::ostream& err) {
+  const awave::Comparison c = awave::compare_files(a, b);
+  switch (c.outcome) {
+    case awave::Comparison::Outcome::identical:
+      out << "awave: " << c.line << "\n";
+      return 0;
+    case awave::Comparison::Outcome::differ:
+      out << "awave: " << c.line << "\n";
+      return 2;
+    case awave::Comparison::Outcome::incomparable:
+      break;
+  }
+  err << "awave: error: " << c.line << "\n";
+  return 1;
 }
 
 // The end of the one line a bad option gets (its usage is 46 lines: awave -h prints it).
@@ -162,6 +170,8 @@ int run(int argc, char* argv[]) {
   }
   for (const std::string& note : tuning_notes) err << "awave: note: " << note << "\n";
   if (!options.verify_file.empty()) return verify_file(options.verify_file, out, err);
+  if (!options.compare_files.empty())
+    return compare_two_files(options.compare_files[0], options.compare_files[1], out, err);
   if (auto problem = apply_restart(options)) {  // reads and checks the file; writes nothing
     err << "awave: error: " << *problem << "\n";
     return 1;
