@@ -72,9 +72,9 @@ def cell(runs, triads, plats, app, suffix, size, question, fastest):
 
 
 def verdict(named):
-    """The choice among [(name, (PP, range, runs) or None)], best median first: ("lead", leader, how much
-    ahead, the runner-up) where the leader's range lies above every other's; ("tie", [the leader and those
-    its range cannot tell from it]); ("none", why)."""
+    """The choice among [(name, (PP, range, runs) or None)]: ("lead", leader, how much ahead (its median PP
+    over the runner-up's, less 1), the runner-up) where the leader's range lies above every other's; ("tie",
+    [the leader and those its range cannot tell from it, in the given order]); ("none", why)."""
     known = [(n, c) for n, c in named if c is not None]
     if len(known) < len(named) or len(known) < 2:
         return "none", "a platform not measured"
@@ -84,19 +84,19 @@ def verdict(named):
         return "none", "none runs on every platform"
     if top[1] is None:
         return "none", "cells of one run"
-    tied = [n for n, c in ranked[1:] if not pp.ranges_apart(top[1], c[1])]
-    if tied:
-        return "tie", [lead] + tied
+    tied = {n for n, c in ranked[1:] if not pp.ranges_apart(top[1], c[1])}
+    if tied:  # in the table's order: a tie names no first
+        return "tie", [n for n, _ in named if n == lead or n in tied]
     return "lead", lead, (top[0] / runner[0] - 1 if runner[0] > 0 else None), second
 
 
 def percent(x):
-    return f"{100 * x:.0f}%" if x >= 0.02 else f"{100 * x:.1f}%"
+    return f"{100 * x:.1f}%" if x < 0.1 else f"{100 * x:.0f}%"
 
 
 def families(names):
-    """Names with every version of a family present said once: 'Kokkos tuned (3.4.01), Kokkos tuned
-    (4.6.01)' -> 'Kokkos tuned (both)'."""
+    """Names with every version of a family said once: 'Kokkos tuned (3.4.01), Kokkos tuned (4.6.01)' ->
+    'Kokkos tuned (3.4.01 and 4.6.01)'."""
     out, by_family = [], {}
     for n in names:
         by_family.setdefault(n.split(" (")[0], []).append(n)
@@ -104,7 +104,8 @@ def families(names):
         family = n.split(" (")[0]
         if len(by_family[family]) > 1:
             if by_family[family][0] == n:
-                out.append(f"{family} (both)" if len(by_family[family]) == 2 else f"{family} (all)")
+                versions = [re.search(r"\(([^)]*)\)", m).group(1) for m in by_family[family] if "(" in m]
+                out.append(f"{family} ({' and '.join(versions)})")
         else:
             out.append(n)
     return out
@@ -198,8 +199,8 @@ def write(w, runs, triads, plats, shapes, loc, study_commits, known=()):
     lines = [
         "Cell: PP of each model's best code over the row's platforms (1.00: fastest on each); median of "
         f"{f'{counts[0]}-{counts[-1]}' if len(counts) > 1 else counts[0] if counts else 'no'} "
-        f"{'interleaved ' if taken == 'interleaved' else ''}runs a platform [min, max]; ranges overlapping: tie.",
-        "Kokkos 5.1 dropped OpenMP offload: Kokkos scores 0 in the offload and all-of-these rows.",
+        f"{'interleaved ' if taken == 'interleaved' else ''}runs [min, max]; ranges overlapping: tie.",
+        "Kokkos 5.1 dropped OpenMP offload: Kokkos is 0 in the offload and all-of-these rows; 5.x not timed.",
         f"Built at {study_said(runs, study_commits)}; {', '.join(pp.compilers_by_toolchain(runs).values())}. "
         "[Terms](#terms).",
     ]
@@ -220,15 +221,20 @@ TERMS = (
            "fastest (a spread of a few runs, not a confidence interval)"),
     ("best", "each model's fastest form: the three-step sweep (temporal blocking) where the code has one, "
              "else single steps; single steps: one time step a pass over the grid, the same algorithm in every "
-             "model, against the memory bandwidth (section (a))"),
+             "model (the evidence's table (a) gives them against the memory bandwidth)"),
     ("hand-written", "`cuda` (CUDA C++), `omp` (OpenMP offload) and `cpu-openmp` (OpenMP threads): one code a "
                      "toolchain"),
-    ("Kokkos tuned", "`kokkos-*` : one Kokkos source, TeamPolicy with k columns and the sweep; idiomatic: "
-                     "`kokkos-*-mdrange`, MDRange, one grid point a work item, as the tutorials write it"),
-    ("sources / lines", "backend folders, and their non-comment lines beyond the shared core "
-                        "(`bench/count_loc.py`)"),
-    ("run", "one process, timed as its fastest chunk of steps (I/O excluded); runs of the codes compared "
-            "interleaved, round by round"),
+    ("Kokkos tuned", "`kokkos-*`: one Kokkos source, TeamPolicy with a column of k values a thread and the "
+                     "sweep; idiomatic: `kokkos-*-mdrange`, MDRange, one grid point a work item, as the tutorials "
+                     "write it"),
+    ("n% ahead", "the leader's median PP over the runner-up's; a lead only where the leader's range lies above "
+                 "every other's, else a tie"),
+    ("all of these", "every platform: each GPU once through CUDA and once through OpenMP offload, and the CPU"),
+    ("sources / lines", "backend folders, and their non-comment lines beyond the shared core, a part two codes "
+                        "share counted once (`bench/count_loc.py`)"),
+    ("run", "one process, timed as its fastest chunk of steps (I/O excluded); the codes compared run "
+            "interleaved, round by round (every code once before any runs again); the device machines give a call "
+            "10 minutes"),
 )
 
 
@@ -238,7 +244,7 @@ def study_said(runs, study_commits):
         return f"commit `{study_commits[0][:7]}`" if study_commits else "no commit recorded"
     by_commit = pp.platforms_by_commit(runs)
     (most, _), *others = sorted(by_commit.items(), key=lambda item: (-len(item[1]), item[0]))
-    return f"commit `{most[:7]}`" + "".join(f" ({', '.join(names)}: `{c[:7]}`, after a change)" for c, names in others)
+    return f"commit `{most[:7]}`" + "".join(f" ({', '.join(names)} re-measured at `{c[:7]}`)" for c, names in others)
 
 
 def screen_words(text):

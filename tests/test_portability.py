@@ -448,7 +448,7 @@ class FirstPageTable(unittest.TestCase):
                  {"cuda": 1e11, "kokkos-cuda": 0.9e11, "kokkos-cuda-mdrange": 0.8e11}, commit="xyz")
         loc = {"git_commit": "xyz", "parts": {"cuda": {"lines": 10}}}
         text = self.first_page_text(loc, None)
-        self.assertIn("Built at commit `abc` (H100 CUDA: `xyz`, after a change)", text)
+        self.assertIn("Built at commit `abc` (H100 CUDA re-measured at `xyz`)", text)
         self.assertIn("Lines counted at `xyz`, one of the study's commits (`abc`, `xyz`)", text)
         self.assertNotIn("No lines", text)
         for made in ("def", "xyz-dirty"):
