@@ -47,7 +47,6 @@ using namespace awave;
 
 namespace {
 
-
 void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) {
     std::fprintf(stderr, "awave-cuda-bigtiles: %s: %s\n", what, cudaGetErrorString(e));
@@ -156,7 +155,8 @@ __global__ void __launch_bounds__(32 * (CJ / R), 1) big_sweep(SweepFields a, int
             } else {
               const int j = j_first + jj;
               const double d = sponge::damp_at(a.damp_ij, a.ny, sponge::in_layer(p, a.nx) ? p : sponge::kLayers, j);
-              value = d == 0.0 ? undamped_next(st, prev, cs2[c / R], a.f) : next_value(st, prev, cs2[c / R], d, a.f, a.dt);
+              value =
+                  d == 0.0 ? undamped_next(st, prev, cs2[c / R], a.f) : next_value(st, prev, cs2[c / R], d, a.f, a.dt);
             }
             const long at = base + offset(c) + p * a.si;
             if (kPlant && s == S && at == planted) value = nextafter(value, 1e300);
@@ -194,16 +194,22 @@ using Kernel = void (*)(SweepFields, int);
 struct Variant {
   std::string name;
   Kernel kernel, planted;
-  int steps;      // a sweep
-  int ck, cj;     // the block's columns (halo included)
+  int steps;   // a sweep
+  int ck, cj;  // the block's columns (halo included)
   dim3 block;
   std::size_t shared_bytes;
 };
 
 template <int S, int AK, int CJ, int R, int P>
 Variant variant(const char* name) {
-  return {name, big_sweep<S, AK, CJ, R, P, false>, big_sweep<S, AK, CJ, R, P, true>, S, 32 * AK, CJ,
-          dim3(32, CJ / R), std::size_t(2) * S * P * CJ * 32 * AK * sizeof(double)};
+  return {name,
+          big_sweep<S, AK, CJ, R, P, false>,
+          big_sweep<S, AK, CJ, R, P, true>,
+          S,
+          32 * AK,
+          CJ,
+          dim3(32, CJ / R),
+          std::size_t(2) * S * P * CJ * 32 * AK * sizeof(double)};
 }
 
 // Every variant this program knows (name: steps, columns k x j, rows a thread, planes a batch; AK > 1
@@ -412,15 +418,19 @@ int run_check(const std::vector<const Variant*>& variants) {
           bench.run_variant(12, *v, planted);
           const unsigned long long differing = bench.differing_points();
           const bool right = planted ? differing > 0 : differing == 0;
-          std::printf("{\"check\": \"%dx%dx%d\", \"segment\": %d, \"variant\": \"%s%s\", \"bitwise\": %s, "
-                      "\"differing_points\": %llu, \"as_expected\": %s}\n",
-                      shape[0], shape[1], shape[2], segment, planted ? "planted-" : "", v->name.c_str(),
-                      differing == 0 ? "true" : "false", differing, right ? "true" : "false");
+          std::printf(
+              "{\"check\": \"%dx%dx%d\", \"segment\": %d, \"variant\": \"%s%s\", \"bitwise\": %s, "
+              "\"differing_points\": %llu, \"as_expected\": %s}\n",
+              shape[0], shape[1], shape[2], segment, planted ? "planted-" : "", v->name.c_str(),
+              differing == 0 ? "true" : "false", differing, right ? "true" : "false");
           ok &= right;
         }
     }
   std::fflush(stdout);
-  if (!ok) std::fprintf(stderr, "awave-cuda-bigtiles: FAIL: a variant differs from the product's sweep, or a planted ulp was not seen\n");
+  if (!ok)
+    std::fprintf(
+        stderr,
+        "awave-cuda-bigtiles: FAIL: a variant differs from the product's sweep, or a planted ulp was not seen\n");
   return ok ? 0 : 2;
 }
 
@@ -434,23 +444,25 @@ int run_timing(int n, int rounds, const std::vector<const Variant*>& variants, i
     const Bench::Timing product = bench.run_product(steps, bulk);
     if (round == 0) bench.keep_as_reference();
     const unsigned long long product_differing = bench.differing_points();
-    std::printf("{\"gpu\": \"%s\", \"n\": %d, \"round\": %d, \"steps\": %d, \"variant\": \"product\", \"bulk_planes\": %s, "
-                "\"su_per_s\": %.4e, \"su_per_s_run\": %.4e, \"bitwise\": %s, \"differing_points\": %llu}\n",
-                gpu.c_str(), n, round, steps, bulk ? "true" : "false", points * 12 / product.best_chunk_s,
-                points * steps / product.run_s, product_differing == 0 ? "true" : "false", product_differing);
+    std::printf(
+        "{\"gpu\": \"%s\", \"n\": %d, \"round\": %d, \"steps\": %d, \"variant\": \"product\", \"bulk_planes\": %s, "
+        "\"su_per_s\": %.4e, \"su_per_s_run\": %.4e, \"bitwise\": %s, \"differing_points\": %llu}\n",
+        gpu.c_str(), n, round, steps, bulk ? "true" : "false", points * 12 / product.best_chunk_s,
+        points * steps / product.run_s, product_differing == 0 ? "true" : "false", product_differing);
     ok &= product_differing == 0;
     for (const Variant* v : variants) {
       const Bench::Timing t = bench.run_variant(steps, *v, false);
       const unsigned long long differing = bench.differing_points();
       cudaFuncAttributes attributes{};
       check(cudaFuncGetAttributes(&attributes, v->kernel), "kernel attributes");
-      std::printf("{\"gpu\": \"%s\", \"n\": %d, \"round\": %d, \"steps\": %d, \"variant\": \"%s\", \"segment\": %d, "
-                  "\"su_per_s\": %.4e, \"su_per_s_run\": %.4e, \"bitwise\": %s, \"differing_points\": %llu, "
-                  "\"registers\": %d, \"spill_bytes\": %zu, \"shared_bytes\": %zu, \"threads\": %u, "
-                  "\"blocks_an_sm\": %d, \"steps_per_sweep\": %d}\n",
-                  gpu.c_str(), n, round, steps, v->name.c_str(), segment, points * 12 / t.best_chunk_s,
-                  points * steps / t.run_s, differing == 0 ? "true" : "false", differing, attributes.numRegs,
-                  attributes.localSizeBytes, v->shared_bytes, v->block.x * v->block.y, blocks_an_sm(*v), v->steps);
+      std::printf(
+          "{\"gpu\": \"%s\", \"n\": %d, \"round\": %d, \"steps\": %d, \"variant\": \"%s\", \"segment\": %d, "
+          "\"su_per_s\": %.4e, \"su_per_s_run\": %.4e, \"bitwise\": %s, \"differing_points\": %llu, "
+          "\"registers\": %d, \"spill_bytes\": %zu, \"shared_bytes\": %zu, \"threads\": %u, "
+          "\"blocks_an_sm\": %d, \"steps_per_sweep\": %d}\n",
+          gpu.c_str(), n, round, steps, v->name.c_str(), segment, points * 12 / t.best_chunk_s,
+          points * steps / t.run_s, differing == 0 ? "true" : "false", differing, attributes.numRegs,
+          attributes.localSizeBytes, v->shared_bytes, v->block.x * v->block.y, blocks_an_sm(*v), v->steps);
       std::fflush(stdout);
       ok &= differing == 0;
     }
