@@ -6,11 +6,13 @@ not caught) is named, and the exit status is 1.
 
     python3 bench/device/cpu_depth_summary.py DIR      (DIR/SIZE.jsonl: awave-cpu-depth's lines)
 """
-import glob
 import json
 import os
 import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # bench/
+import runfiles  # noqa: E402
 
 RULE = 1.15  # cpu-depth.sh: a deeper sweep enters the product at >= 1.15 x the three-step sweep at both sizes
 RULE_SIZES = ("512x512x512", "1000x1000x1000")
@@ -20,24 +22,23 @@ def load(d):
     """{size: {(steps, rows): [SU/s]}}, the product's rows at each size, and the faults (runs whose check
     went the wrong way)."""
     found, product_rows, faults = {}, {}, []
-    for path in sorted(glob.glob(os.path.join(d, "*.jsonl"))):
-        with open(path) as f:
-            for line in f:
-                if not line.startswith("{"):
-                    continue
-                r = json.loads(line)
-                size = "x".join(map(str, r["shape"]))
-                if r["planted"]:
-                    if r["bitwise"]:
-                        faults.append(f"{size}: a planted ulp not caught")
-                    continue
-                if not r["bitwise"]:
-                    faults.append(f"{size}: {r['depth']} steps, {r['rows']} rows: "
-                                  f"{r['differing_points']} points differ")
-                    continue
-                found.setdefault(size, {}).setdefault((r["depth"], r["rows"]), []).append(r["su_per_s"])
-                if r.get("default_rows"):
-                    product_rows[size] = r["rows"]
+    for path in runfiles.glob(d, "*.jsonl"):
+        for line in runfiles.lines(path):
+            if not line.startswith("{"):
+                continue
+            r = json.loads(line)
+            size = "x".join(map(str, r["shape"]))
+            if r["planted"]:
+                if r["bitwise"]:
+                    faults.append(f"{size}: a planted ulp not caught")
+                continue
+            if not r["bitwise"]:
+                faults.append(f"{size}: {r['depth']} steps, {r['rows']} rows: "
+                              f"{r['differing_points']} points differ")
+                continue
+            found.setdefault(size, {}).setdefault((r["depth"], r["rows"]), []).append(r["su_per_s"])
+            if r.get("default_rows"):
+                product_rows[size] = r["rows"]
     return found, product_rows, faults
 
 

@@ -6,12 +6,13 @@ out and named.
 
     python3 bench/device/cpu_threads_summary.py DIR
 """
-import glob
-import json
 import os
 import re
 import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # bench/
+import runfiles  # noqa: E402
 
 RUN = re.compile(r"run-t(\d+)-s(\d+)-r(\d+)\.json$")
 
@@ -20,11 +21,10 @@ def runs(d):
     """{(code, steps a sweep, threads): [SU/s of each round]}, and the runs left out (no result, or a digest
     not the first run's: every code, plan and thread count gives the reference's bits)."""
     found, first, dropped = {}, None, []
-    for path in sorted(glob.glob(os.path.join(d, "run-t*-s*-r*.json")), key=lambda p: int(RUN.search(p).group(3))):
+    for path in sorted(runfiles.glob(d, "run-t*-s*-r*.json"), key=lambda p: int(RUN.search(p).group(3))):
         t, plan, r = (int(x) for x in RUN.search(path).groups())
         try:
-            with open(path) as f:
-                result = json.load(f)
+            result = runfiles.load(path)
         except (OSError, ValueError):
             dropped.append(f"{os.path.basename(path)}: no result")
             continue
@@ -41,11 +41,10 @@ def runs(d):
 
 def triads(d):
     out = {}
-    for path in glob.glob(os.path.join(d, "triad-t*.json")):
+    for path in runfiles.glob(d, "triad-t*.json"):
         t = int(re.search(r"triad-t(\d+)\.json$", path).group(1))
         try:
-            with open(path) as f:
-                out[t] = json.load(f).get("triad_bandwidth_gb_s")
+            out[t] = runfiles.load(path).get("triad_bandwidth_gb_s")
         except (OSError, ValueError):
             out[t] = None
     return out

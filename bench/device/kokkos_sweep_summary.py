@@ -5,23 +5,23 @@ Kokkos-CUDA's median over hand CUDA's of the same build (both ran in each round'
 
     kokkos_sweep_summary.py OUT_DIR
 """
-import glob
-import json
 import os
 import re
 import statistics
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # bench/
+import runfiles  # noqa: E402
+
 
 def main(argv):
     rates = {}  # (build, size, impl) -> [SU/s per round]
     meta = {}
-    for path in sorted(glob.glob(os.path.join(argv[0], "time-*.json"))):
+    for path in runfiles.glob(argv[0], "time-*.json"):
         m = re.match(r"time-(.+)-(\d+)-r\d+\.json$", os.path.basename(path))
         if not m:
             continue
-        with open(path) as f:
-            r = json.load(f)
+        r = runfiles.load(path)
         meta[m.group(1)] = r.get("build", {})
         for impl in r["implementations"]:
             rates.setdefault((m.group(1), int(m.group(2)), impl["id"]), []).append(impl["best_su_per_s"])
