@@ -353,7 +353,7 @@ def every_model_section(w, loc_json=None):
       "at 1000^3 against the triad measured minutes later in the same call (120.8 GB/s; 1.01 and 1.03 against "
       "the first). So the target holds at 512^3 on both CPUs and at 1000^3 on the H100's; on the H200's at "
       "1000^3 it is not shown, and the limit itself moved 35% within one call.\n")
-    w("What binds the CPU's sweep (issue 57; `bench/device/cpu-threads.sh`, its rule stated before the runs: under "
+    w("What binds the CPU's sweep (issue 57; `bench/studies/cpu-threads/cpu-threads.sh`, its rule stated before the runs: under "
       "0.6 x linear scaling at 16 threads the bound is shared, at or above it each core's work). On the H100 "
       "machine's Xeon at 512^3 (clean 8f9e458, two interleaved rounds, `results/h100-2026-11-27/cpu-threads-8f9e458`) "
       "one thread sweeps 5.2e8 SU/s (cpu-openmp) and 4.8e8 (Kokkos-OpenMP), 16 threads 3.3e9 and 3.7e9: 0.39 and "

@@ -7,7 +7,7 @@
 # the product (the host implementations' default; the step plan, MPI halos and restarts taught S steps)
 # where it is bitwise and its median is >= 1.15 x the product's three-step sweep's (default rows) at
 # 512^3 and at 1000^3 on a GPU machine's Xeon; below that the result is recorded and the lever closed.
-#   bench/device/cpu-depth.sh OUT_DIR [DEPTHS] [ROUNDS_512] [ROUNDS_1000]     (3,4,6; 5; 3)
+#   bench/studies/cpu-sweep-depth/cpu-depth.sh OUT_DIR [DEPTHS] [ROUNDS_512] [ROUNDS_1000]     (3,4,6; 5; 3)
 set -uo pipefail
 out=${1:?usage: cpu-depth.sh OUT_DIR [DEPTHS] [ROUNDS_512] [ROUNDS_1000]}
 depths=${2:-3,4,6}
@@ -30,4 +30,4 @@ echo "512^3: exit $?" >> "$out/console.txt"
 [ "$r1000" -gt 0 ] && timeout 300 "$exe" 1000x1000x1000 24 "$depths" 0 "$r1000" > "$out/1000.jsonl" 2>> "$out/console.txt"
 echo "1000^3: exit $?" >> "$out/console.txt"
 build/host/bench/awave-devbench >> "$out/triads.txt" 2>> "$out/console.txt"
-python3 bench/device/cpu_depth_summary.py "$out" | tee "$out/summary.txt"
+python3 bench/studies/cpu-sweep-depth/cpu_depth_summary.py "$out" | tee "$out/summary.txt"

@@ -3,9 +3,9 @@
 # of a padded device layout, measured without building one: the build's GPU implementations (its default) on
 # shapes whose padded rows are and are not 128-byte multiples (nz + 2 = 512 and 528 are;
 # 514 and 1002 are not; 1008 is). -no_check: the arithmetic is what the sweeps check.
-#   bench/device/row-alignment.sh OUT_DIR [BUILD ...]   (default: cuda openmptarget)
+#   bench/studies/row-alignment/row-alignment.sh OUT_DIR [BUILD ...]   (default: cuda openmptarget)
 set -uo pipefail
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../../device/common.sh"
 out=${1:?usage: row-alignment.sh OUT_DIR [BUILD ...]}
 shift
 builds=("$@"); [ ${#builds[@]} -gt 0 ] || builds=(cuda openmptarget)

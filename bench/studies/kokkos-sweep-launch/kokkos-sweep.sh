@@ -12,9 +12,9 @@
 # Rule (stated before the runs, issue 56): a launch form goes into the product where it is
 # bitwise and its median is the highest of the Kokkos forms at 512^3 under both Kokkos versions;
 # the target is >= 0.95 of hand CUDA's sweep at 512^3 and 1000^3.
-#   bench/device/kokkos-sweep.sh OUT study|product BUILD...
+#   bench/studies/kokkos-sweep-launch/kokkos-sweep.sh OUT study|product BUILD...
 set -uo pipefail
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../../device/common.sh"
 out=${1:?usage: kokkos-sweep.sh OUT study|product BUILD...}
 part=${2:?usage: kokkos-sweep.sh OUT study|product BUILD...}
 shift 2

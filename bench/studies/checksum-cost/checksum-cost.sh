@@ -4,7 +4,7 @@
 # 512^3 (IMPL, default kokkos-openmp; NSTEPS steps, default 20, a snapshot every OUT_PERIOD,
 # default 5). The run's wall time is what matters (output overlaps compute); JSON per run into
 # OUT_DIR, named cost_{old,new}_N[_sSTEPS]_rROUND.
-#   bench/checksum-cost.sh OUT_DIR OLD_EXE NEW_EXE [ROUNDS]
+#   bench/studies/checksum-cost/checksum-cost.sh OUT_DIR OLD_EXE NEW_EXE [ROUNDS]
 set -uo pipefail
 out=${1:?usage: checksum-cost.sh OUT_DIR OLD_EXE NEW_EXE [ROUNDS]}
 old=${2:?}; new=${3:?}; rounds=${4:-3}

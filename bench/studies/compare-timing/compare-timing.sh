@@ -4,10 +4,10 @@
 # checkpoints every 18, written once by 4 processes and once by 1; then -compare of the two (and,
 # for its share, -verify of one), timed. The record, compare-timing.json, holds the wall times,
 # the files' sizes, the answer and the build's commit; the runs' logs beside it.
-#   bench/device/compare-timing.sh OUT_DIR BUILD_DIR   (e.g. build/cuda-mpi or build/host-mpi)
+#   bench/studies/compare-timing/compare-timing.sh OUT_DIR BUILD_DIR   (e.g. build/cuda-mpi or build/host-mpi)
 # IMPL (default: cuda where the build has it, else cpu-openmp), SHAPE, NP (4) override.
 set -uo pipefail
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../../device/common.sh"
 out=${1:?usage: compare-timing.sh OUT_DIR BUILD_DIR}
 build=${2:?usage: compare-timing.sh OUT_DIR BUILD_DIR}
 mkdir -p "$out" && out=$(cd "$out" && pwd)

@@ -8,9 +8,9 @@
 # existed only there (asynchronous regions gave wrong results and were removed), so later
 # builds ignore it and its pairs of runs measure the same code; openmptarget-nolto is
 # `cmake --preset openmptarget -B build/openmptarget-nolto -DAWAVE_OFFLOAD_LTO=OFF`.
-#   bench/device/launch-tuning.sh OUT_DIR
+#   bench/studies/launch-tuning/launch-tuning.sh OUT_DIR
 set -uo pipefail
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../../device/common.sh"
 out=${1:?usage: launch-tuning.sh OUT_DIR}
 mkdir -p "$out"
 log=$out/launch-tuning.log

@@ -2,9 +2,9 @@
 # What limits the large-grid CUDA runs (on the GPU machine, through on-device.sh): hand CUDA's
 # block shape and interior segment, and Kokkos-CUDA's tile, at 512^3 and 1000^3, unchecked
 # (no launch shape changes the arithmetic). Prints best SU/s per setting.
-#   bench/device/limits.sh OUT_DIR
+#   bench/studies/launch-tuning/limits.sh OUT_DIR
 set -uo pipefail
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../../device/common.sh"
 out=${1:?usage: limits.sh OUT_DIR}
 mkdir -p "$out"
 run() {  # run IMPL SHAPE VAR=VALUE

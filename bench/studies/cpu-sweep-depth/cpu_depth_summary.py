@@ -1,17 +1,17 @@
 #!/usr/bin/env python3
-"""The table of bench/device/cpu-depth.sh: at each size, each (steps a sweep, rows a tile) with its
+"""The table of bench/studies/cpu-sweep-depth/cpu-depth.sh: at each size, each (steps a sweep, rows a tile) with its
 runs' median SU/s and range, over the product's sweep (three steps, its default rows) in the same call;
 then the decision rule stated in cpu-depth.sh. A run that is not bitwise (or a planted run that was
 not caught) is named, and the exit status is 1.
 
-    python3 bench/device/cpu_depth_summary.py DIR      (DIR/SIZE.jsonl: awave-cpu-depth's lines)
+    python3 bench/studies/cpu-sweep-depth/cpu_depth_summary.py DIR      (DIR/SIZE.jsonl: awave-cpu-depth's lines)
 """
 import json
 import os
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # bench/
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # bench/
 import runfiles  # noqa: E402
 
 RULE = 1.15  # cpu-depth.sh: a deeper sweep enters the product at >= 1.15 x the three-step sweep at both sizes

@@ -4,9 +4,9 @@
 # implementation (awave's default in a GPU build) checked against the threaded CPU reference; the JSON records, per
 # implementation, compute, copy-back, waiting, writer-busy and wall times (`io`). The disk's
 # own write speed (dd, through the page cache and with fdatasync) is recorded beside them.
-#   bench/device/io-overlap.sh OUT_DIR [BUILD ...]   (default: cuda openmptarget)
+#   bench/studies/io-overlap/io-overlap.sh OUT_DIR [BUILD ...]   (default: cuda openmptarget)
 set -uo pipefail
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../../device/common.sh"
 out=${1:?usage: io-overlap.sh OUT_DIR [BUILD ...]}
 shift
 builds=("$@"); [ ${#builds[@]} -gt 0 ] || builds=(cuda openmptarget)
@@ -14,7 +14,7 @@ mkdir -p "$out"
 work=$(mktemp -d "${AWAVE_IO_DIR:-/tmp}/awave-io.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 record_machine "$out/gpu.txt"
-"$(dirname "${BASH_SOURCE[0]}")/disk-rate.sh" "$work" > "$out/disk.txt"
+"$(dirname "${BASH_SOURCE[0]}")/../../device/disk-rate.sh" "$work" > "$out/disk.txt"
 status=0
 for b in "${builds[@]}"; do
   exe=$PWD/build/$b/src/awave

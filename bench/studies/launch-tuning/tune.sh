@@ -2,9 +2,9 @@
 # Launch-shape sweeps on the GPU machine (through on-device.sh), 512^3, 30 steps in chunks of
 # 10, unchecked (the shapes change no arithmetic; gpu-checks.sh checks the defaults). Prints
 # the best-chunk SU/s of each setting; the defaults in the sources cite these runs.
-#   bench/device/tune.sh OUT_DIR
+#   bench/studies/launch-tuning/tune.sh OUT_DIR
 set -uo pipefail
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../../device/common.sh"
 out=${1:?usage: tune.sh OUT_DIR}
 mkdir -p "$out"
 run() {  # run NAME BUILD IMPL [VAR=VALUE]

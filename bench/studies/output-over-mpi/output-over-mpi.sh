@@ -18,9 +18,9 @@
 #         SOAK_ONLY="NAME ..." runs those of the plan below, in that order; none starts after DEADLINE
 #         (480) seconds. SOAK_CORES (nproc) is the cores its processes share: two soaks side by side
 #         (one per build) take half each.
-#   [PARTS="repro io soak"] [REPEAT=10] [ROUNDS=3] bench/device/output-over-mpi.sh OUT_DIR [BUILD]
+#   [PARTS="repro io soak"] [REPEAT=10] [ROUNDS=3] bench/studies/output-over-mpi/output-over-mpi.sh OUT_DIR [BUILD]
 set -uo pipefail
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../../device/common.sh"
 out=${1:?usage: output-over-mpi.sh OUT_DIR [BUILD]}
 build=${2:-cuda-mpi}
 mkdir -p "$out" && out=$(cd "$out" && pwd)

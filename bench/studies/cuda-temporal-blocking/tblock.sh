@@ -4,11 +4,11 @@
 # decision rule).
 # Results go to OUT_DIR: tblock.jsonl (one line per shape and segment), product-N.json, gpu.txt,
 # and the study kernels' SASS (tblock.sass.gz) for reading their loops and spills.
-#   bench/device/tblock.sh OUT_DIR SIZES SEGMENTS [SHAPES]    (e.g. OUT "512 1000 256" 64,128)
+#   bench/studies/cuda-temporal-blocking/tblock.sh OUT_DIR SIZES SEGMENTS [SHAPES]    (e.g. OUT "512 1000 256" 64,128)
 # Each size's study run is capped at 150 s, the product's at 60 s; a size cut short leaves the lines
 # it printed.
 set -uo pipefail
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../../device/common.sh"
 out=${1:?usage: tblock.sh OUT_DIR SIZES SEGMENTS [SHAPES]}
 sizes=${2:?sizes}
 segments=${3:?segments}

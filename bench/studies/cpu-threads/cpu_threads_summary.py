@@ -1,17 +1,17 @@
 #!/usr/bin/env python3
-"""The table of bench/device/cpu-threads.sh: each code's median SU/s at each thread count (sweeps and
+"""The table of bench/studies/cpu-threads/cpu-threads.sh: each code's median SU/s at each thread count (sweeps and
 single steps), its rate a thread, and the scaling (SU/s over threads x the one-thread SU/s); the triad
 at each count. A run whose digest is not the first run's (every one gives the reference's bits) is left
 out and named.
 
-    python3 bench/device/cpu_threads_summary.py DIR
+    python3 bench/studies/cpu-threads/cpu_threads_summary.py DIR
 """
 import os
 import re
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # bench/
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # bench/
 import runfiles  # noqa: E402
 
 RUN = re.compile(r"run-t(\d+)-s(\d+)-r(\d+)\.json$")

@@ -8,9 +8,9 @@
 # defaults are also run once checked against the CPU reference at each size. One JSON per run
 # (awave -json) and a line per run in OUT_DIR/tiles.log: label, implementation, size, setting,
 # best and median chunk SU/s. Wrap it in run-packed.sh on a device call.
-#   [SIZES=...] [ROUNDS=...] bench/device/march-tiles.sh OUT_DIR
+#   [SIZES=...] [ROUNDS=...] bench/studies/march-tiles/march-tiles.sh OUT_DIR
 set -uo pipefail
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../../device/common.sh"
 out=${1:?usage: march-tiles.sh OUT_DIR}
 sizes=${SIZES:-256,512,1000}
 rounds=${ROUNDS:-2}

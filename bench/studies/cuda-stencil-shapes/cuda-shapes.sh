@@ -5,9 +5,9 @@
 # JSON object per line into OUT_DIR/cuda-shapes.jsonl, the GPU into cuda-shapes-gpu.txt. Through
 # on-device.sh.
 # The diagnostics (no-y, no-yz, stream: not the update) say what the neighbour loads cost.
-#   SIZES="512 1000" ROUNDS=1 bench/device/cuda-shapes.sh OUT_DIR
+#   SIZES="512 1000" ROUNDS=1 bench/studies/cuda-stencil-shapes/cuda-shapes.sh OUT_DIR
 set -uo pipefail
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../../device/common.sh"
 out=${1:?usage: cuda-shapes.sh OUT_DIR}
 mkdir -p "$out"
 record_machine "$out/cuda-shapes-gpu.txt"

@@ -5,9 +5,9 @@
 #   A: 3 steps of the first implementation        B: A with -digest
 #   C: a study round (36 steps, every implementation of IMPLS, -digest)   D: C without -digest
 # The earlier measurement (9295f57): results/h200-2026-11-26/process-1000-9295f57 (A 13.2 s, B 24.6 s).
-#   bench/device/round-cost.sh BUILD IMPLS OUT_DIR [SIZE]
+#   bench/studies/round-cost/round-cost.sh BUILD IMPLS OUT_DIR [SIZE]
 set -uo pipefail
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../../device/common.sh"
 build=${1:?usage: round-cost.sh BUILD IMPLS OUT_DIR [SIZE]} impls=${2:?impls} out=${3:?out} n=${4:-1000}
 exe=$PWD/build/$build/src/awave
 mkdir -p "$out"

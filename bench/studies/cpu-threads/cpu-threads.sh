@@ -9,7 +9,7 @@
 # At each thread count: the triad (awave-devbench with those threads) once; then ROUNDS rounds,
 # each over every thread count (interleaved), one process a count timing cpu-openmp and
 # kokkos-openmp, sweeps and single steps (-digest, held to the first round's by the summary).
-#   bench/device/cpu-threads.sh OUT_DIR [SIZE] [ROUNDS] [THREADS]      (512, 3, "1 2 4 8 16")
+#   bench/studies/cpu-threads/cpu-threads.sh OUT_DIR [SIZE] [ROUNDS] [THREADS]      (512, 3, "1 2 4 8 16")
 set -uo pipefail
 out=${1:?usage: cpu-threads.sh OUT_DIR [SIZE] [ROUNDS] [THREADS]}
 n=${2:-512}
@@ -34,4 +34,4 @@ for r in $(seq "$rounds"); do
     done
   done
 done
-python3 bench/device/cpu_threads_summary.py "$out" | tee "$out/summary.txt"
+python3 bench/studies/cpu-threads/cpu_threads_summary.py "$out" | tee "$out/summary.txt"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The summary of bench/device/kokkos-sweep.sh's product runs: for each build, size and
+"""The summary of bench/studies/kokkos-sweep-launch/kokkos-sweep.sh's product runs: for each build, size and
 implementation the median over rounds of its best-chunk SU/s with the min-max of the rounds, and
 Kokkos-CUDA's median over hand CUDA's of the same build (both ran in each round's one process).
 
@@ -10,7 +10,7 @@ import re
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # bench/
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # bench/
 import runfiles  # noqa: E402
 
 

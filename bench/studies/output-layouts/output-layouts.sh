@@ -8,9 +8,9 @@
 # each GPU implementation on its own (-impl), unchecked, its file removed before the next (the
 # 512^3 single-precision file after `awave -verify` has read it, timed). The JSON's `io` holds the
 # wall, compute, copy-back rate, bytes written and the writer's parts.
-#   bench/device/output-layouts.sh OUT_DIR BUILD [IMPL ...]   (default: cuda kokkos-cuda)
+#   bench/studies/output-layouts/output-layouts.sh OUT_DIR BUILD [IMPL ...]   (default: cuda kokkos-cuda)
 set -uo pipefail
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../../device/common.sh"
 out=${1:?usage: output-layouts.sh OUT_DIR BUILD [IMPL ...]}
 build=${2:?usage: output-layouts.sh OUT_DIR BUILD [IMPL ...]}
 shift 2
@@ -21,7 +21,7 @@ work=$(mktemp -d "${AWAVE_IO_DIR:-/tmp}/awave-layouts.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 record_machine "$out/gpu.txt"
 "$exe" -list > "$out/build.txt" 2>&1
-"$(dirname "${BASH_SOURCE[0]}")/disk-rate.sh" "$work" > "$out/disk.txt"
+"$(dirname "${BASH_SOURCE[0]}")/../../device/disk-rate.sh" "$work" > "$out/disk.txt"
 cat "$out/disk.txt"
 single=(-snapshot_precision single -snapshot_fields u)
 status=0

@@ -11,13 +11,13 @@
 #   blocks   hand CUDA's block shape and segment (AWAVE_CUDA_BLOCK).
 # Timed runs are unchecked (no launch shape changes the arithmetic; the sweeps check the product).
 # Best chunk SU/s per setting into OUT_DIR/shapes.log. Wrap it in run-packed.sh on a device call.
-#   [PARTS=...] [SHAPES=...] bench/device/kernel-shapes.sh OUT_DIR
+#   [PARTS=...] [SHAPES=...] bench/studies/omp-stencil-shapes/kernel-shapes.sh OUT_DIR
 # (At ea50177, which made results/h200-2026-11-23/kernel-shapes, it ran shapes one-region, split,
 # unrolled, pairs, restrict, batched, and hand CUDA with AWAVE_CUDA_RESTRICT=0|1, an interior
 # kernel with restrict parameters since removed; Kokkos-CUDA's default was then MDRange. Before
 # f95a30d the MDRange kernels were chosen with AWAVE_KOKKOS_MARCH_PLANE_BYTES, as the older logs say.)
 set -uo pipefail
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../../device/common.sh"
 out=${1:?usage: kernel-shapes.sh OUT_DIR}
 parts=,${PARTS:-omp,kokkos,product,teams,blocks},
 mkdir -p "$out"
