@@ -7,19 +7,19 @@ One row per size, code and plan (the steps a sweep the code took): the median ov
 interleaved) of joules a site update with its min-max, the mean power (joules over the chunks'
 seconds) and SU/s, and the shortest window (seconds of chunks); NVML's counter is coarse, so a
 window under 1 s is marked."""
-import glob
-import json
 import os
 import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import runfiles  # noqa: E402
 
 
 def energy_rows(d):
     """{(size, code, steps a sweep): [(J a site update, W, SU/s, seconds), ...]} of DIR's runs."""
     rows = {}
-    for path in sorted(glob.glob(os.path.join(d, "energy-*.json"))):
-        with open(path) as f:
-            run = json.load(f)
+    for path in runfiles.glob(d, "energy-*.json"):
+        run = runfiles.load(path)
         n = run["params"]["shape"][0]
         for i in run["implementations"]:
             e = i.get("energy")

@@ -5,8 +5,12 @@ the L1/shared pipes and occupancy. One row a file; the largest throughput names 
 
     python3 bench/ncu_summary.py FILE...
 """
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import runfiles  # noqa: E402
 
 FIELDS = {  # name: (line label, unit scale to the row's unit)
     "duration_ms": (r"Duration", {"ms": 1.0, "us": 1e-3, "s": 1e3}),
@@ -48,8 +52,7 @@ def table(paths_and_names):
     lines = ["| GPU, kernel | time | instructions | DRAM GB (of peak) | L2 GB (of peak) | L1/shared | SM | "
              "issued / scheduler | occupancy | bound |", "|---|---|---|---|---|---|---|---|---|---|"]
     for path, name in paths_and_names:
-        with open(path) as f:
-            r = parse(f.read())
+        r = parse(runfiles.read_text(path))
         dram = r.get("dram_read_gb", 0) + r.get("dram_write_gb", 0)
         lines.append(f"| {name} | {r['duration_ms']:.2f} ms | {r['instructions']:.3g} | {dram:.2f} ({r['dram_pct']:.0f}%) | "
                      f"{r['l2_gb']:.2f} ({r['l2_pct']:.0f}%) | {r['l1_pct']:.0f}% | {r['sm_pct']:.0f}% | "

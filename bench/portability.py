@@ -13,8 +13,6 @@ code convergence, 1 - code divergence: Harrell et al., P3HPC 2018); and a recomm
 number of which is in its table. Read from study directories (bench/study.sh), a lines-of-code file
 (bench/count_loc.py) and a code-divergence file (bench/code_divergence.py).
 """
-import glob
-import json
 import os
 import re
 import statistics
@@ -22,6 +20,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import backends  # noqa: E402
+import runfiles  # noqa: E402
 from report_sections.common import kokkos_release, validate_run  # noqa: E402
 
 BYTES_PER_SITE = 24  # read now and prev once, write next once
@@ -75,8 +74,7 @@ def machine_of(r):
 def load_run(path):
     """One run file of a study; status "invalid" (no number from it) where awave's result is not in
     awave's format (validate_run)."""
-    with open(path) as f:
-        r = json.load(f)
+    r = runfiles.load(path)
     problems = validate_run(r) if r.get("status") == "ok" else []
     return dict(r, status="invalid", problems=problems) if problems else r
 
@@ -90,7 +88,7 @@ def load_study(dirs):
     its last); {hardware: CPU name}."""
     groups, triads, cpus, cpu_of_machine = {}, {}, {}, {}
     for d in dirs:
-        for path in sorted(glob.glob(os.path.join(d, "*_*x*x*.json"))):
+        for path in runfiles.glob(d, "*_*x*x*.json"):
             r = load_run(path)
             sweep = r.get("sweep", {})
             build_name = sweep.get("build") or os.path.basename(path).split("_")[0]
@@ -108,9 +106,8 @@ def load_study(dirs):
                 continue
             shape = "x".join(str(n) for n in r["params"]["shape"])
             groups.setdefault((hardware, build_name, label, shape), {}).setdefault(d, []).append((r, d))
-        for path in sorted(glob.glob(os.path.join(d, "devbench-*.json"))):
-            with open(path) as f:
-                b = json.load(f)
+        for path in runfiles.glob(d, "devbench-*.json"):
+            b = runfiles.load(path)
             bw = b.get("triad_bandwidth_gb_s")
             if not bw:
                 continue

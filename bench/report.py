@@ -13,7 +13,6 @@ same files give the same report, byte for byte.
 """
 import argparse
 import glob
-import json
 import os
 import sys
 
@@ -28,6 +27,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import portability  # noqa: E402
+import runfiles  # noqa: E402
 import study_evidence  # noqa: E402
 from report_sections.bitwise import bitwise_section  # noqa: E402
 from report_sections.energy import energy_section  # noqa: E402
@@ -46,9 +46,8 @@ def study_inputs(study_dirs):
     for d in study_dirs:
         for name in ("loc.json", "divergence.json"):
             path = os.path.join(d, name)
-            if os.path.exists(path):
-                with open(path) as f:
-                    found[name] = json.load(f)
+            if runfiles.exists(path):
+                found[name] = runfiles.load(path)
     return found.get("loc.json"), found.get("divergence.json")
 
 
@@ -101,10 +100,9 @@ def product_builds(sections):
     for name, dirs in sections:
         commits = set()
         for d in dirs:
-            for path in glob.glob(os.path.join(d, "**", "*.json"), recursive=True):
+            for path in runfiles.walk(d, "*.json"):
                 try:
-                    with open(path) as f:
-                        build = json.load(f).get("build") or {}
+                    build = runfiles.load(path).get("build") or {}
                 except (OSError, ValueError, AttributeError):
                     continue
                 if isinstance(build, dict) and build.get("git_commit"):

@@ -3,12 +3,11 @@ device scripts): the Kokkos effort ladder, the Kokkos 4.6.01 builds beside 3.4.0
 hardware counters (bench/device/counters.sh) and compute-sanitizer's verdicts
 (bench/device/sanitize.sh)."""
 import csv
-import glob
-import json
 import os
 import statistics
 
 import portability as pp
+import runfiles
 from report_sections.inputs import HERE
 
 HAND = {"cuda": "cuda", "openmptarget": "omp", "host": "cpu-openmp"}
@@ -150,8 +149,7 @@ UNITS = {"byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9, "nsecond": 1e-9, "
 def read_ncu(path):
     """{kernel name: {metric: [values per launch]}} from one ncu --csv file."""
     kernels = {}
-    with open(path, newline="") as f:
-        text = [line for line in f if line.startswith('"')]
+    text = [line for line in runfiles.lines(path) if line.startswith('"')]
     for row in csv.DictReader(text):
         name, metric = row.get("Kernel Name"), row.get("Metric Name")
         if not name or not metric:
@@ -165,7 +163,7 @@ def read_ncu(path):
 
 
 def study_files(dirs, pattern):
-    return sorted(f for d in dirs for f in glob.glob(os.path.join(d, pattern)))
+    return sorted(f for d in dirs for f in runfiles.glob(d, pattern))
 
 
 def counters(w, dirs, runs):
@@ -245,16 +243,15 @@ def sanitizer(w, dirs):
     w("| implementation | tool | steps | exit | tool's summary | check |")
     w("|---|---|---|---|---|---|")
     for path in files:
-        with open(path) as f:
-            for line in f:
-                parts = line.split()
-                if len(parts) < 4:
-                    continue
-                impl, tool, plan, status = parts[:4]
-                rest = " ".join(parts[4:])
-                check = "PASS" if "PASS" in rest else ("FAIL" if "FAIL" in rest else "—")
-                summary = rest.split("PASS")[0].split("FAIL")[0].strip() or "—"
-                w(f"| `{impl}` | {tool} | {plan} | {status.split('=')[1]} | {summary} | {check} |")
+        for line in runfiles.lines(path):
+            parts = line.split()
+            if len(parts) < 4:
+                continue
+            impl, tool, plan, status = parts[:4]
+            rest = " ".join(parts[4:])
+            check = "PASS" if "PASS" in rest else ("FAIL" if "FAIL" in rest else "—")
+            summary = rest.split("PASS")[0].split("FAIL")[0].strip() or "—"
+            w(f"| `{impl}` | {tool} | {plan} | {status.split('=')[1]} | {summary} | {check} |")
     w("")
 
 
@@ -305,14 +302,13 @@ def census(w, study_dirs):
                                 "missing"), 0)
         references = {}  # run name without the round -> round 1's reference digests
         planned = []
-        for path in sorted(glob.glob(os.path.join(d, "manifest-*.json"))):
-            with open(path) as f:
-                planned += json.load(f)["runs"]
+        for path in runfiles.glob(d, "manifest-*.json"):
+            planned += runfiles.load(path)["runs"]
         held_refs = pp.held_references(pp.load_study([d])[0])  # a held run's (sweep.py --held) references
         for run in sorted(planned, key=lambda r: r.get("round", 1)):
             counts["planned"] += 1
             path = os.path.join(d, run["name"] + ".json")
-            if not os.path.exists(path):
+            if not runfiles.exists(path):
                 counts["missing"] += 1
                 continue
             r = pp.load_run(path)

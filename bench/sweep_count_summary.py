@@ -14,6 +14,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import runfiles  # noqa: E402
+
 KINDS = [  # (kind, opcodes or a test on the opcode), first match wins
     ("fp64 arithmetic", {"DADD", "DMUL", "DFMA", "DSETP"}),
     ("shared memory", {"LDS", "STS"}),
@@ -40,8 +43,7 @@ def kind_of(op):
 
 def read(path):
     """{kind: (warp instructions, predicated-on thread instructions)}, and the kernel's name."""
-    with open(path, newline="") as f:
-        rows = list(csv.reader(f))
+    rows = list(csv.reader(runfiles.lines(path)))
     name = rows[0][1] if rows and len(rows[0]) > 1 else "?"
     header = rows[1]
     warp = header.index("Instructions Executed")
@@ -82,7 +84,7 @@ def main():
         sys.exit(__doc__)
     folder = sys.argv[1]
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 512
-    impls = sorted(f[len("count-"):-len("-sass.csv")] for f in os.listdir(folder) if f.endswith("-sass.csv"))
+    impls = sorted(os.path.basename(f)[len("count-"):-len("-sass.csv")] for f in runfiles.glob(folder, "count-*-sass.csv"))
     if not impls:
         sys.exit(f"sweep_count_summary: no count-*-sass.csv in {folder}")
     print(f"Issue slots (32 x warp instructions) a site update, one sweep at {n}^3; in brackets the")

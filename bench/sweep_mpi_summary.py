@@ -5,11 +5,13 @@ with the rounds' range; the scaling efficiencies against one GPU; where a run's 
 
     python3 bench/sweep_mpi_summary.py OUT_DIR
 """
-import json
-import pathlib
+import os
 import re
 import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import runfiles  # noqa: E402
 
 # Strong: two GPUs at 1024^3 against one at 1024^3; weak: two at 1024x512x512 against one at 512^3.
 EFFICIENCY = {
@@ -51,9 +53,9 @@ def collect(folder):
     """{config: {implementation: [(rate, plan, split) per round]}}, and {build: [its configurations]} (a folder
     may hold two builds' runs, e.g. an A/B with one build's one-GPU bases)."""
     runs, builds = {}, {}
-    for path in sorted(pathlib.Path(folder).glob("*_r*.json")):
-        m = re.fullmatch(r"(.+)_r(\d+)\.json", path.name)
-        doc = json.loads(path.read_text())
+    for path in runfiles.glob(folder, "*_r*.json"):
+        m = re.fullmatch(r"(.+)_r(\d+)\.json", os.path.basename(path))
+        doc = runfiles.load(path)
         configs = builds.setdefault(build_line(doc["build"]), [])
         if m.group(1) not in configs:
             configs.append(m.group(1))

@@ -23,6 +23,8 @@ import first_screen  # noqa: E402
 import portability  # noqa: E402
 import readme_rates  # noqa: E402
 import energy_summary  # noqa: E402
+import pack_results  # noqa: E402
+import runfiles  # noqa: E402
 from report_sections import common  # noqa: E402
 from report_sections.inputs import DEFAULT_STUDY  # noqa: E402
 
@@ -272,8 +274,7 @@ class EnergySummary(unittest.TestCase):
     SOURCE = os.path.join(TOP, "bench", "results", "h200-2026-11-27", "energy-cb46677", "energy-512-plan3-r1.json")
 
     def plant(self, d, name, joules, seconds=2.0, drop=False):
-        with open(self.SOURCE) as f:
-            run = json.load(f)
+        run = runfiles.load(self.SOURCE)  # packed in its folder's runs.jsonl
         run["implementations"] = run["implementations"][:1]  # hand CUDA
         i = run["implementations"][0]
         if drop:
@@ -301,6 +302,78 @@ class EnergySummary(unittest.TestCase):
             rows = energy_summary.energy_rows(d)
             self.assertAlmostEqual(energy_summary.median_of(rows[(128, "cuda", 3)]), (4.5 + 6.0) / 2 / (128e6 * 3))
             self.assertIn("under 1 s", "\n".join(energy_summary.table(rows)))
+
+
+class RunFiles(unittest.TestCase):
+    """A results folder packed (bench/pack_results.py) reads as it did loose (bench/runfiles.py): the same
+    names, records and texts, a half-written JSON failing as before; what a README names, a README and a
+    kind's lone file stay files; a file differing from the packed one of its name is refused."""
+
+    def plant(self, d):
+        os.makedirs(os.path.join(d, "call", "part"))
+        files = {"call/cuda_64x64x64.json": json.dumps({"a": 1, "x": [0.1, 1e300]}), "call/cuda_64x64x64.r2.json":
+                 '{"a": 2}', "call/half.json": '{"a": ', "call/time-64-r1.txt": "line 1\r\nline 2\n",
+                 "call/time-64-r2.txt": "é\n", "call/named.txt": "kept", "call/README.md": "see `named.txt`",
+                 "call/part/one.log": "alone", "call/part/a.json": "[1]", "call/part/b.json": "[2]"}
+        for name, text in files.items():
+            with open(os.path.join(d, name), "w", newline="") as f:
+                f.write(text)
+        return os.path.join(d, "call")
+
+    def read_all(self, folder):
+        out = {}
+        for path in runfiles.walk(folder, "*"):
+            try:
+                out[os.path.relpath(path, folder)] = runfiles.load(path)
+            except ValueError:
+                out[os.path.relpath(path, folder)] = ("not JSON", runfiles.read_text(path))
+        return out
+
+    def test_packed_reads_as_loose_and_what_is_named_stays(self):
+        with tempfile.TemporaryDirectory() as d:
+            call = self.plant(d)
+            docs = {os.path.join(call, "README.md"): "see `named.txt`"}
+            loose = self.read_all(call)
+            self.assertEqual(loose["time-64-r1.txt"], ("not JSON", "line 1\nline 2\n"))
+            removed = sum(pack_results.pack_folder(f, docs, root=d) for f in (call, os.path.join(call, "part")))
+            self.assertEqual(removed, 7)
+            self.assertEqual(sorted(os.listdir(call)), ["README.md", "logs.jsonl", "named.txt", "part", "runs.jsonl"])
+            self.assertEqual(sorted(os.listdir(os.path.join(call, "part"))), ["one.log", "runs.jsonl"])
+            self.assertEqual(self.read_all(call), loose)
+            self.assertEqual(runfiles.glob(call, "cuda_*x*.json"),
+                             [os.path.join(call, "cuda_64x64x64.json"), os.path.join(call, "cuda_64x64x64.r2.json")])
+            self.assertEqual(runfiles.glob(call, os.path.join("p*", "*.json")),
+                             [os.path.join(call, "part", n) for n in ("a.json", "b.json")])
+            with self.assertRaises(ValueError):
+                runfiles.load(os.path.join(call, "half.json"))
+            with self.assertRaises(FileNotFoundError):
+                runfiles.load(os.path.join(call, "gone.json"))
+            with open(os.path.join(call, "logs.jsonl"), "rb") as f:  # the bytes kept, line ends and all
+                self.assertIn(b'"line 1\\r\\nline 2\\n"', f.read())
+            with open(os.path.join(call, "runs.jsonl"), "rb") as f:
+                self.assertEqual(f.read().count(b"\n"), 2)  # half.json is kept as text
+            # A loose file written after the pack is read first; packing it over a different record is refused.
+            with open(os.path.join(call, "cuda_64x64x64.r2.json"), "w") as f:
+                f.write('{"a": 3}')
+            self.assertEqual(runfiles.load(os.path.join(call, "cuda_64x64x64.r2.json")), {"a": 3})
+            with self.assertRaisesRegex(ValueError, "differs from the file of that name already in"):
+                pack_results.pack_folder(call, docs, root=d)
+            with open(os.path.join(call, "cuda_64x64x64.r2.json"), "w") as f:
+                f.write('{"a": 2}')
+            self.assertEqual(pack_results.pack_folder(call, docs, root=d), 1)  # the same record: packed again
+
+    def test_a_pack_that_reads_back_different_is_caught_and_the_originals_kept(self):
+        with tempfile.TemporaryDirectory() as d:
+            call = self.plant(d)
+            real = runfiles.packed
+            runfiles.packed = lambda folder: {k: (p, line.replace('"a": 2', '"a": 9')) for k, (p, line)
+                                              in real(folder).items()}
+            try:
+                with self.assertRaisesRegex(ValueError, "reads back different"):
+                    pack_results.pack_folder(call, {}, root=d)
+            finally:
+                runfiles.packed = real
+            self.assertTrue(os.path.exists(os.path.join(call, "cuda_64x64x64.r2.json")))
 
 
 class StudyEnergy(unittest.TestCase):

@@ -14,7 +14,10 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEVICE = os.path.join(HERE, "..", "bench", "device")
+STUDIES = os.path.join(HERE, "..", "bench", "studies")  # the experiments, each its scripts
 sys.path.insert(0, DEVICE)
+for _study in ("cpu-sweep-depth", "cpu-threads"):
+    sys.path.insert(0, os.path.join(STUDIES, _study))
 import ctest_verdict as cv  # noqa: E402
 
 
@@ -217,7 +220,7 @@ class AwaveLines(unittest.TestCase):
 
     def test_the_scripts_grep_no_other_line_of_awave(self):
         stale = ("check: 0 differences", "bitwise identical", "NOT BITWISE")
-        for script in glob.glob(os.path.join(DEVICE, "*.sh")):
+        for script in glob.glob(os.path.join(DEVICE, "*.sh")) + glob.glob(os.path.join(STUDIES, "*", "*.sh")):
             if script.endswith("awave-lines.sh"):
                 continue
             with open(script) as f:
@@ -272,7 +275,7 @@ class StudyCommand(unittest.TestCase):
 
 
 class CpuDepthSummary(unittest.TestCase):
-    """bench/device/cpu_depth_summary.py on planted awave-cpu-depth lines: medians over the product's sweep,
+    """bench/studies/cpu-sweep-depth/cpu_depth_summary.py on planted awave-cpu-depth lines: medians over the product's sweep,
     the decision rule at 512^3 and 1000^3, a run not bitwise and a planted ulp not caught named (exit 1)."""
 
     @staticmethod
@@ -310,19 +313,19 @@ class CpuDepthSummary(unittest.TestCase):
             self.assertIn("NOT BITWISE: 512x512x512: 6 steps, 16 rows: 7 points differ", text)
             self.assertIn("NOT BITWISE: 512x512x512: a planted ulp not caught", text)
             self.assertNotIn("9.000e+09", text, "a wrong run is no rate")
-            r = subprocess.run([sys.executable, os.path.join(DEVICE, "cpu_depth_summary.py"), d],
+            r = subprocess.run([sys.executable, os.path.join(STUDIES, "cpu-sweep-depth", "cpu_depth_summary.py"), d],
                                capture_output=True, text=True)
             self.assertEqual(r.returncode, 1)
 
     def test_the_script_refuses_a_bad_depth_in_one_line(self):
-        r = subprocess.run(["bash", os.path.join(DEVICE, "cpu-depth.sh"), "/nonexistent/out", "3,9"],
+        r = subprocess.run(["bash", os.path.join(STUDIES, "cpu-sweep-depth", "cpu-depth.sh"), "/nonexistent/out", "3,9"],
                            capture_output=True, text=True)
         self.assertEqual(r.returncode, 2)
         self.assertEqual(r.stderr.strip(), "cpu-depth: DEPTHS takes steps 2-8, comma-separated, not '3,9'")
 
 
 class CpuThreadsSummary(unittest.TestCase):
-    """bench/device/cpu_threads_summary.py on planted runs: medians a thread count, the rate a thread,
+    """bench/studies/cpu-threads/cpu_threads_summary.py on planted runs: medians a thread count, the rate a thread,
     the scaling against one thread, the triad; a run whose digest is not the first run's is left out, named."""
 
     def test_the_table_of_planted_runs(self):
@@ -346,7 +349,7 @@ class CpuThreadsSummary(unittest.TestCase):
                              ["- left out: run-t4-s3-r3.json cpu-openmp: digest bb, the first run's aa"])
 
     def test_the_script_refuses_a_bad_thread_count_in_one_line(self):
-        r = subprocess.run(["bash", os.path.join(DEVICE, "cpu-threads.sh"), "/nonexistent/out", "64", "1", "1 x"],
+        r = subprocess.run(["bash", os.path.join(STUDIES, "cpu-threads", "cpu-threads.sh"), "/nonexistent/out", "64", "1", "1 x"],
                            capture_output=True, text=True)
         self.assertEqual(r.returncode, 2)
         self.assertEqual(r.stderr.strip(), "cpu-threads: THREADS takes counts, not 'x'")

@@ -5,23 +5,23 @@ the median over rounds of its best-chunk SU/s in the build and in the baseline b
 
     refactor_summary.py OUT_DIR
 """
-import glob
-import json
 import os
 import re
 import statistics
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # bench/
+import runfiles  # noqa: E402
+
 
 def main(argv):
     out = argv[0]
     rates = {}  # (impl, size, baseline?) -> [SU/s per round]
-    for path in sorted(glob.glob(os.path.join(out, "time-*.json"))):
+    for path in runfiles.glob(out, "time-*.json"):
         m = re.match(r"time-(.+?)(-base)?-(\d+)-r\d+\.json$", os.path.basename(path))
         if not m:
             continue
-        with open(path) as f:
-            r = json.load(f)
+        r = runfiles.load(path)
         for impl in r["implementations"]:
             if impl.get("is_reference"):
                 continue

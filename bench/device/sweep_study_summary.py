@@ -9,12 +9,13 @@ the digest (awave -digest) of a reference run of the same size and steps. Exits 
 bits are not the reference's, or where there is no timing run.
     sweep_study_summary.py OUT_DIR
     sweep_study_summary.py --ratios OUT_DIR A B [C ...]    (build-ab.sh: each later folder over A's)"""
-import glob
-import json
 import os
 import re
 import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # bench/
+import runfiles  # noqa: E402
 
 
 def plan_label(impl, tuning):
@@ -24,16 +25,11 @@ def plan_label(impl, tuning):
     return ("sweep" if sweeps else "single") + (f" {extra}" if extra else "")
 
 
-def load(path):
-    with open(path) as f:
-        return json.load(f)
-
-
 def collect(out):
     """The folder's timing rates {(points, size, implementation, plan): [best chunk of each run]}, the
     single-step limit (None without triad.json), the lines naming runs whose bits are not the
     reference's, and the number of runs."""
-    runs = {os.path.basename(p)[:-5]: load(p) for p in sorted(glob.glob(os.path.join(out, "*.json")))
+    runs = {os.path.basename(p)[:-5]: runfiles.load(p) for p in runfiles.glob(out, "*.json")
             if os.path.basename(p) != "triad.json"}
     reference = {}  # (shape, steps) -> digests of reference runs
     for run in runs.values():
@@ -58,8 +54,8 @@ def collect(out):
                 key = (shape[0] * shape[1] * shape[2], size, impl["id"], plan_label(impl, run.get("tuning", {})))
                 rates.setdefault(key, []).append(impl["best_su_per_s"])
     limit = None
-    if os.path.exists(os.path.join(out, "triad.json")):
-        limit = load(os.path.join(out, "triad.json"))["triad_bandwidth_gb_s"] * 1e9 / 24.0
+    if runfiles.exists(os.path.join(out, "triad.json")):
+        limit = runfiles.load(os.path.join(out, "triad.json"))["triad_bandwidth_gb_s"] * 1e9 / 24.0
     return rates, limit, bad, len(runs)
 
 

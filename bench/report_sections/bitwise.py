@@ -2,7 +2,7 @@
 import os
 import statistics
 
-from .common import fmt_su, load_runs, with_results
+from .common import fmt_su, load_runs, runfiles, with_results
 from .inputs import HERE
 
 
@@ -39,9 +39,8 @@ def bitwise_section(w, bitwise_dirs, cost_dirs):
                   f"{'PASS' if i.get('differences', 1) == 0 else '**FAIL** (' + str(i['differences']) + ')'} |")
         w("")
         summary = os.path.join(d, "summary.txt")
-        if os.path.exists(summary):
-            with open(summary) as f:
-                lines = [line.strip() for line in f if line.startswith(("ctest", "kill"))]
+        if runfiles.exists(summary):
+            lines = [line.strip() for line in runfiles.lines(summary) if line.startswith(("ctest", "kill"))]
             for line in lines:
                 w(f"- {line}")
             w("")

@@ -1,8 +1,10 @@
 """What the report's sections share: validating and loading result files, number formats, the
 steady rate of an MPI run."""
-import glob
-import json
 import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import runfiles  # noqa: E402
 
 RUN_KEYS = {"schema": str, "date": str, "build": dict, "params": dict, "implementations": list, "passed": bool,
             "checked_against_cpu": bool, "bytes_per_site_model": (int, float)}
@@ -66,15 +68,14 @@ def steady_su_of(run, impl_id):
 
 def with_results(dirs):
     """The directories that hold JSON result files."""
-    return [d for d in dirs if glob.glob(os.path.join(d, "*.json"))]
+    return [d for d in dirs if runfiles.glob(d, "*.json")]
 
 
 def load_runs(d, prefix):
     """The awave-run JSON files NAME.json of a directory whose names start with prefix."""
     runs = {}
-    for path in sorted(glob.glob(os.path.join(d, prefix + "*.json"))):
-        with open(path) as f:
-            runs[os.path.basename(path)[:-5]] = json.load(f)
+    for path in runfiles.glob(d, prefix + "*.json"):
+        runs[os.path.basename(path)[:-5]] = runfiles.load(path)
     return runs
 
 

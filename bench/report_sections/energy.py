@@ -1,10 +1,9 @@
 """Joules a site update on the GPUs (issue 58 item 6), from bench/device/energy.sh's runs: the report's
 section 5, and a study's own report (bench/study.sh runs energy.sh into STUDY/energy-PRESET)."""
-import json
 import os
 import sys
 
-from .common import fmt_su, with_results
+from .common import fmt_su, runfiles, with_results
 from .inputs import HERE
 
 sys.path.insert(0, HERE)
@@ -27,9 +26,7 @@ def energy_section(w, energy_dirs, number, note=""):
         w(note + "\n")
     for d in present:
         rows = energy_rows(d)
-        first = sorted(f for f in os.listdir(d) if f.startswith("energy-") and f.endswith(".json"))[0]
-        with open(os.path.join(d, first)) as f:
-            build = json.load(f)["build"]
+        build = runfiles.load(runfiles.glob(d, "energy-*.json")[0])["build"]
         w(f"### {build.get('accelerator', '?')}, `{build.get('name', '?')}` build of {build.get('git_commit', '?')} "
           f"(`{os.path.relpath(d, HERE)}`)\n")
         w("| size | code | plan | J a site update: median (min-max) | runs | W | SU/s |")

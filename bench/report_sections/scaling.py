@@ -1,10 +1,9 @@
 """Section 14: MPI and NCCL over several GPUs."""
-import glob
 import os
 import re
 import sys
 
-from .common import fmt_su, load_runs, steady_su, steady_su_of, with_results
+from .common import fmt_su, load_runs, runfiles, steady_su, steady_su_of, with_results
 from .inputs import DEFAULT_NCCL, DEFAULT_SWEEP_MPI, HERE
 
 sys.path.insert(0, HERE)
@@ -89,8 +88,7 @@ def sweep_paragraph(w, folders):
       "sweeps whole after the exchange (its parts as a functor of their own ran at 0.83 x). 2 H200s, NVLink, "
       f"`{os.path.relpath(present[-1], HERE)}` (the commits before and their decisions: "
       "`results/h200x2-2026-11-26/README.md`):\n")
-    with open(os.path.join(present[-1], "table.md")) as f:
-        w(f.read().rstrip() + "\n")
+    w(runfiles.read_text(os.path.join(present[-1], "table.md")).rstrip() + "\n")
     w("Targets (>= 95% at 2 GPUs, strong at 1024^3 and weak at 512^3 a GPU): hand CUDA 97.4% and 95.7%, met; "
       "Kokkos-CUDA 95.3% strong, met, and 91.6% weak, missed (its exchange, 7.8% of the time, is not hidden: "
       "ordering it on the GPU before the whole sweep is the next lever). Single steps over MPI, as before this "
@@ -136,10 +134,9 @@ def nccl_paragraph(w, summaries):
     w("| summary | checks (ok, failures) | planted faults that ended as the check expects | status |")
     w("|---|---|---|---|")
     for path in summaries:
-        if not os.path.exists(path):
+        if not runfiles.exists(path):
             continue
-        with open(path) as f:
-            lines = f.read().splitlines()
+        lines = runfiles.read_text(path).splitlines()
         checks = "; ".join(re.sub(r" on 2 processes", "", line.split(": ", 1)[0] + ": " + line.rsplit(": ", 1)[1])
                            for line in lines if "ok," in line and "failures" in line) or "—"
         planted = [line for line in lines if "planted" in line]
@@ -165,11 +162,10 @@ def halo_label(mpi):
 def mpi_machine(w, d):
     runs = load_runs(d, "")
     gpu = next((r["build"]["accelerator"] for r in runs.values()), "?")
-    gpus = sorted(glob.glob(os.path.join(d, "gpu-*.txt")))
+    gpus = runfiles.glob(d, "gpu-*.txt")
     count = 0
     if gpus:
-        with open(gpus[0]) as f:
-            count = sum(1 for line in f if line.strip())
+        count = sum(1 for line in runfiles.lines(gpus[0]) if line.strip())
     w(f"### {count} x {gpu} (`{os.path.relpath(d, HERE)}`)\n")
     checks = [(k, r) for k, r in sorted(runs.items()) if k.startswith("check_")]
     if checks:

@@ -2,12 +2,10 @@
 beside its single steps (bench/device/sweep-checks.sh: temporal-* directories), the Nsight Compute
 bounds, the levers measured, and the sweep in every model. The study's own calls (tblock-*) and
 every model's run-by-run medians are in their results folders' READMEs."""
-import glob
-import json
 import os
 import sys
 
-from .common import fmt_su
+from .common import fmt_su, runfiles
 from .inputs import DEFAULT_NCU, DEFAULT_SWEEP_COUNT, HERE
 
 sys.path.insert(0, os.path.join(HERE, "device"))
@@ -92,10 +90,9 @@ def product_runs(d):
     """{(n, steps, id): {plan: (SU/s, steps a sweep run)}} from a temporal-* directory's
     sweep-N-PLAN-STEPS.json files, and the (GPU, commit) they name."""
     rows, gpu, commit = {}, None, None
-    for p in sorted(glob.glob(os.path.join(d, "sweep-*.json"))):
+    for p in runfiles.glob(d, "sweep-*.json"):
         n, plan, steps = os.path.basename(p)[len("sweep-"):-len(".json")].split("-")
-        with open(p) as f:
-            run = json.load(f)
+        run = runfiles.load(p)
         gpu, commit = run["build"]["accelerator"], run["build"]["git_commit"]
         for impl in run["implementations"]:
             rows.setdefault((int(n), int(steps), impl["id"]), {})[int(plan)] = (
@@ -181,7 +178,7 @@ def temporal_section(w, product_dirs):
       "the same clean build at cf9a00f on each: `bench/device/sweep-counters.sh` with `SINGLE=1`, "
       "`results/h100-2026-11-26/ncu-cf9a00f` and `results/h200-2026-11-26/ncu-cf9a00f`; `bound`: the unit "
       "nearest its peak, `bench/ncu_summary.py`):\n")
-    w(ncu_summary.table([(path, name) for path, name in DEFAULT_NCU if os.path.exists(path)]) + "\n")
+    w(ncu_summary.table([(path, name) for path, name in DEFAULT_NCU if runfiles.exists(path)]) + "\n")
     w("Hand CUDA's sweep is bound by instruction issue on both GPUs (77% / 85% SM throughput, 0.77 / 0.86 "
       "warps issued a scheduler a cycle; the same 1.82e9 instructions: the two GPUs have the same SMs and "
       "clocks), with DRAM at 61% / 47%: the H200's 1.45 x bandwidth goes unused, which is why the sweep runs "
@@ -197,7 +194,7 @@ def temporal_section(w, product_dirs):
       "(1.11 / 1.20 x hand CUDA at 512^3 / 1000^3: 5.7 updates a point on a 24 x 12 tile, and spills), two "
       "reach 1.09 / 1.10 x (`reg2p-28x16`), five 1.05 / 1.14 x, six 0.77 / 0.84 x.\n")
     counted = [(heading, os.path.join(d, f"count-{impl}-sass.csv")) for d, impl, heading in DEFAULT_SWEEP_COUNT
-               if os.path.exists(os.path.join(d, f"count-{impl}-sass.csv"))]
+               if runfiles.exists(os.path.join(d, f"count-{impl}-sass.csv"))]
     if counted:
         w("Issue slots a site update of every model's sweep on the H200, the hand codes and Kokkos-CUDA before and after the bulk "
           "planes (issue 57, \"count first\": 32 x the warp instructions Nsight Compute's source page counts on each "
@@ -356,7 +353,7 @@ def every_model_section(w, loc_json=None):
       "at 1000^3 against the triad measured minutes later in the same call (120.8 GB/s; 1.01 and 1.03 against "
       "the first). So the target holds at 512^3 on both CPUs and at 1000^3 on the H100's; on the H200's at "
       "1000^3 it is not shown, and the limit itself moved 35% within one call.\n")
-    w("What binds the CPU's sweep (issue 57; `bench/device/cpu-threads.sh`, its rule stated before the runs: under "
+    w("What binds the CPU's sweep (issue 57; `bench/studies/cpu-threads/cpu-threads.sh`, its rule stated before the runs: under "
       "0.6 x linear scaling at 16 threads the bound is shared, at or above it each core's work). On the H100 "
       "machine's Xeon at 512^3 (clean 8f9e458, two interleaved rounds, `results/h100-2026-11-27/cpu-threads-8f9e458`) "
       "one thread sweeps 5.2e8 SU/s (cpu-openmp) and 4.8e8 (Kokkos-OpenMP), 16 threads 3.3e9 and 3.7e9: 0.39 and "
@@ -372,9 +369,8 @@ def every_model_section(w, loc_json=None):
     w("What each model needed beyond its single step, and the lines of its sweep (non-blank, non-comment; "
       "`bench/count_loc.py`, its `sweep` entry):\n")
     lines = {}
-    if loc_json and os.path.exists(loc_json):
-        with open(loc_json) as f:
-            loc = json.load(f)
+    if loc_json and runfiles.exists(loc_json):
+        loc = runfiles.load(loc_json)
         lines = {k: v["lines"] for k, v in loc.get("sweep", {}).items()}
         w(f"Counted at `{loc['git_commit']}`: the GPU sweep shared by hand CUDA, Kokkos-CUDA and hand omp "
           f"{lines.get('GPU sweep, shared (hand CUDA, Kokkos-CUDA, hand omp)', '-')} lines, the CPU's shared by "

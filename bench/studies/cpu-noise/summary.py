@@ -6,12 +6,13 @@ run (the median over runs of max / min), how the best chunk follows the triad re
 
     python3 bench/studies/cpu-noise/summary.py OUT_DIR
 """
-import glob
-import json
 import os
 import re
 import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # bench/
+import runfiles  # noqa: E402
 
 PLANS = ("study", "long", "close", "single")
 CODES = ("cpu-openmp", "kokkos-openmp")
@@ -30,15 +31,14 @@ def pearson(xs, ys):
 def load(out):
     """{plan: {round: {code: (best SU/s, [chunk rates])}}} and {round: triad GB/s read before it}."""
     runs, triads = {}, {}
-    for path in glob.glob(os.path.join(out, "*-r*.json")):
+    for path in runfiles.glob(out, "*-r*.json"):
         name = os.path.basename(path)
         m = re.match(r"(\w+)-r(\d+)(\.end)?\.json$", name)
         if not m:
             continue
         plan, rnd = m.group(1), int(m.group(2))
         try:
-            with open(path) as f:
-                data = json.load(f)
+            data = runfiles.load(path)
         except (OSError, ValueError):
             continue  # a run that wrote no JSON: its .txt says why
         if plan == "triad":
