@@ -75,8 +75,9 @@ __global__ void __launch_bounds__(32 * (CJ / R), 1) big_sweep(SweepFields a, int
   bool in_padded[C];
   double cs2[AK];  // (cs2 depends on k alone; 0 off the grid, where no level is computed)
   // Padded index of the thread's first column at plane 0; column c is `offset(c)` further (one base
-  // held, not one a column: the registers go to the march).
-  const long base = a.si + (j_first + threadIdx.y * R + 1) * a.sj + (k_first + threadIdx.x + 1);
+  // held, not one a column: the registers go to the march). threadIdx is unsigned: uncast, a first
+  // row or column below -1 wrapped past 2^32 and its threads read 2^32 sj (or 2^32) values off.
+  const long base = a.si + (j_first + int(threadIdx.y) * R + 1) * a.sj + (k_first + int(threadIdx.x) + 1);
   auto offset = [&](int c) { return (c % R) * a.sj + 32 * (c / R); };
 #pragma unroll
   for (int c = 0; c < C; ++c) {
