@@ -116,6 +116,8 @@ MUTANTS = [
      "  if (!fits(dims, value_bytes, limit))\n    fail(", "  if (false)\n    fail(", "^damaged_files\\."),
     ("checked reads: an attribute's stored type not compared (HDF5 converts a damaged one)", "src/io/vtkhdf.cpp",
      "    require_stored_type(type, {stored_type<T>()}, what);", "    (void)type;", "^damaged_files\\."),
+    ("checked reads: an array not held to the grid WholeExtent declares", "src/io/vtkhdf.cpp", "  if (grid &&\n",
+     "  if (false &&\n", "^DamagedVtkHdf\\."),
 ]
 
 
