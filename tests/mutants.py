@@ -118,6 +118,11 @@ MUTANTS = [
      "    require_stored_type(type, {stored_type<T>()}, what);", "    (void)type;", "^damaged_files\\."),
     ("checked reads: an array not held to the grid WholeExtent declares", "src/io/vtkhdf.cpp", "  if (grid &&\n",
      "  if (false &&\n", "^DamagedVtkHdf\\."),
+    ("checked reads: a chunk index entry's size not held to the chunk's", "src/io/vtkhdf.cpp",
+     "      if (addr != HADDR_UNDEF && (size != chunk_bytes", "      if (false && (size != chunk_bytes",
+     "^DamagedVtkHdf\\."),
+    ("integrity: a time counter that does not increase taken as intact", "src/io/integrity.cpp",
+     "    if (s > 0 && time <= steps[std::size_t(s - 1)]) {", "    if (false) {", "^Integrity\\.ZeroedSteps"),
 ]
 
 

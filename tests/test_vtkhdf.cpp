@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
+#include <cstdint>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 using namespace awave;
 
@@ -270,4 +273,36 @@ TEST_F(DamagedVtkHdf, AStringAttributeOfAnotherKindIsRefused) {
   });
   EXPECT_NE(refusal().find("attribute Type is not a fixed-length string as awave writes it"), std::string::npos)
       << refusal();
+}
+
+TEST_F(DamagedVtkHdf, AChunkIndexEntryOfAnotherSizeIsRefusedBeforeHdf5ReadsIt) {
+  // Values' one chunk (3 slots of int64), and its entry in the chunk index (a version-1 B-tree
+  // node: the key's chunk size, filter mask and offsets, then the chunk's address).
+  haddr_t addr = HADDR_UNDEF;
+  damage([&addr](hid_t file) {
+    const hid_t ds = H5Dopen2(file, "/VTKHDF/Steps/Values", H5P_DEFAULT);
+    const hsize_t origin = 0;
+    unsigned filters = 0;
+    hsize_t size = 0;
+    H5Dget_chunk_info_by_coord(ds, &origin, &filters, &addr, &size);
+    H5Dclose(ds);
+    EXPECT_EQ(size, 24u);
+  });
+  std::string bytes;
+  {
+    std::ifstream in(path_, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::uint32_t key[2] = {24, 0};
+  const std::uint64_t rest[3] = {0, 0, addr};
+  std::string entry(reinterpret_cast<const char*>(key), sizeof key);
+  entry.append(reinterpret_cast<const char*>(rest), sizeof rest);
+  const std::size_t at = bytes.find(entry);
+  ASSERT_NE(at, std::string::npos) << "no chunk index entry for Values: the file format changed";
+  const std::uint32_t huge = 0x7fffffff;  // HDF5 would allocate 2 GiB to read the chunk
+  std::fstream f(path_, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekp(std::streamoff(at));
+  f.write(reinterpret_cast<const char*>(&huge), sizeof huge);
+  f.close();
+  EXPECT_NE(refusal().find("/VTKHDF/Steps/Values: a chunk of 2147483647 bytes at"), std::string::npos) << refusal();
 }

@@ -157,8 +157,12 @@ SeriesReport check_series(const std::string& path, const std::string& group, con
     auto& why = r.damage[std::size_t(s)];
     const int64_t slot = slots[std::size_t(s)], time = steps[std::size_t(s)];
     const int64_t slot_prev = fields == 2 ? slot : -1;
-    if ((!prev_slots.empty() && prev_slots[std::size_t(s)] != slot_prev) || slot < 0 || slot >= slot_count ||
-        sums.records[std::size_t(slot)] != snapshot_record(time, slot, slot_prev, p, c.n_boundary_layers)) {
+    // Each record verifies alone; one whose time does not follow the one before is damaged all
+    // the same (zeroed Steps arrays make every entry slot 0 at time 0, whose record matches).
+    if (s > 0 && time <= steps[std::size_t(s - 1)]) {
+      why = fmt::format("its time counter {} does not follow the one before ({})", time, steps[std::size_t(s - 1)]);
+    } else if ((!prev_slots.empty() && prev_slots[std::size_t(s)] != slot_prev) || slot < 0 || slot >= slot_count ||
+               sums.records[std::size_t(slot)] != snapshot_record(time, slot, slot_prev, p, c.n_boundary_layers)) {
       why = fmt::format("its record (time {}, slot {}, parameters) does not match its checksum", time, slot);
     } else {
       for (int a = 0; a < fields && !why; ++a) {

@@ -726,11 +726,23 @@ class CheckedDataset {
     Handle create(H5Dget_create_plist(ds), H5Pclose, path.c_str());
     if (H5Pget_nfilters(create) != 0) fail(path + " has filters, which awave never writes");
     dims = checked_extent(space, rank, value_bytes, file.bytes(), path);
+    file_bytes = file.bytes();
     if (H5Pget_layout(create) == H5D_CHUNKED) {  // HDF5 allocates a chunk to read one
-      std::vector<hsize_t> chunk(static_cast<std::size_t>(rank));
-      if (H5Pget_chunk(create, rank, chunk.data()) != rank || !fits(chunk, value_bytes, file.bytes()))
+      chunk.resize(static_cast<std::size_t>(rank));
+      if (H5Pget_chunk(create, rank, chunk.data()) != rank || !fits(chunk, value_bytes, file.bytes()) ||
+          std::count(chunk.begin(), chunk.end(), 0))
         fail(path + "'s chunks are not what awave writes");
     }
+  }
+  // Reads the hyperslab [start, start + count) into `values` (as mem_type), after checking each
+  // chunk it touches in HDF5's chunk index, which H5Dread follows: an entry of another size than
+  // the chunk's, or beyond the file's end, is damaged (HDF5 would allocate that size to read it).
+  void read(hid_t mem_type, const std::vector<hsize_t>& start, const std::vector<hsize_t>& count, void* values) const {
+    if (std::count(count.begin(), count.end(), 0)) return;
+    require_chunks(start, count);
+    check(H5Sselect_hyperslab(space, H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr), "select");
+    Handle mem(H5Screate_simple(int(count.size()), count.data(), nullptr), H5Sclose, "create dataspace");
+    check(H5Dread(ds, mem_type, mem, space, H5P_DEFAULT, values), path.c_str());
   }
   // Every value, stored as T (the dataset opened with stored_type<T>() alone).
   template <class T>
@@ -739,7 +751,7 @@ class CheckedDataset {
     hsize_t n = 1;
     for (hsize_t d : dims) n *= d;  // fits in the file (checked_extent)
     std::vector<T> values(n);
-    check(H5Dread(ds, native_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), path.c_str());
+    read(native_type<T>(), std::vector<hsize_t>(dims.size(), 0), dims, values.data());
     return values;
   }
 
@@ -747,7 +759,34 @@ class CheckedDataset {
   Handle ds, space;
   hid_t stored = -1;  // one of the predefined types given
   std::size_t value_bytes = 0;
-  std::vector<hsize_t> dims;
+  std::vector<hsize_t> dims, chunk;  // chunk: empty where contiguous
+  hsize_t file_bytes = 0;
+
+ private:
+  void require_chunks(const std::vector<hsize_t>& start, const std::vector<hsize_t>& count) const {
+    if (chunk.empty()) return;
+    hsize_t chunk_bytes = value_bytes;
+    for (hsize_t c : chunk) chunk_bytes *= c;  // fits in the file (checked on opening)
+    std::vector<hsize_t> at(chunk.size());
+    auto first = [&](std::size_t a) { return start[a] / chunk[a] * chunk[a]; };
+    for (std::size_t a = 0; a < at.size(); ++a) at[a] = first(a);
+    for (;;) {
+      unsigned filters = 0;
+      haddr_t addr = HADDR_UNDEF;
+      hsize_t size = 0;
+      if (H5Dget_chunk_info_by_coord(ds, at.data(), &filters, &addr, &size) < 0)
+        fail(path + ": its chunk index cannot be read");
+      if (addr != HADDR_UNDEF && (size != chunk_bytes || addr > file_bytes || size > file_bytes - addr))
+        fail(fmt::format("{}: a chunk of {} bytes at {} in the index, not one of {} bytes in the file's {}", path, size,
+                         addr, chunk_bytes, file_bytes));
+      std::size_t a = at.size();  // the next chunk, the last axis fastest
+      while (a > 0 && (at[a - 1] += chunk[a - 1]) >= start[a - 1] + count[a - 1]) {
+        at[a - 1] = first(a - 1);
+        --a;
+      }
+      if (a == 0) return;
+    }
+  }
 };
 
 // Attribute `name` of `obj`: N values stored as T, a scalar (N = 1) or a 1-D array of N, as the
@@ -895,11 +934,8 @@ std::vector<double> read_slot_planes(const std::string& path, const std::string&
     fail(fmt::format("{} has no slot {} with planes {}..{}", ds_path, t, gi0, int64_t(gi0) + ni));
   nz = d.dims[1];
   ny = d.dims[2];
-  const hsize_t start[4] = {hsize_t(t), 0, 0, hsize_t(gi0)}, count[4] = {1, nz, ny, hsize_t(ni)};
-  check(H5Sselect_hyperslab(d.space, H5S_SELECT_SET, start, nullptr, count, nullptr), "select");
   std::vector<double> values(nz * ny * hsize_t(ni));
-  Handle mem = make_space({1, nz, ny, hsize_t(ni)});
-  check(H5Dread(d.ds, H5T_NATIVE_DOUBLE, mem, d.space, H5P_DEFAULT, values.data()), ds_path.c_str());
+  d.read(H5T_NATIVE_DOUBLE, {hsize_t(t), 0, 0, hsize_t(gi0)}, {1, nz, ny, hsize_t(ni)}, values.data());
   return values;
 }
 
@@ -937,11 +973,8 @@ void read_vtkhdf_kslabs(const std::string& path, const std::string& dataset, int
   std::vector<double> values;
   for (hsize_t k0 = 0; k0 < d[1]; k0 += planes) {
     const hsize_t nk = std::min(planes, d[1] - k0);
-    const hsize_t start[4] = {hsize_t(t), k0, 0, 0}, count[4] = {1, nk, d[2], d[3]};
-    check(H5Sselect_hyperslab(checked.space, H5S_SELECT_SET, start, nullptr, count, nullptr), "select slab");
     values.resize(nk * d[2] * d[3]);
-    Handle mem = make_space({1, nk, d[2], d[3]});
-    check(H5Dread(checked.ds, H5T_NATIVE_DOUBLE, mem, checked.space, H5P_DEFAULT, values.data()), dataset.c_str());
+    checked.read(H5T_NATIVE_DOUBLE, {hsize_t(t), k0, 0, 0}, {1, nk, d[2], d[3]}, values.data());
     visit(int(k0), int(nk), values);
   }
 }
@@ -992,10 +1025,7 @@ void read_vtkhdf_state(const std::string& path, const std::string& group, int64_
     slab.resize(planes * ny * hsize_t(ni));  // the shape checked: no more than the file holds
     for (hsize_t k0 = 0; k0 < nz; k0 += planes) {
       const hsize_t nk = std::min(planes, nz - k0);
-      const hsize_t start[4] = {hsize_t(slot), k0, 0, hsize_t(gi0)}, count[4] = {1, nk, ny, hsize_t(ni)};
-      check(H5Sselect_hyperslab(checked.space, H5S_SELECT_SET, start, nullptr, count, nullptr), "select slab");
-      Handle mem = make_space({1, nk, ny, hsize_t(ni)});
-      check(H5Dread(checked.ds, H5T_NATIVE_DOUBLE, mem, checked.space, H5P_DEFAULT, slab.data()), ds_path.c_str());
+      checked.read(H5T_NATIVE_DOUBLE, {hsize_t(slot), k0, 0, hsize_t(gi0)}, {1, nk, ny, hsize_t(ni)}, slab.data());
       transpose_planes<false>(slab.data(), fields[a], g, pi0, ni, int(k0), int(nk));
     }
   }
