@@ -135,6 +135,18 @@ MUTANTS = [
     ("study census: a held run of several codes held if any code is", "bench/study_evidence.py",
      "same = all(i.get(\"digest\") in refs for i in impls)", "same = any(i.get(\"digest\") in refs for i in impls)",
      "^bench\\.portability$"),
+    # Issue 74: the reader's checked reads, each the only guard against one planted damage.
+    ("checked reads: an extent larger than the file sized a buffer", "src/io/vtkhdf.cpp",
+     "  if (!fits(dims, value_bytes, limit))\n    fail(", "  if (false)\n    fail(", "^damaged_files\\."),
+    ("checked reads: an attribute's stored type not compared (HDF5 converts a damaged one)", "src/io/vtkhdf.cpp",
+     "    require_stored_type(type, {stored_type<T>()}, what);", "    (void)type;", "^damaged_files\\."),
+    ("checked reads: an array not held to the grid WholeExtent declares", "src/io/vtkhdf.cpp", "  if (grid &&\n",
+     "  if (false &&\n", "^DamagedVtkHdf\\."),
+    ("checked reads: a chunk index entry's size not held to the chunk's", "src/io/vtkhdf.cpp",
+     "      if (addr != HADDR_UNDEF && (size != chunk_bytes", "      if (false && (size != chunk_bytes",
+     "^DamagedVtkHdf\\."),
+    ("integrity: a time counter that does not increase taken as intact", "src/io/integrity.cpp",
+     "    if (s > 0 && time <= steps[std::size_t(s - 1)]) {", "    if (false) {", "^Integrity\\.ZeroedSteps"),
 ]
 
 

@@ -335,3 +335,27 @@ TEST(FieldDigest, EveryInteriorBitCounts) {
   ghost[g.index(0, 0, 0)] += 1.0;
   EXPECT_EQ(awave::field_digest(ghost.data(), g), digest) << "a ghost point is not the field";
 }
+
+// Zeroed Steps arrays (the kind of damage a run of zero bytes leaves) make every snapshot slot 0 at
+// time 0, whose record matches its checksum: the time counters that do not increase are what
+// shows it. -verify names the first; a restart goes back to snapshot 0, saying so (it continued
+// from step 0 without a word before).
+TEST_F(Integrity, ZeroedStepsArraysAreNamedAndTheRestartSaysWhereItGoesBack) {
+  const std::string f = copy("damaged.vtkhdf");
+  for (hsize_t n = 0; n <= hsize_t(kLast); ++n)
+    for (const char* array : {"Values", "PointDataOffsets/u", "PointDataOffsets/u_prev"})
+      awave_test::set_steps_entry(f, array, n, 0);
+  const Outcome v = run("-verify damaged.vtkhdf");
+  EXPECT_EQ(v.status, 1);
+  EXPECT_NE(v.err.find("snapshot 1 of 6 is DAMAGED: its time counter 0 does not follow the one before (0)"),
+            std::string::npos)
+      << v.err;
+  const Outcome r = run("-restart damaged.vtkhdf -impl cpu -nsteps 1 -no_output -no_check -quiet probe");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err.rfind("awave: warning: restart file 'damaged.vtkhdf': snapshot 5 (step 0) is damaged (its time "
+                        "counter 0 does not follow the one before (0)); continuing from snapshot 0 (step 0)",
+                        0),
+            0u)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}

@@ -2,8 +2,12 @@
 #include "io/vtkhdf.hpp"
 
 #include <gtest/gtest.h>
+#include <hdf5.h>
 
+#include <cstdint>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 using namespace awave;
 
@@ -160,4 +164,145 @@ TEST_F(VtkHdf, StateReadBackIsBitwiseWhatWasWritten) {
     std::vector<double> wrong(other.size());
     EXPECT_THROW(read_vtkhdf_state(path_, kSnapshotArrays, 1, other, wrong.data(), wrong.data()), std::runtime_error);
   }
+}
+
+// The reader's checked reads (issue 74): a file damaged in what the reader reads to find the
+// fields is refused with an exception naming the object, before HDF5 converts it or a buffer is
+// sized from it. Each case plants one damage through HDF5 into an otherwise good file.
+class DamagedVtkHdf : public VtkHdf {
+ protected:
+  void SetUp() override {
+    VtkHdf::SetUp();
+    const WaveProblem problem(params_);
+    const std::vector<double> u = position_field(problem.geometry(), 0.0);
+    VtkHdfWriter w(path_, problem, {}, 3);
+    w.append(0, {u.data(), u.data()}, false);
+    w.close(true);
+    ASSERT_NO_THROW(read_vtkhdf_contents(path_));  // the undamaged file reads
+  }
+  // Runs `plant(file)` on the file opened for writing.
+  template <class Plant>
+  void damage(Plant plant) {
+    const hid_t file = H5Fopen(path_.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(file, 0);
+    plant(file);
+    ASSERT_GE(H5Fclose(file), 0);
+  }
+  // The message read_vtkhdf_contents refuses the file with ("" where it reads it).
+  std::string refusal() const {
+    try {
+      read_vtkhdf_contents(path_);
+    } catch (const std::runtime_error& e) {
+      return e.what();
+    }
+    return "";
+  }
+};
+
+namespace {
+
+// An attribute of /wave_params replaced by one of another stored type.
+void replace_int_attribute(hid_t file, const char* name, hid_t type, int value) {
+  const hid_t group = H5Gopen2(file, "/wave_params", H5P_DEFAULT);
+  H5Adelete(group, name);
+  const hid_t space = H5Screate(H5S_SCALAR);
+  const hid_t attr = H5Acreate2(group, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+  H5Awrite(attr, H5T_NATIVE_INT, &value);
+  H5Aclose(attr);
+  H5Sclose(space);
+  H5Gclose(group);
+}
+
+}  // namespace
+
+TEST_F(DamagedVtkHdf, AnAttributeOfAnotherStoredTypeIsRefusedUnconverted) {
+  // The same value, which HDF5 would convert without complaint: big-endian, and 16-bit.
+  for (const hid_t type : {H5T_STD_I32BE, H5T_STD_I16LE}) {
+    damage([type](hid_t file) { replace_int_attribute(file, "nsteps", type, 7); });
+    EXPECT_NE(refusal().find("attribute nsteps is not stored as awave writes it"), std::string::npos) << refusal();
+  }
+  damage([](hid_t file) { replace_int_attribute(file, "nsteps", H5T_STD_I32LE, 7); });
+  EXPECT_EQ(refusal(), "") << "the stored type awave writes is read";
+}
+
+TEST_F(DamagedVtkHdf, AStepsArrayLongerThanTheFileCanHoldIsRefusedBeforeAllocating) {
+  // Values again, with 2^40 entries (8 TiB) whose chunks are never allocated: the file stays small.
+  damage([](hid_t file) {
+    H5Ldelete(file, "/VTKHDF/Steps/Values", H5P_DEFAULT);
+    const hsize_t n = hsize_t(1) << 40, unlimited = H5S_UNLIMITED, chunk = 4;
+    const hid_t space = H5Screate_simple(1, &n, &unlimited);
+    const hid_t create = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(create, 1, &chunk);
+    H5Dclose(H5Dcreate2(file, "/VTKHDF/Steps/Values", H5T_STD_I64LE, space, H5P_DEFAULT, create, H5P_DEFAULT));
+    H5Pclose(create);
+    H5Sclose(space);
+  });
+  EXPECT_LT(std::filesystem::file_size(path_), std::uintmax_t(1) << 20);
+  EXPECT_NE(refusal().find("/VTKHDF/Steps/Values (1099511627776 values of 8 bytes) is larger than the"),
+            std::string::npos)
+      << refusal();
+}
+
+TEST_F(DamagedVtkHdf, AnArrayNotOfTheDeclaredGridIsRefused) {
+  damage([](hid_t file) {  // WholeExtent says 12 x-points; the arrays have 11
+    const hid_t root = H5Gopen2(file, "/VTKHDF", H5P_DEFAULT);
+    const hid_t attr = H5Aopen(root, "WholeExtent", H5P_DEFAULT);
+    const int64_t extent[6] = {0, 11, 0, 8, 0, 3};
+    H5Awrite(attr, H5T_NATIVE_INT64, extent);
+    H5Aclose(attr);
+    H5Gclose(root);
+  });
+  EXPECT_NE(refusal().find("/VTKHDF/PointData/sos is of shape 1x4x9x11, not the grid's 4x9x12"), std::string::npos)
+      << refusal();
+}
+
+TEST_F(DamagedVtkHdf, AStringAttributeOfAnotherKindIsRefused) {
+  damage([](hid_t file) {  // Type as a variable-length string (which VTK 9.3 cannot read)
+    const hid_t root = H5Gopen2(file, "/VTKHDF", H5P_DEFAULT);
+    H5Adelete(root, "Type");
+    const hid_t type = H5Tcopy(H5T_C_S1);
+    H5Tset_size(type, H5T_VARIABLE);
+    const hid_t space = H5Screate(H5S_SCALAR);
+    const hid_t attr = H5Acreate2(root, "Type", type, space, H5P_DEFAULT, H5P_DEFAULT);
+    const char* value = "ImageData";
+    H5Awrite(attr, type, &value);
+    H5Aclose(attr);
+    H5Sclose(space);
+    H5Tclose(type);
+    H5Gclose(root);
+  });
+  EXPECT_NE(refusal().find("attribute Type is not a fixed-length string as awave writes it"), std::string::npos)
+      << refusal();
+}
+
+TEST_F(DamagedVtkHdf, AChunkIndexEntryOfAnotherSizeIsRefusedBeforeHdf5ReadsIt) {
+  // Values' one chunk (3 slots of int64), and its entry in the chunk index (a version-1 B-tree
+  // node: the key's chunk size, filter mask and offsets, then the chunk's address).
+  haddr_t addr = HADDR_UNDEF;
+  damage([&addr](hid_t file) {
+    const hid_t ds = H5Dopen2(file, "/VTKHDF/Steps/Values", H5P_DEFAULT);
+    const hsize_t origin = 0;
+    unsigned filters = 0;
+    hsize_t size = 0;
+    H5Dget_chunk_info_by_coord(ds, &origin, &filters, &addr, &size);
+    H5Dclose(ds);
+    EXPECT_EQ(size, 24u);
+  });
+  std::string bytes;
+  {
+    std::ifstream in(path_, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::uint32_t key[2] = {24, 0};
+  const std::uint64_t rest[3] = {0, 0, addr};
+  std::string entry(reinterpret_cast<const char*>(key), sizeof key);
+  entry.append(reinterpret_cast<const char*>(rest), sizeof rest);
+  const std::size_t at = bytes.find(entry);
+  ASSERT_NE(at, std::string::npos) << "no chunk index entry for Values: the file format changed";
+  const std::uint32_t huge = 0x7fffffff;  // HDF5 would allocate 2 GiB to read the chunk
+  std::fstream f(path_, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekp(std::streamoff(at));
+  f.write(reinterpret_cast<const char*>(&huge), sizeof huge);
+  f.close();
+  EXPECT_NE(refusal().find("/VTKHDF/Steps/Values: a chunk of 2147483647 bytes at"), std::string::npos) << refusal();
 }

@@ -139,23 +139,30 @@ std::optional<int> first_bad_plane(const std::string& path, const std::string& d
 // One time series: every entry (or, with newest_only, back to the newest that verifies). Entry n
 // holds `steps[n]` in slot slots[n] of the datasets group/u (and group/u_prev where stored).
 // prev_slots: u_prev's slot of each entry, where the file says it apart from u's (PointDataOffsets).
+// fields: how many arrays the series holds (u, u_prev: 2), which its checksums must cover.
 SeriesReport check_series(const std::string& path, const std::string& group, const std::vector<int64_t>& steps,
                           const std::vector<int64_t>& slots, const std::vector<int64_t>& prev_slots, int64_t slot_count,
-                          int value_bytes, const SeriesChecksums& sums, const VtkHdfContents& c, bool newest_only) {
+                          int fields, int value_bytes, const SeriesChecksums& sums, const VtkHdfContents& c,
+                          bool newest_only) {
   SeriesReport r;
   r.count = int64_t(steps.size());
   r.steps = steps;
   r.damage.assign(steps.size(), std::nullopt);
   const WaveParams& p = c.params;
-  const int64_t nx = p.nx(), fields = sums.fields;
-  if (int64_t(sums.planes.size()) != slot_count * fields * nx || int64_t(sums.records.size()) != slot_count)
+  const int64_t nx = p.nx();
+  if (sums.fields != fields || int64_t(sums.planes.size()) != slot_count * fields * nx ||
+      int64_t(sums.records.size()) != slot_count)
     throw std::runtime_error(fmt::format("the checksum arrays of {} do not match its shape (damaged)", group));
   for (int64_t s = r.count - 1; s >= 0; --s) {
     auto& why = r.damage[std::size_t(s)];
     const int64_t slot = slots[std::size_t(s)], time = steps[std::size_t(s)];
     const int64_t slot_prev = fields == 2 ? slot : -1;
-    if ((!prev_slots.empty() && prev_slots[std::size_t(s)] != slot_prev) || slot < 0 || slot >= slot_count ||
-        sums.records[std::size_t(slot)] != snapshot_record(time, slot, slot_prev, p, c.n_boundary_layers)) {
+    // Each record verifies alone; one whose time does not follow the one before is damaged all
+    // the same (zeroed Steps arrays make every entry slot 0 at time 0, whose record matches).
+    if (s > 0 && time <= steps[std::size_t(s - 1)]) {
+      why = fmt::format("its time counter {} does not follow the one before ({})", time, steps[std::size_t(s - 1)]);
+    } else if ((!prev_slots.empty() && prev_slots[std::size_t(s)] != slot_prev) || slot < 0 || slot >= slot_count ||
+               sums.records[std::size_t(slot)] != snapshot_record(time, slot, slot_prev, p, c.n_boundary_layers)) {
       why = fmt::format("its record (time {}, slot {}, parameters) does not match its checksum", time, slot);
     } else {
       for (int a = 0; a < fields && !why; ++a) {
@@ -179,6 +186,8 @@ SeriesReport check_series(const std::string& path, const std::string& group, con
 IntegrityReport check_integrity(const std::string& path, bool newest_only) {
   IntegrityReport r;
   const VtkHdfContents c = read_vtkhdf_contents(path);
+  // The checksums are indexed by /wave_params' shape, and the arrays read by theirs.
+  if (!c.arrays_have_params_shape()) throw std::runtime_error("its arrays are not of the shape in /wave_params");
   const int64_t n = c.committed_snapshots();
   const std::vector<int64_t> values(c.step_values.begin(), c.step_values.begin() + n);
   const std::vector<int64_t> slots(c.offsets.at("u").begin(), c.offsets.at("u").begin() + n);
@@ -201,12 +210,12 @@ IntegrityReport check_integrity(const std::string& path, bool newest_only) {
   if (c.offsets.count("u_prev")) prev_slots.assign(c.offsets.at("u_prev").begin(), c.offsets.at("u_prev").begin() + n);
   if (!newest_only || !c.checkpoints)
     r.snapshots = check_series(path, kSnapshotArrays, values, slots, prev_slots, c.dims.at("u")[0],
-                               c.value_bytes.at("u"), sums->snapshots, c, newest_only);
+                               c.dims.count("u_prev") ? 2 : 1, c.value_bytes.at("u"), sums->snapshots, c, newest_only);
   if (c.checkpoints) {
     if (!sums->checkpoints) throw std::runtime_error("its checkpoints have no checksums (damaged)");
     std::vector<int64_t> cslots(c.checkpoints->steps.size());
     for (std::size_t s = 0; s < cslots.size(); ++s) cslots[s] = int64_t(s);
-    r.checkpoints = check_series(path, kCheckpointGroup, c.checkpoints->steps, cslots, {}, c.checkpoints->slots, 8,
+    r.checkpoints = check_series(path, kCheckpointGroup, c.checkpoints->steps, cslots, {}, c.checkpoints->slots, 2, 8,
                                  *sums->checkpoints, c, newest_only);
   }
   if (!newest_only) {

@@ -29,8 +29,7 @@ RestartPoint read_restart_point(const std::string& path) {
 
   WaveParams p = c.params;
   const auto u_dims = c.dims.at("u");
-  if (u_dims[1] != p.nz() || u_dims[2] != p.ny() || u_dims[3] != p.nx() ||
-      (c.dims.count("u_prev") && c.dims.at("u_prev") != u_dims))
+  if (!c.arrays_have_params_shape())
     throw refuse(
         fmt::format("is corrupt: its u arrays are not of the shape {},{},{} in /wave_params", p.nx(), p.ny(), p.nz()));
   if (c.n_boundary_layers != kBoundaryLayers)

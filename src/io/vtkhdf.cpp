@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstring>
 #include <future>
+#include <limits>
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
@@ -59,6 +60,7 @@ class Handle {
   ~Handle() {
     if (id_ >= 0) close_(id_);
   }
+  Handle(Handle&& other) noexcept : id_(std::exchange(other.id_, -1)), close_(other.close_) {}
   Handle(const Handle&) = delete;
   Handle& operator=(const Handle&) = delete;
   operator hid_t() const { return id_; }
@@ -92,6 +94,10 @@ template <>
 hid_t native_type<int>() {
   return H5T_NATIVE_INT;
 }
+template <>
+hid_t native_type<std::uint32_t>() {
+  return H5T_NATIVE_UINT32;
+}
 
 template <class T>
 void write_attribute(hid_t obj, const char* name, const std::vector<T>& values) {
@@ -107,12 +113,18 @@ void write_scalar_attribute(hid_t obj, const char* name, T value) {
   check(H5Awrite(attr, native_type<T>(), &value), name);
 }
 
-// VTK 9.3's reader rejects a variable-length string here; a fixed-length ASCII one opens.
-void write_string_attribute(hid_t obj, const char* name, const std::string& value) {
+// The string type of awave's attributes: VTK 9.3's reader rejects a variable-length string
+// here; a fixed-length ASCII one opens.
+Handle fixed_string_type(std::size_t size) {
   Handle type(H5Tcopy(H5T_C_S1), H5Tclose, "copy string type");
-  check(H5Tset_size(type, value.size()), "set string size");
+  check(H5Tset_size(type, size), "set string size");
   check(H5Tset_strpad(type, H5T_STR_NULLPAD), "set string padding");
   check(H5Tset_cset(type, H5T_CSET_ASCII), "set string charset");
+  return type;
+}
+
+void write_string_attribute(hid_t obj, const char* name, const std::string& value) {
+  Handle type = fixed_string_type(value.size());
   Handle space(H5Screate(H5S_SCALAR), H5Sclose, "create scalar dataspace");
   Handle attr(H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose, name);
   check(H5Awrite(attr, type, value.data()), name);
@@ -600,55 +612,236 @@ void quiet_hdf5_errors_in_this_thread() {
 }
 
 // ---- reading ------------------------------------------------------------------------------
+//
+// A damaged file must never crash awave, hang it, or make it allocate more than the file holds
+// (-verify, -restart). So every read of a file goes through the checked reads below, which look
+// at an object before HDF5 converts it or awave sizes a buffer from it: its stored datatype must
+// equal, field for field (H5Tequal), the one the writer above stores, so that HDF5 never converts
+// a damaged type (its integer conversion crashed in H5T__bit_find on one); its dataspace must have
+// the writer's rank and an extent the file's size can hold (a damaged extent made awave zero 21 GB
+// for a 400 kB file); and the callers hold extents to the grid and the slots the file declares.
+// What HDF5 decodes before any of this can look: docs/output.md, "Damaged files".
 
 namespace {
 
+// The type the writer stores for T: it writes native_type<T>, and awave runs on little-endian
+// machines. A read accepts only this, so that reading into native_type<T> converts nothing.
 template <class T>
-std::vector<T> read_attribute(hid_t obj, const char* name) {
-  Handle attr(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose, name);
-  Handle space(H5Aget_space(attr), H5Sclose, name);
-  const hssize_t n = H5Sget_simple_extent_npoints(space);
-  std::vector<T> values(std::size_t(std::max<hssize_t>(n, 0)));
-  check(H5Aread(attr, native_type<T>(), values.data()), name);
-  return values;
+hid_t stored_type();
+template <>
+hid_t stored_type<double>() {
+  return H5T_IEEE_F64LE;
+}
+template <>
+hid_t stored_type<float>() {
+  return H5T_IEEE_F32LE;
+}
+template <>
+hid_t stored_type<int64_t>() {
+  return H5T_STD_I64LE;
+}
+template <>
+hid_t stored_type<int>() {
+  static_assert(sizeof(int) == 4, "the writer's int attributes are 32-bit");
+  return H5T_STD_I32LE;
+}
+template <>
+hid_t stored_type<std::uint32_t>() {
+  return H5T_STD_U32LE;
 }
 
+// The stored types of the time-series arrays (float64, or float32 snapshots) and of the rest.
+std::vector<hid_t> field_types() {
+  return {stored_type<double>(), stored_type<float>()};
+}
+
+// An open file and its size: no dataset of it holds more bytes.
+class ReadFile {
+ public:
+  explicit ReadFile(const std::string& path)
+      : handle_(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, ("cannot open " + path).c_str()) {
+    check(H5Fget_filesize(handle_, &bytes_), "file size");
+  }
+  operator hid_t() const { return handle_; }
+  hsize_t bytes() const { return bytes_; }
+
+ private:
+  Handle handle_;
+  hsize_t bytes_ = 0;
+};
+
+// Which of `types` the stored datatype `type` of `what` is, exactly; refused if none.
+hid_t require_stored_type(hid_t type, const std::vector<hid_t>& types, const std::string& what) {
+  for (hid_t t : types)
+    if (H5Tequal(type, t) > 0) return t;
+  fail(what + " is not stored as awave writes it (its datatype differs)");
+}
+
+// Whether `dims` values of `value_bytes` bytes fit in `limit` bytes (without overflowing).
+bool fits(const std::vector<hsize_t>& dims, std::size_t value_bytes, hsize_t limit) {
+  hsize_t bytes = value_bytes;
+  for (hsize_t d : dims) {
+    if (d != 0 && bytes > limit / d) return false;
+    bytes *= d;
+  }
+  return bytes <= limit;
+}
+
+std::string extent_text(const std::vector<hsize_t>& dims) {
+  std::string text;
+  for (hsize_t d : dims) text += (text.empty() ? "" : "x") + std::to_string(d);
+  return text.empty() ? "scalar" : text;
+}
+
+// The extent of `what`'s dataspace, refused unless of rank `rank` (0: a scalar) and holding no
+// more values of `value_bytes` bytes than `limit` bytes hold.
+std::vector<hsize_t> checked_extent(hid_t space, int rank, std::size_t value_bytes, hsize_t limit,
+                                    const std::string& what) {
+  const H5S_class_t kind = H5Sget_simple_extent_type(space);
+  if (!(rank == 0 && kind == H5S_SCALAR) &&
+      !(rank > 0 && kind == H5S_SIMPLE && H5Sget_simple_extent_ndims(space) == rank))
+    fail(what + (rank == 0 ? " is not a scalar" : fmt::format(" is not {}-D", rank)));
+  std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
+  if (rank > 0 && H5Sget_simple_extent_dims(space, dims.data(), nullptr) != rank) fail(what + ": no extent");
+  if (!fits(dims, value_bytes, limit))
+    fail(fmt::format("{} ({} values of {} bytes) is larger than the {} bytes it can take up", what, extent_text(dims),
+                     value_bytes, limit));
+  return dims;
+}
+
+// A dataset opened for reading, refused unless its datatype is one of `types` (what the writer
+// stores there), it has no filters (the writer uses none), and its extent (of rank `rank`) and
+// its chunks fit in the file.
+class CheckedDataset {
+ public:
+  CheckedDataset(const ReadFile& file, const std::string& path, const std::vector<hid_t>& types, int rank)
+      : path(path),
+        ds(H5Dopen2(file, path.c_str(), H5P_DEFAULT), H5Dclose, path.c_str()),
+        space(H5Dget_space(ds), H5Sclose, path.c_str()) {
+    {
+      Handle type(H5Dget_type(ds), H5Tclose, path.c_str());
+      stored = require_stored_type(type, types, path);  // before anything that converts with it
+    }
+    value_bytes = H5Tget_size(stored);
+    Handle create(H5Dget_create_plist(ds), H5Pclose, path.c_str());
+    if (H5Pget_nfilters(create) != 0) fail(path + " has filters, which awave never writes");
+    dims = checked_extent(space, rank, value_bytes, file.bytes(), path);
+    file_bytes = file.bytes();
+    if (H5Pget_layout(create) == H5D_CHUNKED) {  // HDF5 allocates a chunk to read one
+      chunk.resize(static_cast<std::size_t>(rank));
+      if (H5Pget_chunk(create, rank, chunk.data()) != rank || !fits(chunk, value_bytes, file.bytes()) ||
+          std::count(chunk.begin(), chunk.end(), 0))
+        fail(path + "'s chunks are not what awave writes");
+    }
+  }
+  // Reads the hyperslab [start, start + count) into `values` (as mem_type), after checking each
+  // chunk it touches in HDF5's chunk index, which H5Dread follows: an entry of another size than
+  // the chunk's, or beyond the file's end, is damaged (HDF5 would allocate that size to read it).
+  void read(hid_t mem_type, const std::vector<hsize_t>& start, const std::vector<hsize_t>& count, void* values) const {
+    if (std::count(count.begin(), count.end(), 0)) return;
+    require_chunks(start, count);
+    check(H5Sselect_hyperslab(space, H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr), "select");
+    Handle mem(H5Screate_simple(int(count.size()), count.data(), nullptr), H5Sclose, "create dataspace");
+    check(H5Dread(ds, mem_type, mem, space, H5P_DEFAULT, values), path.c_str());
+  }
+  // Every value, stored as T (the dataset opened with stored_type<T>() alone).
+  template <class T>
+  std::vector<T> read_all() const {
+    if (H5Tequal(stored, stored_type<T>()) <= 0) fail(path + ": read as another type than it holds");
+    hsize_t n = 1;
+    for (hsize_t d : dims) n *= d;  // fits in the file (checked_extent)
+    std::vector<T> values(n);
+    read(native_type<T>(), std::vector<hsize_t>(dims.size(), 0), dims, values.data());
+    return values;
+  }
+
+  std::string path;
+  Handle ds, space;
+  hid_t stored = -1;  // one of the predefined types given
+  std::size_t value_bytes = 0;
+  std::vector<hsize_t> dims, chunk;  // chunk: empty where contiguous
+  hsize_t file_bytes = 0;
+
+ private:
+  void require_chunks(const std::vector<hsize_t>& start, const std::vector<hsize_t>& count) const {
+    if (chunk.empty()) return;
+    hsize_t chunk_bytes = value_bytes;
+    for (hsize_t c : chunk) chunk_bytes *= c;  // fits in the file (checked on opening)
+    std::vector<hsize_t> at(chunk.size());
+    auto first = [&](std::size_t a) { return start[a] / chunk[a] * chunk[a]; };
+    for (std::size_t a = 0; a < at.size(); ++a) at[a] = first(a);
+    for (;;) {
+      unsigned filters = 0;
+      haddr_t addr = HADDR_UNDEF;
+      hsize_t size = 0;
+      if (H5Dget_chunk_info_by_coord(ds, at.data(), &filters, &addr, &size) < 0)
+        fail(path + ": its chunk index cannot be read");
+      if (addr != HADDR_UNDEF && (size != chunk_bytes || addr > file_bytes || size > file_bytes - addr))
+        fail(fmt::format("{}: a chunk of {} bytes at {} in the index, not one of {} bytes in the file's {}", path, size,
+                         addr, chunk_bytes, file_bytes));
+      std::size_t a = at.size();  // the next chunk, the last axis fastest
+      while (a > 0 && (at[a - 1] += chunk[a - 1]) >= start[a - 1] + count[a - 1]) {
+        at[a - 1] = first(a - 1);
+        --a;
+      }
+      if (a == 0) return;
+    }
+  }
+};
+
+// Attribute `name` of `obj`: N values stored as T, a scalar (N = 1) or a 1-D array of N, as the
+// writer stores them.
 template <class T, std::size_t N>
 std::array<T, N> read_fixed(hid_t obj, const char* name) {
-  const std::vector<T> v = read_attribute<T>(obj, name);
-  if (v.size() != N) fail(fmt::format("attribute {} has {} values, expected {}", name, v.size(), N));
+  const std::string what = std::string("attribute ") + name;
+  Handle attr(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose, what.c_str());
+  {
+    Handle type(H5Aget_type(attr), H5Tclose, what.c_str());
+    require_stored_type(type, {stored_type<T>()}, what);
+  }
+  Handle space(H5Aget_space(attr), H5Sclose, what.c_str());
+  const std::vector<hsize_t> dims = checked_extent(space, N == 1 ? 0 : 1, sizeof(T), N * sizeof(T), what);
+  if (N > 1 && dims[0] != N) fail(fmt::format("{} has {} values, expected {}", what, dims[0], N));
   std::array<T, N> a{};
-  std::copy(v.begin(), v.end(), a.begin());
+  check(H5Aread(attr, native_type<T>(), a.data()), what.c_str());
   return a;
 }
 
+// A fixed-length ASCII string attribute of up to 256 characters (the writer's are shorter).
 std::string read_string_attribute(hid_t obj, const char* name) {
-  Handle attr(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose, name);
-  Handle type(H5Aget_type(attr), H5Tclose, name);
-  if (H5Tis_variable_str(type) > 0) fail(fmt::format("attribute {} is a variable-length string", name));
-  std::string value(H5Tget_size(type), '\0');
-  check(H5Aread(attr, type, value.data()), name);
+  const std::string what = std::string("attribute ") + name;
+  Handle attr(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose, what.c_str());
+  Handle stored(H5Aget_type(attr), H5Tclose, what.c_str());
+  const std::size_t size =
+      H5Tget_class(stored) == H5T_STRING && H5Tis_variable_str(stored) == 0 ? H5Tget_size(stored) : 0;
+  if (size == 0 || size > 256) fail(what + " is not a fixed-length string as awave writes it");
+  Handle type = fixed_string_type(size);
+  require_stored_type(stored, {type}, what);
+  Handle space(H5Aget_space(attr), H5Sclose, what.c_str());
+  checked_extent(space, 0, size, size, what);
+  std::string value(size, '\0');
+  check(H5Aread(attr, type, value.data()), what.c_str());
   return value.substr(0, value.find('\0'));
 }
 
-// The dimensions [t][nz][ny][nx] of a time-series (or static) array; fails where it is not 4-D.
-std::array<hsize_t, 4> dims_of_4d(hid_t space, const std::string& ds_path) {
-  if (H5Sget_simple_extent_ndims(space) != 4) fail(ds_path + " is not 4-D");
-  std::array<hsize_t, 4> d{};
-  H5Sget_simple_extent_dims(space, d.data(), nullptr);
+// A 1-D array of T (a Steps array). Its length is held to nothing but the file's size: where the
+// Steps arrays and NSteps disagree (a kill inside a commit flush), committed_snapshots() takes
+// what they all agree on, and every reader of a slot checks it against the slots there are.
+template <class T>
+std::vector<T> read_1d(const ReadFile& file, const std::string& path) {
+  return CheckedDataset(file, path, {stored_type<T>()}, 1).read_all<T>();
+}
+
+// A time-series (or static) array [slots][nz][ny][nx] of one of `types`, whose grid is `grid`
+// ([nz][ny][nx], where given).
+CheckedDataset open_time_array(const ReadFile& file, const std::string& path, const std::vector<hid_t>& types,
+                               const std::optional<std::array<int64_t, 3>>& grid = std::nullopt) {
+  CheckedDataset d(file, path, types, 4);
+  if (grid &&
+      (int64_t(d.dims[1]) != (*grid)[0] || int64_t(d.dims[2]) != (*grid)[1] || int64_t(d.dims[3]) != (*grid)[2]))
+    fail(fmt::format("{} is of shape {}, not the grid's {}x{}x{}", path, extent_text(d.dims), (*grid)[0], (*grid)[1],
+                     (*grid)[2]));
   return d;
-}
-
-std::vector<int64_t> read_1d(hid_t file, const std::string& path) {
-  Handle ds(H5Dopen2(file, path.c_str(), H5P_DEFAULT), H5Dclose, path.c_str());
-  Handle space(H5Dget_space(ds), H5Sclose, path.c_str());
-  std::vector<int64_t> values(std::size_t(H5Sget_simple_extent_npoints(space)));
-  check(H5Dread(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), path.c_str());
-  return values;
-}
-
-Handle open_file(const std::string& path) {
-  return Handle(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, ("cannot open " + path).c_str());
 }
 
 }  // namespace
@@ -659,12 +852,17 @@ int64_t VtkHdfContents::committed_snapshots() const {
   return std::max<int64_t>(n, 0);
 }
 
+bool VtkHdfContents::arrays_have_params_shape() const {
+  const std::array<int64_t, 3> grid{params.nz(), params.ny(), params.nx()};  // every array's: checked on reading
+  return std::equal(grid.begin(), grid.end(), dims.at("u").begin() + 1);
+}
+
 bool VtkHdfContents::snapshots_restart() const {
   return value_bytes.count("u_prev") && value_bytes.at("u") == 8 && value_bytes.at("u_prev") == 8;
 }
 
 VtkHdfContents read_vtkhdf_contents(const std::string& path) {
-  Handle file = open_file(path);
+  const ReadFile file(path);
   Handle root(H5Gopen2(file, "/VTKHDF", H5P_DEFAULT), H5Gclose, "/VTKHDF");
   VtkHdfContents c;
   c.version = read_fixed<int64_t, 2>(root, "Version");
@@ -673,37 +871,43 @@ VtkHdfContents read_vtkhdf_contents(const std::string& path) {
   c.spacing = read_fixed<double, 3>(root, "Spacing");
   c.whole_extent = read_fixed<int64_t, 6>(root, "WholeExtent");
   c.direction = read_fixed<double, 9>(root, "Direction");
+  // The grid the file declares, [nz][ny][nx], which every array must have.
+  std::array<int64_t, 3> grid{};
+  for (int a = 0; a < 3; ++a) {
+    const int64_t first = c.whole_extent[std::size_t(2 * a)], last = c.whole_extent[std::size_t(2 * a + 1)];
+    if (first != 0 || last < 0 || last >= std::numeric_limits<int>::max())
+      fail("attribute WholeExtent is not [0,nx-1,0,ny-1,0,nz-1]");
+    grid[std::size_t(2 - a)] = last + 1;
+  }
+  for (const char* name : kAllArrays) {
+    const std::string ds_path = std::string(kSnapshotArrays) + "/" + name;
+    const bool time_array = std::strcmp(name, "u") == 0 || std::strcmp(name, "u_prev") == 0;
+    if (std::strcmp(name, "u_prev") == 0 && H5Lexists(file, ds_path.c_str(), H5P_DEFAULT) <= 0)
+      continue;  // snapshots of u only (-snapshot_fields u)
+    const CheckedDataset d =
+        open_time_array(file, ds_path, time_array ? field_types() : std::vector<hid_t>{stored_type<double>()}, grid);
+    if (!time_array && d.dims[0] != 1) fail(ds_path + " has more than one slot");
+    c.dims[name] = {int64_t(d.dims[0]), int64_t(d.dims[1]), int64_t(d.dims[2]), int64_t(d.dims[3])};
+    c.value_bytes[name] = int(d.value_bytes);
+  }
+  if (c.dims.count("u_prev") && c.dims.at("u_prev")[0] != c.dims.at("u")[0])
+    fail("/VTKHDF/PointData/u_prev does not have u's slots");
   Handle steps(H5Gopen2(root, "Steps", H5P_DEFAULT), H5Gclose, "Steps");
   c.nsteps = read_fixed<int64_t, 1>(steps, "NSteps")[0];
-  c.step_values = read_1d(file, "/VTKHDF/Steps/Values");
-  for (const char* name : {"sos", "damp", "u", "u_prev"}) {
-    const std::string ds_path = std::string(kSnapshotArrays) + "/" + name;
-    if (std::string(name) == "u_prev" && H5Lexists(file, ds_path.c_str(), H5P_DEFAULT) <= 0)
-      continue;  // snapshots of u only (-snapshot_fields u)
-    c.offsets[name] = read_1d(file, std::string("/VTKHDF/Steps/PointDataOffsets/") + name);
-    Handle ds(H5Dopen2(file, ds_path.c_str(), H5P_DEFAULT), H5Dclose, ds_path.c_str());
-    Handle space(H5Dget_space(ds), H5Sclose, name);
-    const std::array<hsize_t, 4> d = dims_of_4d(space, ds_path);
-    c.dims[name] = {int64_t(d[0]), int64_t(d[1]), int64_t(d[2]), int64_t(d[3])};
-    Handle type(H5Dget_type(ds), H5Tclose, name);
-    if (H5Tget_class(type) != H5T_FLOAT) fail(ds_path + " does not hold floating-point values");
-    c.value_bytes[name] = int(H5Tget_size(type));
-  }
+  c.step_values = read_1d<int64_t>(file, "/VTKHDF/Steps/Values");
+  for (const auto& [name, dims] : c.dims)
+    c.offsets[name] = read_1d<int64_t>(file, "/VTKHDF/Steps/PointDataOffsets/" + name);
   if (H5Lexists(file, kCheckpointGroup, H5P_DEFAULT) > 0) {
     Handle group(H5Gopen2(file, kCheckpointGroup, H5P_DEFAULT), H5Gclose, kCheckpointGroup);
     CheckpointIndex index;
     index.period = read_fixed<int, 1>(group, "period")[0];
-    index.steps = read_1d(file, std::string(kCheckpointGroup) + "/steps");
     for (const char* name : kTimeArrays) {
       const std::string ds_path = std::string(kCheckpointGroup) + "/" + name;
-      Handle ds(H5Dopen2(file, ds_path.c_str(), H5P_DEFAULT), H5Dclose, ds_path.c_str());
-      Handle space(H5Dget_space(ds), H5Sclose, name);
-      const std::array<hsize_t, 4> d = dims_of_4d(space, ds_path);
-      if (d[1] != hsize_t(c.dims.at("u")[1]) || d[2] != hsize_t(c.dims.at("u")[2]) ||
-          d[3] != hsize_t(c.dims.at("u")[3]) || (index.slots && hsize_t(index.slots) != d[0]))
-        fail(ds_path + " does not match the snapshots' shape");
-      index.slots = int64_t(d[0]);
+      const CheckedDataset d = open_time_array(file, ds_path, {stored_type<double>()}, grid);
+      if (index.slots && hsize_t(index.slots) != d.dims[0]) fail(ds_path + " does not match the snapshots' shape");
+      index.slots = int64_t(d.dims[0]);
     }
+    index.steps = read_1d<int64_t>(file, std::string(kCheckpointGroup) + "/steps");
     c.checkpoints = std::move(index);
   }
   Handle wave(H5Gopen2(file, "/wave_params", H5P_DEFAULT), H5Gclose, "/wave_params");
@@ -723,20 +927,15 @@ namespace {
 // file's order ([nz][ny][ni], x fastest); ni < 0: every plane. Sets nz, ny.
 std::vector<double> read_slot_planes(const std::string& path, const std::string& ds_path, int64_t t, int gi0, int& ni,
                                      hsize_t& nz, hsize_t& ny) {
-  Handle file = open_file(path);
-  Handle ds(H5Dopen2(file, ds_path.c_str(), H5P_DEFAULT), H5Dclose, ds_path.c_str());
-  Handle space(H5Dget_space(ds), H5Sclose, ds_path.c_str());
-  const std::array<hsize_t, 4> d = dims_of_4d(space, ds_path);
-  if (ni < 0) ni = int(d[3]) - gi0;
-  if (t < 0 || hsize_t(t) >= d[0] || gi0 < 0 || ni < 0 || hsize_t(gi0 + ni) > d[3])
-    fail(fmt::format("{} has no slot {} with planes {}..{}", ds_path, t, gi0, gi0 + ni));
-  nz = d[1];
-  ny = d[2];
-  const hsize_t start[4] = {hsize_t(t), 0, 0, hsize_t(gi0)}, count[4] = {1, nz, ny, hsize_t(ni)};
-  check(H5Sselect_hyperslab(space, H5S_SELECT_SET, start, nullptr, count, nullptr), "select");
+  const ReadFile file(path);
+  const CheckedDataset d = open_time_array(file, ds_path, field_types());
+  if (ni < 0) ni = int(d.dims[3]) - gi0;
+  if (t < 0 || hsize_t(t) >= d.dims[0] || gi0 < 0 || ni < 0 || hsize_t(gi0) + hsize_t(ni) > d.dims[3])
+    fail(fmt::format("{} has no slot {} with planes {}..{}", ds_path, t, gi0, int64_t(gi0) + ni));
+  nz = d.dims[1];
+  ny = d.dims[2];
   std::vector<double> values(nz * ny * hsize_t(ni));
-  Handle mem = make_space({1, nz, ny, hsize_t(ni)});
-  check(H5Dread(ds, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, values.data()), ds_path.c_str());
+  d.read(H5T_NATIVE_DOUBLE, {hsize_t(t), 0, 0, hsize_t(gi0)}, {1, nz, ny, hsize_t(ni)}, values.data());
   return values;
 }
 
@@ -761,10 +960,9 @@ std::vector<double> read_vtkhdf_planes(const std::string& path, const std::strin
 
 void read_vtkhdf_kslabs(const std::string& path, const std::string& dataset, int64_t t, int& nx, int& ny, int& nz,
                         const std::function<void(int, int, const std::vector<double>&)>& visit) {
-  Handle file = open_file(path);
-  Handle ds(H5Dopen2(file, dataset.c_str(), H5P_DEFAULT), H5Dclose, dataset.c_str());
-  Handle space(H5Dget_space(ds), H5Sclose, dataset.c_str());
-  const std::array<hsize_t, 4> d = dims_of_4d(space, dataset);
+  const ReadFile file(path);
+  const CheckedDataset checked = open_time_array(file, dataset, field_types());
+  const std::vector<hsize_t>& d = checked.dims;
   if (t < 0 || hsize_t(t) >= d[0]) fail(fmt::format("{} has no slot {}", dataset, t));
   nz = int(d[1]);
   ny = int(d[2]);
@@ -775,72 +973,59 @@ void read_vtkhdf_kslabs(const std::string& path, const std::string& dataset, int
   std::vector<double> values;
   for (hsize_t k0 = 0; k0 < d[1]; k0 += planes) {
     const hsize_t nk = std::min(planes, d[1] - k0);
-    const hsize_t start[4] = {hsize_t(t), k0, 0, 0}, count[4] = {1, nk, d[2], d[3]};
-    check(H5Sselect_hyperslab(space, H5S_SELECT_SET, start, nullptr, count, nullptr), "select slab");
     values.resize(nk * d[2] * d[3]);
-    Handle mem = make_space({1, nk, d[2], d[3]});
-    check(H5Dread(ds, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, values.data()), dataset.c_str());
+    checked.read(H5T_NATIVE_DOUBLE, {hsize_t(t), k0, 0, 0}, {1, nk, d[2], d[3]}, values.data());
     visit(int(k0), int(nk), values);
   }
 }
 
 std::optional<VtkHdfChecksums> read_vtkhdf_checksums(const std::string& path) {
-  Handle file = open_file(path);
+  const ReadFile file(path);
   if (H5Lexists(file, "/awave_integrity", H5P_DEFAULT) <= 0) {
     Handle wave(H5Gopen2(file, "/wave_params", H5P_DEFAULT), H5Gclose, "/wave_params");
     if (H5Aexists(wave, "checksums") > 0) fail("/wave_params says it has checksums, but /awave_integrity is missing");
     return std::nullopt;
   }
-  auto read_all = [&file](const std::string& ds_path, int* fields = nullptr) {
-    Handle ds(H5Dopen2(file, ds_path.c_str(), H5P_DEFAULT), H5Dclose, ds_path.c_str());
-    Handle space(H5Dget_space(ds), H5Sclose, ds_path.c_str());
-    if (fields) {  // planes: [slot][fields][nx]
-      hsize_t d[3] = {};
-      if (H5Sget_simple_extent_ndims(space) != 3) fail(ds_path + " is not 3-D");
-      H5Sget_simple_extent_dims(space, d, nullptr);
-      *fields = int(d[1]);
-    }
-    std::vector<std::uint32_t> values(std::size_t(H5Sget_simple_extent_npoints(space)));
-    check(H5Dread(ds, H5T_NATIVE_UINT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), ds_path.c_str());
-    return values;
+  // planes [slot][fields][nx] (fields set), records [slot], static_planes [2][nx]: their sizes
+  // against the file's shape are check_integrity's.
+  auto read_all = [&file](const std::string& ds_path, int rank, int* fields = nullptr) {
+    const CheckedDataset d(file, ds_path, {stored_type<std::uint32_t>()}, rank);
+    if (fields) *fields = int(std::min<hsize_t>(d.dims[1], 3));  // 1 or 2 where undamaged
+    return d.read_all<std::uint32_t>();
   };
   VtkHdfChecksums c;
-  c.snapshots.planes = read_all("/awave_integrity/planes", &c.snapshots.fields);
-  c.snapshots.records = read_all("/awave_integrity/records");
-  c.static_planes = read_all("/awave_integrity/static_planes");
+  c.snapshots.planes = read_all("/awave_integrity/planes", 3, &c.snapshots.fields);
+  c.snapshots.records = read_all("/awave_integrity/records", 1);
+  c.static_planes = read_all("/awave_integrity/static_planes", 2);
   if (H5Lexists(file, kCheckpointGroup, H5P_DEFAULT) > 0) {
     c.checkpoints.emplace();
-    c.checkpoints->planes = read_all(std::string(kCheckpointGroup) + "/planes", &c.checkpoints->fields);
-    c.checkpoints->records = read_all(std::string(kCheckpointGroup) + "/records");
+    c.checkpoints->planes = read_all(std::string(kCheckpointGroup) + "/planes", 3, &c.checkpoints->fields);
+    c.checkpoints->records = read_all(std::string(kCheckpointGroup) + "/records", 1);
   }
   return c;
 }
 
 void read_vtkhdf_state(const std::string& path, const std::string& group, int64_t slot, const WaveParams& global,
                        int gi0, int ni, const PaddedGeometry& g, int pi0, double* padded_now, double* padded_prev) {
-  Handle file = open_file(path);
+  const ReadFile file(path);
   const hsize_t nx = global.nx(), ny = global.ny(), nz = global.nz();
   const hsize_t planes = planes_per_slab(global);
-  std::vector<double> slab(planes * ny * hsize_t(ni));
+  std::vector<double> slab;
   double* fields[] = {padded_now, padded_prev};
   for (int a = 0; a < 2; ++a) {
     const std::string ds_path = group + "/" + kTimeArrays[a];
-    Handle ds(H5Dopen2(file, ds_path.c_str(), H5P_DEFAULT), H5Dclose, ds_path.c_str());
-    Handle space(H5Dget_space(ds), H5Sclose, ds_path.c_str());
-    Handle type(H5Dget_type(ds), H5Tclose, ds_path.c_str());
-    if (H5Tget_class(type) != H5T_FLOAT || H5Tget_size(type) != sizeof(double))
+    const CheckedDataset checked = open_time_array(file, ds_path, field_types());
+    if (checked.value_bytes != sizeof(double))
       fail(ds_path + " is not in double precision: a restart needs the fields bit for bit");
-    const std::array<hsize_t, 4> d = dims_of_4d(space, ds_path);
+    const std::vector<hsize_t>& d = checked.dims;
     if (d[1] != nz || d[2] != ny || d[3] != nx || slot < 0 || hsize_t(slot) >= d[0] || gi0 < 0 || ni < 0 ||
         hsize_t(gi0 + ni) > nx || int(g.ny) != int(ny) || int(g.nz) != int(nz) || pi0 < 0 || pi0 + ni > g.nx + 2)
       fail(fmt::format("{} has no slot {} of shape {}x{}x{} with planes {}..{}", ds_path, slot, nx, ny, nz, gi0,
                        gi0 + ni));
+    slab.resize(planes * ny * hsize_t(ni));  // the shape checked: no more than the file holds
     for (hsize_t k0 = 0; k0 < nz; k0 += planes) {
       const hsize_t nk = std::min(planes, nz - k0);
-      const hsize_t start[4] = {hsize_t(slot), k0, 0, hsize_t(gi0)}, count[4] = {1, nk, ny, hsize_t(ni)};
-      check(H5Sselect_hyperslab(space, H5S_SELECT_SET, start, nullptr, count, nullptr), "select slab");
-      Handle mem = make_space({1, nk, ny, hsize_t(ni)});
-      check(H5Dread(ds, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, slab.data()), ds_path.c_str());
+      checked.read(H5T_NATIVE_DOUBLE, {hsize_t(slot), k0, 0, hsize_t(gi0)}, {1, nk, ny, hsize_t(ni)}, slab.data());
       transpose_planes<false>(slab.data(), fields[a], g, pi0, ni, int(k0), int(nk));
     }
   }

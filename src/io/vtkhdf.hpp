@@ -135,6 +135,8 @@ struct VtkHdfContents {
   // array. They differ only in a file whose writer was killed inside a snapshot's commit
   // flush (VtkHdfWriter::append); every reader of snapshots goes by this count.
   int64_t committed_snapshots() const;
+  // Whether /wave_params' shape is the arrays' grid (a damaged one is not).
+  bool arrays_have_params_shape() const;
   // Whether the snapshots hold what a restart needs (u and u_prev in double).
   bool snapshots_restart() const;
 };
