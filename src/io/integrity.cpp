@@ -95,6 +95,23 @@ std::optional<int64_t> SeriesReport::newest_intact() const {
 
 namespace {
 
+// Continues each row (i, j)'s CRC over the k values of a slab as stored ([nk][ny][nx], x fastest).
+template <class Stored>
+void continue_row_crcs(const Stored* values, int nx, int ny, int nk, std::vector<uLong>& rows) {
+  const std::size_t plane = std::size_t(nx) * std::size_t(ny);
+#pragma omp parallel
+  {
+    std::vector<Stored> row(static_cast<std::size_t>(nk));
+#pragma omp for schedule(static)
+    for (int i = 0; i < nx; ++i)
+      for (int j = 0; j < ny; ++j) {
+        for (int k = 0; k < nk; ++k) row[std::size_t(k)] = values[std::size_t(k) * plane + std::size_t(j) * nx + i];
+        uLong& crc = rows[std::size_t(i) * ny + j];
+        crc = crc32(crc, reinterpret_cast<const Bytef*>(row.data()), uInt(nk * sizeof(Stored)));
+      }
+  }
+}
+
 // The first x-plane of time-series dataset `dataset` at slot t whose checksum differs from
 // sums[0..nx), or nothing. Values are checksummed in the type the file stores (value_bytes). The
 // slot is read once, whole k-planes at a time (contiguous in the file): each row (i, j) of an
@@ -105,27 +122,15 @@ std::optional<int> first_bad_plane(const std::string& path, const std::string& d
                                    const std::uint32_t* sums) {
   int nx = 0, ny = 0, nz = 0;
   std::vector<uLong> rows;  // [i][j]: the CRC of row (i, j) so far
-  read_vtkhdf_kslabs(path, dataset, t, nx, ny, nz, [&](int, int nk, const std::vector<double>& values) {
+  read_vtkhdf_kslabs(path, dataset, t, nx, ny, nz, [&](const KSlab& slab) {
+    if (slab.value_bytes != value_bytes)
+      throw std::runtime_error(
+          fmt::format("stored in {}-byte values, checksummed in {}", slab.value_bytes, value_bytes));
     if (rows.empty()) rows.assign(std::size_t(nx) * std::size_t(ny), crc32(0L, Z_NULL, 0));
-    const std::size_t plane = std::size_t(nx) * std::size_t(ny);
-#pragma omp parallel
-    {
-      std::vector<double> row(static_cast<std::size_t>(nk));
-      std::vector<float> single(static_cast<std::size_t>(nk));
-#pragma omp for schedule(static)
-      for (int i = 0; i < nx; ++i)
-        for (int j = 0; j < ny; ++j) {
-          for (int k = 0; k < nk; ++k) row[std::size_t(k)] = values[std::size_t(k) * plane + std::size_t(j) * nx + i];
-          uLong& crc = rows[std::size_t(i) * ny + j];
-          if (value_bytes == 4) {
-            for (int k = 0; k < nk; ++k)
-              single[std::size_t(k)] = float(row[std::size_t(k)]);  // exact: they were floats
-            crc = crc32(crc, reinterpret_cast<const Bytef*>(single.data()), uInt(nk * sizeof(float)));
-          } else {
-            crc = crc32(crc, reinterpret_cast<const Bytef*>(row.data()), uInt(nk * sizeof(double)));
-          }
-        }
-    }
+    if (value_bytes == 4)
+      continue_row_crcs(static_cast<const float*>(slab.values), nx, ny, slab.nk, rows);
+    else
+      continue_row_crcs(static_cast<const double*>(slab.values), nx, ny, slab.nk, rows);
   });
   const uLong join = crc32_combine_gen(z_off_t(nz) * value_bytes);  // appends one whole row
   for (int i = 0; i < nx; ++i) {

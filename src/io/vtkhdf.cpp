@@ -959,7 +959,7 @@ std::vector<double> read_vtkhdf_planes(const std::string& path, const std::strin
 }
 
 void read_vtkhdf_kslabs(const std::string& path, const std::string& dataset, int64_t t, int& nx, int& ny, int& nz,
-                        const std::function<void(int, int, const std::vector<double>&)>& visit) {
+                        const std::function<void(const KSlab&)>& visit) {
   const ReadFile file(path);
   const CheckedDataset checked = open_time_array(file, dataset, field_types());
   const std::vector<hsize_t>& d = checked.dims;
@@ -970,12 +970,16 @@ void read_vtkhdf_kslabs(const std::string& path, const std::string& dataset, int
   WaveParams global;
   global.shape = {nx, ny, nz};
   const hsize_t planes = planes_per_slab(global);
-  std::vector<double> values;
+  // The stored type, checked little-endian float32 or float64 (field_types), is the native one here:
+  // HDF5 copies the bytes.
+  const bool single = checked.value_bytes == sizeof(float);
+  std::vector<double> values;  // (as doubles, aligned for either type)
   for (hsize_t k0 = 0; k0 < d[1]; k0 += planes) {
-    const hsize_t nk = std::min(planes, d[1] - k0);
-    values.resize(nk * d[2] * d[3]);
-    checked.read(H5T_NATIVE_DOUBLE, {hsize_t(t), k0, 0, 0}, {1, nk, d[2], d[3]}, values.data());
-    visit(int(k0), int(nk), values);
+    const hsize_t nk = std::min(planes, d[1] - k0), count = nk * d[2] * d[3];
+    values.resize(single ? (count + 1) / 2 : count);
+    checked.read(single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE, {hsize_t(t), k0, 0, 0}, {1, nk, d[2], d[3]},
+                 values.data());
+    visit(KSlab{int(k0), int(nk), int(checked.value_bytes), values.data()});
   }
 }
 

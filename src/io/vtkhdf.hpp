@@ -148,11 +148,19 @@ VtkHdfContents read_vtkhdf_contents(const std::string& path);
 // which io/integrity.hpp checksums a plane), as stored (float32 values widened exactly).
 std::vector<double> read_vtkhdf_planes(const std::string& path, const std::string& dataset, int64_t t, int gi0, int ni);
 
+// k-planes of a slot as the file stores them: nk planes [nk][ny][nx], x fastest, of `value_bytes`
+// (4: float32, 8: float64) each.
+struct KSlab {
+  int k0 = 0, nk = 0, value_bytes = 8;
+  const void* values = nullptr;
+};
+
 // Slot t of the time-series dataset `dataset`, whole k-planes at a time, in the order they are
-// stored (one contiguous read each): visit(k0, nk, values) with values [nk][ny][nx], x fastest,
-// as stored (float32 widened exactly); nx, ny, nz are set before the first visit.
+// stored (one contiguous read each), in the stored type: HDF5 converting float32 to double ran
+// 8x slower than the read itself and set -compare's time on 4 H100s' host
+// (bench/results/h100x4-2026-11-27/compare-timing-b90fd3c). nx, ny, nz are set before the first visit.
 void read_vtkhdf_kslabs(const std::string& path, const std::string& dataset, int64_t t, int& nx, int& ny, int& nz,
-                        const std::function<void(int k0, int nk, const std::vector<double>& values)>& visit);
+                        const std::function<void(const KSlab& slab)>& visit);
 
 // The checksums of a time series (io/integrity.hpp): the snapshots' or the checkpoints'.
 struct SeriesChecksums {
