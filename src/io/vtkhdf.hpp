@@ -156,9 +156,9 @@ struct KSlab {
 };
 
 // Slot t of the time-series dataset `dataset`, whole k-planes at a time, in the order they are
-// stored (one contiguous read each), in the stored type: HDF5 converting float32 to double ran
-// 8x slower than the read itself and set -compare's time on 4 H100s' host
-// (bench/results/h100x4-2026-11-27/compare-timing-b90fd3c). nx, ny, nz are set before the first visit.
+// stored (one contiguous read each), in the stored type: HDF5's float32 -> double conversion ran 8x
+// slower than the read on the build machine (-compare 14.30 -> 13.89 s on a 64-core host:
+// bench/results/h100x4-2026-11-27/README.md). nx, ny, nz are set before the first visit.
 void read_vtkhdf_kslabs(const std::string& path, const std::string& dataset, int64_t t, int& nx, int& ny, int& nz,
                         const std::function<void(const KSlab& slab)>& visit);
 
