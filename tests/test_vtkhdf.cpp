@@ -217,7 +217,8 @@ void replace_int_attribute(hid_t file, const char* name, hid_t type, int value) 
 
 TEST_F(DamagedVtkHdf, AnAttributeOfAnotherStoredTypeIsRefusedUnconverted) {
   // The same value, which HDF5 would convert without complaint: big-endian, and 16-bit.
-  for (const hid_t type : {H5T_STD_I32BE, H5T_STD_I16LE}) {
+  const std::vector<hid_t> other_types = {H5T_STD_I32BE, H5T_STD_I16LE};  // (a braced list in the for: nvcc refuses)
+  for (const hid_t type : other_types) {
     damage([type](hid_t file) { replace_int_attribute(file, "nsteps", type, 7); });
     EXPECT_NE(refusal().find("attribute nsteps is not stored as awave writes it"), std::string::npos) << refusal();
   }
