@@ -4,8 +4,8 @@
     python3 bench/report.py [-o OUT_DIR]                                    (bench/report/report.md)
     python3 bench/report.py --study STUDY_DIR [--study ...] -o OUT_DIR     (bench/study.sh's report)
 
-The report is one current study (bench/report_sections/inputs.py, DEFAULT_STUDY: one commit, six
-platforms): the first page answers (bench/portability.py), section 1 is its evidence
+The report is one current study (bench/report_sections/inputs.py, DEFAULT_STUDY: five platforms): the
+first screen decides (bench/first_screen.py), the first page answers (bench/portability.py), section 1 is its evidence
 (bench/study_evidence.py); sections 2-5 measure the product as it stands (over MPI, bitwise,
 temporal blocking, energy); provenance comes last. Earlier studies keep their data and their sections in
 their results folders' READMEs. Every number is read from (or computed from) those files; the

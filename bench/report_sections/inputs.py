@@ -5,7 +5,7 @@ import os
 
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # bench/
-# The current portability study (bench/study.sh): one commit, six platforms, its lines of code and
+# The current portability study (bench/study.sh): five platforms (the Xeon of two machines pooled), its lines of code and
 # code divergence in each folder (computed on the build machine, which has the compilers).
 DEFAULT_STUDY = [os.path.join(HERE, "results", d) for d in
                  ("h100-2026-11-27/study-8f9e458", "h100-2026-11-27/study-8f9e458-cpu-offload",
