@@ -1,0 +1,357 @@
+"""A study's runs as the report reads them: the run files of its folders (bench/study.sh, bench/runfiles.py)
+keyed by platform, build, plan and size, each cell's samples (checked, or held by digest to a checked run), the
+platforms (one per hardware and toolchain; a CPU model's machines pooled), and what the runs record of their
+builds (Kokkos versions, compilers, commits)."""
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import backends  # noqa: E402
+import runfiles  # noqa: E402
+from report_sections.common import kokkos_release, validate_run  # noqa: E402
+
+
+# Platform: (hardware, toolchain). Toolchain = the build that runs there.
+TOOLCHAINS = backends.TOOLCHAINS
+
+
+# What each application runs on each toolchain: an implementation id, with the sweep variant
+# (label) it comes from; where a CPU-platform result comes from another build than the host one;
+# the lines each application is made of (count_loc.py's parts). All from the backend folders'
+# backend.json (bench/backends.py): the CPU runs the offload build's codes with OMP_TARGET_OFFLOAD=DISABLED.
+_APPS = backends.applications()
+
+
+APPLICATIONS = {a: {t: (e["id"], e.get("label", "")) for t, e in by.items()} for a, by in _APPS.items()}
+
+
+CPU_BUILD = {e["label"]: e["build"] for by in _APPS.values() for e in by.values() if "build" in e}
+
+
+APPLICATION_PARTS = {a: list(dict.fromkeys(p for e in by.values() for p in e["parts"])) for a, by in _APPS.items()}
+
+
+def points(shape):
+    nx, ny, nz = (int(n) for n in shape.split("x"))
+    return nx * ny * nz
+
+
+def size_name(shape):
+    n = shape.split("x")
+    return f"{n[0]}^3" if len(set(n)) == 1 else shape
+
+
+def gpu_short(name):
+    words = [w for w in (name or "").split() if w not in ("NVIDIA", "Tesla")]
+    return words[0] if words else None
+
+
+def cpu_model(name):
+    """A CPU's model in a word or two: "Intel(R) Xeon(R) Processor" -> "Xeon"."""
+    words = re.sub(r"\((R|TM)\)|@.*$", " ", name or "").split()
+    words = [w for w in words if w not in ("Intel", "AMD", "Processor", "CPU") and not re.match(r"^\d+-Core$", w)]
+    return " ".join(words)
+
+
+def cpu_hardware(cores, name=None):
+    """A CPU platform's name: its model and cores. One model on several machines (the H100 and H200 device
+    machines carry the same 16-core Xeon) is one platform, its machines' runs pooled (load_study), so that
+    PP weighs each piece of hardware once (issue 70)."""
+    model = cpu_model(name)
+    return f"CPU ({cores}-core {model})" if model else f"CPU ({cores} cores)"
+
+
+def hardware_short(hardware):
+    """'CPU (16-core Xeon)' -> '16-core Xeon'; a GPU as it is."""
+    return hardware[5:-1] if hardware.startswith("CPU (") else hardware
+
+
+def machine_of(r):
+    """The machine a run (or a triad reading) was taken on: the GPU machine it is part of, else its GPU."""
+    return ((r.get("machine_gpu") or r.get("gpu") or {}).get("name")) or "?"
+
+
+def load_run(path):
+    """One run file of a study; status "invalid" (no number from it) where awave's result is not in
+    awave's format (validate_run)."""
+    r = runfiles.load(path)
+    problems = validate_run(r) if r.get("status") == "ok" else []
+    return dict(r, status="invalid", problems=problems) if problems else r
+
+
+def load_study(dirs):
+    """Runs keyed by (hardware, build, label, shape) -> [(result, directory), ...]: the rounds of
+    that run (bench/sweep.py --rounds: NAME_SHAPE.json, NAME_SHAPE.r2.json, ...), on each machine from
+    the one directory whose newest round is newest (a platform measured again replaces its earlier
+    runs), pooled over the machines of one hardware (cpu_hardware); triads keyed by hardware -> (the
+    best GB/s, its file, every reading: bench/sweep.py reads it before a build's first round and after
+    its last); {hardware: CPU name}."""
+    groups, triads, cpus, cpu_of_machine = {}, {}, {}, {}
+    for d in dirs:
+        for path in runfiles.glob(d, "*_*x*x*.json"):
+            r = load_run(path)
+            sweep = r.get("sweep", {})
+            build_name = sweep.get("build") or os.path.basename(path).split("_")[0]
+            preset = build_name.split("-")[0] if build_name.split("-")[0] in TOOLCHAINS else build_name
+            label = sweep.get("label", "")
+            env = sweep.get("env", {})
+            if preset == "host" or env.get("OMP_TARGET_OFFLOAD") == "DISABLED":
+                cpu = r.get("host_cpu") or {}
+                hardware = cpu_hardware(cpu.get("cores", "?"), cpu.get("name"))
+                cpus[hardware] = cpu.get("name", "?")
+                cpu_of_machine[(d, machine_of(r))] = hardware
+            else:
+                hardware = gpu_short((r.get("gpu") or {}).get("name"))
+            if not hardware:
+                continue
+            shape = "x".join(str(n) for n in r["params"]["shape"])
+            groups.setdefault((hardware, build_name, label, shape), {}).setdefault(d, []).append((r, d))
+        for path in runfiles.glob(d, "devbench-*.json"):
+            b = runfiles.load(path)
+            bw = b.get("triad_bandwidth_gb_s")
+            if not bw:
+                continue
+            if b.get("model") == "host-openmp":  # the CPU of the folder's runs on that machine
+                hardware = cpu_of_machine.get((d, machine_of(b)), cpu_hardware(b.get("threads", "?")))
+            else:
+                hardware = gpu_short((b.get("gpu") or {}).get("name"))
+            if not hardware:
+                continue
+            readings = triads.get(hardware, (0, "", []))[2] + [bw]
+            if bw > triads.get(hardware, (0, ""))[0]:
+                where = os.path.relpath(path, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+                triads[hardware] = (bw, where, readings)
+            else:
+                triads[hardware] = triads[hardware][:2] + (readings,)
+    runs = {}
+    for key, by_dir in groups.items():
+        newest = {}  # machine -> the rounds of its newest folder
+        for rounds in by_dir.values():
+            machine = machine_of(rounds[0][0])
+            if machine not in newest or newest_date(rounds) > newest_date(newest[machine]):
+                newest[machine] = rounds
+        runs[key] = [x for machine in sorted(newest) for x in newest[machine]]
+    return runs, triads, cpus
+
+
+def newest_date(rounds):
+    return max(r.get("date", "") for r, _ in rounds)
+
+
+def platforms_order(platform):
+    """A platform's place in the report: GPUs first (CUDA, then OpenMP offload), the CPU last."""
+    hardware, build = platform
+    return hardware.startswith("CPU"), hardware, list(TOOLCHAINS).index(build)
+
+
+def platforms_of(runs):
+    """The platforms of the hardware measured, GPUs first (CUDA, then OpenMP offload), the CPU
+    last: every toolchain of each, measured or not (a missing run leaves PP unknown)."""
+    hardware = {h for h, *_ in runs}
+    return sorted(((h, b) for h in hardware for b in (("host",) if h.startswith("CPU") else ("cuda", "openmptarget"))),
+                  key=platforms_order)
+
+
+def platform_name(platform):
+    hardware, build = platform
+    return hardware if build == "host" else f"{hardware} {TOOLCHAINS[build]}"
+
+
+# The study's runs of the sweeping codes with -tune steps_per_sweep=1 carry this label (after the
+# variant's own, if any: offload-disabled-single-steps).
+SINGLE_STEPS = "single-steps"
+
+
+QUESTIONS = ("single", "best")
+
+
+def single_steps_label(label):
+    return f"{label}-{SINGLE_STEPS}" if label else SINGLE_STEPS
+
+
+def su_samples(runs, platform, app, shape, question="single", variant=""):
+    """([SU/s of each run], note): [] where not measured, [0.0] where unsupported, refused or wrong.
+    question "single": the single-step runs where the study has them, else the default ones if they
+    took single steps; "best": the default runs (the sweep where the code has one); variant: another
+    label's runs instead of the default ones (e.g. unbound), for a code whose default has none. A run after the
+    first (its rounds run unchecked) holds the reference's bits by its digest (awave -digest) equal
+    to the checked round's reference digest, a held run (sweep.py --held) to a checked run's at its size
+    and steps; one that differs fails."""
+    spec = APPLICATIONS[app].get(platform[1])
+    if spec is None:
+        return [0.0], "does not run here"
+    return impl_samples(runs, platform, *spec, shape, question, variant)
+
+
+def held_references(runs):
+    """{(shape, nsteps): the reference digests of the study's checked runs}: what a held run's digest must
+    equal (sweep.py --held: a platform's other plans at a size are held to its default plan's check)."""
+    refs = {}
+    for (_, _, _, shape), rounds in runs.items():
+        for r, _ in rounds:
+            for i in r.get("implementations", []) if r.get("status") == "ok" else []:
+                if i.get("is_reference") and i.get("digest"):
+                    refs.setdefault((shape, r["params"]["nsteps"]), set()).add(i["digest"])
+    return refs
+
+
+def impl_samples(runs, platform, impl, label, shape, question="single", variant="", build_name=None):
+    """su_samples of one implementation id, from the runs of its variant `label` ("" the default);
+    build_name: another build of the platform's preset (e.g. cuda-k46, against another Kokkos)."""
+    hardware, build = platform
+    source_build = build_name or (CPU_BUILD.get(label, build) if build == "host" else build)
+    label = variant or label
+    rounds = runs.get((hardware, source_build, label, shape))
+    if question == "single":
+        single = runs.get((hardware, source_build, single_steps_label(label), shape))
+        if single and any(i["id"] == impl for r, _ in single for i in r.get("implementations", [])):
+            rounds = single
+    if not rounds:
+        return [], "not measured"
+    reference_digests = {i.get("digest") for r, _ in rounds for i in r.get("implementations", [])
+                         if i.get("is_reference") and i.get("digest")}
+    samples, notes = [], set()  # samples: (SU/s, steps a sweep)
+    for r, _ in rounds:
+        if r.get("status") == "refused":
+            return [0.0], "refused"
+        if r.get("status") != "ok":
+            return [], r.get("status", "failed")
+        res = next((i for i in r["implementations"] if i["id"] == impl), None)
+        if res is None:
+            return [], "not run"
+        if res.get("checked") and res.get("differences", 0) != 0:
+            return [0.0], "FAILS the check"
+        # The threaded CPU code is the check's reference in the CPU sweeps (bitwise the serial one's: tested).
+        checked = res.get("checked") or res.get("is_reference")
+        references = reference_digests
+        if not checked and not references and r.get("sweep", {}).get("held"):
+            references = held_references(runs).get((shape, r.get("params", {}).get("nsteps")), set())
+        if not checked and res.get("digest") and references:
+            if res["digest"] not in references:
+                return [0.0], "FAILS the check"
+            checked = True
+        if not checked:
+            notes.add("unchecked")
+        if res.get("steps_per_sweep", 1) > 1 and question == "single":
+            return [], "swept; no single-step run"
+        samples.append((res["best_su_per_s"], res.get("steps_per_sweep", 1)))
+    # One algorithm a cell: where the code is the check's reference (round 1 of the CPU sweeps), that
+    # round ran the reference's single steps, beside rounds that swept; (b) keeps the sweeps alone.
+    steps = max(k for _, k in samples)
+    if steps > 1:
+        notes.add("sweep")
+    return [su for su, k in samples if k == steps], ", ".join(sorted(notes))
+
+
+def other_kokkos_builds(runs):
+    """{build name: its Kokkos version} of the study's builds against another Kokkos (bench/study.sh
+    OTHER_KOKKOS: a preset's name with a suffix, e.g. cuda-k46), from their runs' build records."""
+    found = {}
+    for (_, build, label, _), rounds in runs.items():
+        preset, _, suffix = build.partition("-")
+        if preset in TOOLCHAINS and suffix and label in ("", SINGLE_STEPS):
+            for r, _ in rounds:
+                if r.get("status") == "ok":
+                    found[build] = kokkos_release(r.get("build", {}).get("kokkos_version", "?"))
+    return found
+
+
+def screen_apps(runs):
+    """The first screen's rows: (label, app, suffix or None): every application, then each Kokkos
+    application again for each other Kokkos (the builds of one suffix, one row over their presets:
+    cuda-k46, openmptarget-k46, host-k46), the Kokkos rows labelled with their versions."""
+    others = {}
+    for build, version in other_kokkos_builds(runs).items():
+        others.setdefault(build.partition("-")[2], set()).add(version)
+    own_versions = kokkos_versions(runs, others=False)
+    own = " (" + " / ".join(own_versions) + ")" if others else ""
+    rows = [(app + (own if app.startswith("Kokkos") else ""), app, None) for app in APPLICATIONS]
+    for suffix, versions in sorted(others.items(), key=lambda x: sorted(x[1])):
+        # (the suffix too where the version alone does not tell the rows apart)
+        said = " / ".join(sorted(versions)) + (f", {suffix}" if sorted(versions) == own_versions else "")
+        rows += [(f"{app} ({said})", app, suffix) for app in APPLICATIONS if app.startswith("Kokkos")]
+    return rows
+
+
+def screen_samples(runs, platform, app, suffix, size, question):
+    """A first-screen cell's runs: su_samples, or the same code's in the platform's build against
+    another Kokkos (its preset's name with that suffix)."""
+    if suffix is None:
+        return su_samples(runs, platform, app, size, question)[0]
+    if platform[1] not in APPLICATIONS[app]:
+        return []
+    impl, label = APPLICATIONS[app][platform[1]]
+    return impl_samples(runs, platform, impl, label, size, question, build_name=f"{platform[1]}-{suffix}")[0]
+
+
+def interleaving(runs):
+    """How the repeated runs were taken, by their files' dates, each group of codes compared with each
+    other on its own (a study folder's platform at one size: its builds, one machine, one part):
+    "interleaved" where every plan's round k ran before any plan's round k + 1, "back to back" where
+    some plan ran its rounds in a row past another's, None where no cell has two runs."""
+    by_group = {}
+    for (hardware, build, _, shape), rounds in runs.items():
+        for folder in {d for _, d in rounds}:  # a pooled platform's machines each on their own
+            dates = sorted(r.get("date", "") for r, d in rounds if d == folder)
+            for k, date in enumerate(dates if len(dates) > 1 else []):
+                group = (folder, hardware, build.partition("-")[0], shape)
+                by_group.setdefault(group, {}).setdefault(k, []).append(date)
+    if not by_group:
+        return None
+    for ks in by_group.values():
+        if any(max(ks[k]) > min(ks[k + 1]) for k in range(len(ks) - 1)):
+            return "back to back"
+    return "interleaved"
+
+
+def page_builds(runs):
+    """{preset: [the build records of the page's own runs]} (the presets' default and single-step runs)."""
+    found = {}
+    for (_, build, label, _), rounds in runs.items():
+        if build in TOOLCHAINS and label in ("", SINGLE_STEPS):
+            found.setdefault(build, []).extend(r.get("build", {}) for r, _ in rounds if r.get("status") == "ok")
+    return found
+
+
+def kokkos_versions(runs, others=True):
+    """The Kokkos versions of the page's own runs, and of the builds against another Kokkos (others)."""
+    return sorted({kokkos_release(b.get("kokkos_version", "?"))
+                   for builds in page_builds(runs).values() for b in builds}
+                  | (set(other_kokkos_builds(runs).values()) if others else set()))
+
+
+def compilers_by_toolchain(runs):
+    """{toolchain: "nvcc 13.0.88"}: each toolchain's compilers in the page's own runs."""
+    found, builds = {}, page_builds(runs)
+    for preset in TOOLCHAINS:
+        names = {re.sub(r" \(host .*\)$", "", b.get("compiler", "?")) for b in builds.get(preset, [])}
+        if names:
+            found[TOOLCHAINS[preset]] = " / ".join(sorted(names))
+    return found
+
+
+def compilers(runs):
+    """Each toolchain's compilers in the page's own runs: "CUDA nvcc 13.0.88, OpenMP offload Clang 19.1.7, ..."."""
+    return ", ".join(f"{toolchain} {names}" for toolchain, names in compilers_by_toolchain(runs).items())
+
+
+def platforms_by_commit(runs):
+    """{commit: [platform names]} of the first page's own runs (the presets' default builds, default and
+    single-step plans; variants are evidence): the study's commits."""
+    by_commit = {}
+    for (hardware, build, label, _), rounds in runs.items():
+        if build in TOOLCHAINS and label in ("", SINGLE_STEPS):
+            for r, _ in rounds:
+                names = by_commit.setdefault(r.get("build", {}).get("git_commit", "?"), [])
+                if platform_name((hardware, build)) not in names:
+                    names.append(platform_name((hardware, build)))
+    return by_commit
+
+
+def page_shapes(runs, plats):
+    """The first page's two sizes: the two largest that every platform measured (its default runs),
+    so that each has a PP; the two largest measured anywhere where no size has every platform."""
+    present = {k[3] for k in runs}
+    everywhere = [s for s in present if all((h, b, "", s) in runs for h, b in plats)]
+    return sorted(everywhere or present, key=points)[-2:]
