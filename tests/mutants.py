@@ -145,6 +145,8 @@ MUTANTS = [
     ("checked reads: a chunk index entry's size not held to the chunk's", "src/io/vtkhdf.cpp",
      "      if (addr != HADDR_UNDEF && (size != chunk_bytes", "      if (false && (size != chunk_bytes",
      "^DamagedVtkHdf\\."),
+    ("integrity: a time held to the entry before even where that entry's record is damaged", "src/io/integrity.cpp",
+     "    while (before >= 0 && !record_matches(before)) --before;\n", "", "^Integrity\\.OneDamagedTime"),
     ("integrity: a time counter that does not increase taken as intact", "src/io/integrity.cpp",
      "    if (s > 0 && time <= steps[std::size_t(s - 1)]) {", "    if (false) {", "^Integrity\\.ZeroedSteps"),
 ]

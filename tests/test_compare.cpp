@@ -104,6 +104,28 @@ void expect_one_line(const Outcome& o) {
   EXPECT_TRUE((o.status == 1 ? o.out : o.err).empty()) << o.out << o.err;
 }
 
+// The snapshots' plane checksums rewritten as [slots][3][nx] (awave writes one or two fields): a damaged
+// shape that -compare must refuse before it indexes the arrays.
+void three_checksum_fields(const std::string& path) {
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  const hid_t old_ds = H5Dopen2(file, "/awave_integrity/planes", H5P_DEFAULT);
+  const hid_t old_space = H5Dget_space(old_ds);
+  hsize_t d[3] = {};
+  H5Sget_simple_extent_dims(old_space, d, nullptr);
+  H5Sclose(old_space);
+  H5Dclose(old_ds);
+  H5Ldelete(file, "/awave_integrity/planes", H5P_DEFAULT);
+  const hsize_t dims[3] = {d[0], 3, d[2]};
+  const hid_t space = H5Screate_simple(3, dims, nullptr);
+  const hid_t ds =
+      H5Dcreate2(file, "/awave_integrity/planes", H5T_STD_U32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  const std::vector<std::uint32_t> zeros(dims[0] * dims[1] * dims[2], 0);
+  const bool ok = H5Dwrite(ds, H5T_NATIVE_UINT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, zeros.data()) >= 0;
+  H5Dclose(ds);
+  H5Sclose(space);
+  if (H5Fclose(file) < 0 || !ok) throw std::runtime_error("cannot rewrite the checksums of " + path);
+}
+
 }  // namespace
 
 TEST_F(Compare, TwoRunsOfTheSameParametersAreIdenticalAndSaySoWithWhatWasCompared) {
@@ -203,6 +225,16 @@ TEST_F(Compare, APartialFileAndARestartedRunAreComparedAtTheStepsBothHold) {
   EXPECT_EQ(changed.status, 2) << changed.out << changed.err;
   EXPECT_NE(changed.out.find("first in snapshot at step 12, u at point (i,j,k) = (0,0,0)"), std::string::npos)
       << changed.out;
+}
+
+TEST_F(Compare, ADamagedChecksumShapeIsRefusedBeforeItIsRead) {
+  write(kRun, "a");
+  const std::string three = copy("a.cpu.vtkhdf", "three.cpu.vtkhdf");
+  three_checksum_fields(path(three));
+  const Outcome o = compare(three, three);  // the two agree with each other: only verifying refuses them
+  EXPECT_EQ(o.status, 1) << o.out << o.err;
+  EXPECT_NE(o.err.find("cannot be compared: three.cpu.vtkhdf cannot be verified"), std::string::npos) << o.err;
+  expect_one_line(o);
 }
 
 TEST_F(Compare, FilesThatCannotBeComparedAreRefusedInOneLineSayingWhy) {

@@ -359,3 +359,17 @@ TEST_F(Integrity, ZeroedStepsArraysAreNamedAndTheRestartSaysWhereItGoesBack) {
       << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
+
+TEST_F(Integrity, OneDamagedTimeCounterCostsItsOwnSnapshotAlone) {
+  // The time of the entry before the newest damaged: its record no longer matches, and the newest is held
+  // to the entry before that, so it still verifies and the restart continues from it.
+  const std::string f = copy("damaged.vtkhdf");
+  awave_test::set_steps_entry(f, "Values", kLast - 1, 99);
+  const Outcome v = run("-verify damaged.vtkhdf");
+  EXPECT_EQ(v.status, 1);
+  EXPECT_NE(v.err.find("snapshot 4 of 6 is DAMAGED: its record (time 99"), std::string::npos) << v.err;
+  EXPECT_EQ(v.err.find("does not follow"), std::string::npos) << "no snapshot after it is blamed: " << v.err;
+  const Outcome r = run("-restart damaged.vtkhdf -impl cpu -nsteps 1 -no_output -no_check -quiet probe");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err.find("is damaged"), std::string::npos) << "the newest snapshot is intact: " << r.err;
+}

@@ -60,7 +60,8 @@ int verify_file(const std::string& path, std::ostream& out, std::ostream& err) {
   return 0;
 }
 
-// awave -compare A B: 0 identical, 2 they differ, 1 they cannot be compared (io/compare.hpp).
+// awave -compare A B: 0 identical, 2 they differ, 1 they cannot be compared, 3 a run-time failure
+// (io/compare.hpp).
 int compare_two_files(const std::string& a, const std::string& b, std::ostream& out, std::ostream& err) {
   const awave::Comparison c = awave::compare_files(a, b);
   switch (c.outcome) {
@@ -72,6 +73,9 @@ int compare_two_files(const std::string& a, const std::string& b, std::ostream& 
       return 2;
     case awave::Comparison::Outcome::incomparable:
       break;
+    case awave::Comparison::Outcome::failed:
+      err << "awave: error: " << c.line << "\n";
+      return 3;
   }
   err << "awave: error: " << c.line << "\n";
   return 1;

@@ -221,12 +221,14 @@ std::string stored_value(double v, int value_bytes) {
 Comparison compare(const std::string& path_a, const std::string& path_b) {
   const File a = read_file_metadata(path_a), b = read_file_metadata(path_b);
   require_same_parameters(a, b);
+  // Verified before their checksum arrays are indexed: check_integrity holds those arrays to the
+  // file's shape (a damaged planes array of three fields read past kFieldNames' two).
+  require_intact(a);
+  require_intact(b);
   Common common = common_fields(a, b);
   if (common.snapshot_steps.empty())
     throw Incomparable(fmt::format("they hold no snapshot of the same step ({}: {}; {}: {})", a.path,
                                    steps_text(a.snapshot_steps), b.path, steps_text(b.snapshot_steps)));
-  require_intact(a);
-  require_intact(b);
 
   std::size_t differing_planes = 0;
   for (FieldPair& pair : common.pairs) {
@@ -284,15 +286,21 @@ Comparison compare(const std::string& path_a, const std::string& path_b) {
 }  // namespace
 
 Comparison compare_files(const std::string& path_a, const std::string& path_b) {
-  try {
-    return compare(path_a, path_b);
-  } catch (const std::exception& e) {  // Incomparable, or a read that failed after verification
+  const auto one_line = [](const std::exception& e) {
     std::string why = e.what();
     std::replace(why.begin(), why.end(), '\n', ' ');
-    Comparison result;
-    result.line = fmt::format("{} and {} cannot be compared: {}", path_a, path_b, why);
-    return result;
+    return why;
+  };
+  Comparison result;
+  try {
+    return compare(path_a, path_b);
+  } catch (const Incomparable& e) {  // a file not awave's, damaged or unverifiable, or two that differ in kind
+    result.line = fmt::format("{} and {} cannot be compared: {}", path_a, path_b, one_line(e));
+  } catch (const std::exception& e) {  // a read or an allocation that failed: a run-time failure
+    result.outcome = Comparison::Outcome::failed;
+    result.line = fmt::format("comparing {} and {} failed: {}", path_a, path_b, one_line(e));
   }
+  return result;
 }
 
 std::optional<std::string> first_damage(const IntegrityReport& r) {

@@ -13,7 +13,7 @@
 namespace awave {
 
 struct Comparison {
-  enum class Outcome { identical, differ, incomparable };
+  enum class Outcome { identical, differ, incomparable, failed };  // failed: a run-time failure (I/O, memory)
   Outcome outcome = Outcome::incomparable;
   std::string line;  // one line: what was compared, the first difference and the count, or why not
 };

@@ -973,13 +973,14 @@ void read_vtkhdf_kslabs(const std::string& path, const std::string& dataset, int
   // The stored type, checked little-endian float32 or float64 (field_types), is the native one here:
   // HDF5 copies the bytes.
   const bool single = checked.value_bytes == sizeof(float);
-  std::vector<double> values;  // (as doubles, aligned for either type)
+  std::vector<float> singles;
+  std::vector<double> doubles;
   for (hsize_t k0 = 0; k0 < d[1]; k0 += planes) {
     const hsize_t nk = std::min(planes, d[1] - k0), count = nk * d[2] * d[3];
-    values.resize(single ? (count + 1) / 2 : count);
-    checked.read(single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE, {hsize_t(t), k0, 0, 0}, {1, nk, d[2], d[3]},
-                 values.data());
-    visit(KSlab{int(k0), int(nk), int(checked.value_bytes), values.data()});
+    void* values = single ? static_cast<void*>((singles.resize(count), singles.data()))
+                          : static_cast<void*>((doubles.resize(count), doubles.data()));
+    checked.read(single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE, {hsize_t(t), k0, 0, 0}, {1, nk, d[2], d[3]}, values);
+    visit(KSlab{int(k0), int(nk), int(checked.value_bytes), values});
   }
 }
 
