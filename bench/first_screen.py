@@ -200,7 +200,7 @@ def write(w, runs, triads, plats, shapes, loc, study_commits, known=()):
         "Cell: PP of each model's best code over the row's platforms (1.00: fastest on each); median of "
         f"{f'{counts[0]}-{counts[-1]}' if len(counts) > 1 else counts[0] if counts else 'no'} "
         f"{'interleaved ' if taken == 'interleaved' else ''}runs [min, max]; ranges overlapping: tie.",
-        "Kokkos 5.1 dropped OpenMP offload: Kokkos is 0 in the offload and all-of-these rows; 5.x not timed.",
+        "Kokkos 5.1 dropped OpenMP offload: 0 in the offload and all-of-these rows; 5.x not timed.",
         f"Built at {study_said(runs, study_commits)}; {', '.join(pp.compilers_by_toolchain(runs).values())}. "
         "[Terms](#terms).",
     ]

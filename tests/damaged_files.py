@@ -106,27 +106,29 @@ def memory_failure(rss, err, bound):
     return rss > bound or "bad_alloc" in err
 
 
-def classify_verify(result, bound):
-    code, out, err, rss = result
+def hard_failure(result, bound):
+    """"timeout", "signal" or "memory" where a run failed so (either command), else None."""
+    code, _, err, rss = result
     if code == "timeout":
         return "timeout"
     if code < 0:
         return "signal"
-    if memory_failure(rss, err, bound):
-        return "memory"
+    return "memory" if memory_failure(rss, err, bound) else None
+
+
+def classify_verify(result, bound):
+    code, out, err, _ = result
+    if hard_failure(result, bound):
+        return hard_failure(result, bound)
     if code == 0 and err == "" and "every checksum verifies" in out:
         return "intact"
     return "refused" if one_line_refusal(code, err) else "bad"
 
 
 def classify_restart(result, bound, digests):
-    code, out, err, rss = result
-    if code == "timeout":
-        return "timeout"
-    if code < 0:
-        return "signal"
-    if memory_failure(rss, err, bound):
-        return "memory"
+    code, out, err, _ = result
+    if hard_failure(result, bound):
+        return hard_failure(result, bound)
     if code != 0:
         return "refused" if one_line_refusal(code, err) else "bad"
     start = re.search(r"at step (\d+) \(its", out)

@@ -16,9 +16,9 @@ DEFAULT_STUDY = [os.path.join(HERE, "results", d) for d in
 # has 10 minutes, and round 1 at 1000^3 checks every plan against the CPU for 60-90 s); "cpu", how noisy the
 # CPU's cells are (the CPU noise study).
 STUDY_CAVEATS = [("under five", "the device calls' limit cut their rounds"),
-                 ("cpu", "The Xeon's sweep runs spread 1.3-1.5 x, the machine's noise "
-                         "([study](../results/h100-2026-11-27/cpu-noise-82bd1ae/README.md)): the x86 rows rank nothing "
-                         "within that.")]
+                 ("cpu", "Xeon sweep runs spread 1.3-1.5 x, machine noise "
+                         "([study](../results/h100-2026-11-27/cpu-noise-82bd1ae/README.md)): x86 rows rank nothing "
+                         "within it.")]
 # Section 2, over MPI: the product's present exchange (NCCL ordered on the GPU; the offload codes'),
 # its checks (newest first) and the sweeps over MPI (issue 46, oldest first; the newest is shown).
 DEFAULT_MPI = [os.path.join(HERE, "results", d) for d in
