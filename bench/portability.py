@@ -45,12 +45,10 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, caveats=()):
     if not plats:
         w("No study results: run `bench/study.sh OUT` on a machine with a build (README).\n")
         return {k: v[0] for k, v in runs.items()}
-    parts, verdicts, shorts = [], [], []
+    parts, verdicts = [], []
     for question in QUESTIONS:
-        verdict, short = question_part(parts.append, plt, question, runs, triads, plats, shapes, lines, conv,
-                                       conv_program, conv_na, out_dir)
-        verdicts.append(verdict)
-        shorts.append(short)
+        verdicts.append(question_part(parts.append, plt, question, runs, triads, plats, shapes, lines, conv,
+                                      conv_program, conv_na, out_dir))
     import first_screen  # the screen reads this module's metrics
     first_screen.write(w, runs, triads, plats, shapes, loc, study_commits, caveats)
     w(f"Platforms: {', '.join(platform_name(p) for p in plats)}"
@@ -99,23 +97,23 @@ def binding_sentence(runs, plats, shapes):
             "CPU cells: the runs do not record their threads' binding (runs before the study recorded it)")
     per_cpu = []
     for platform in cpu:
-        ratios = []
+        ratios = {}  # app -> {size: unbound median over bound}, where the study has both
         for app, spec in APPLICATIONS.items():
             impl, label = spec.get("host", (None, None))
             if not impl or label:
                 continue
-            got = [(s, su_samples(runs, platform, app, s, "best")[0],
-                    su_samples(runs, platform, app, s, "best", "unbound")[0]) for s in shapes]
-            got = [(s, bound, free) for s, bound, free in got if bound and free and bound != [0.0]]
-            if got:  # the sizes where the study has both (the unbound runs may stop short of the largest)
-                ratios.append(f"{app} " + " / ".join(f"{statistics.median(free) / statistics.median(bound):.2f}"
-                                                     + ("" if len(got) == len(shapes) else f" at {size_name(s)}")
-                                                     for s, bound, free in got))
-        if ratios:
-            per_cpu.append(f"{platform[0]}: " + ", ".join(ratios))
+            for s in shapes:
+                bound, free = (su_samples(runs, platform, app, s, "best", v)[0] for v in ("", "unbound"))
+                if bound and free and bound != [0.0]:
+                    ratios.setdefault(app, {})[s] = statistics.median(free) / statistics.median(bound)
+        # the sizes every code has both at (the unbound runs may stop short of the largest), named once
+        sizes = [s for s in shapes if all(s in r for r in ratios.values())]
+        if ratios and sizes:
+            per_cpu.append(f"{platform[0]} at {' / '.join(size_name(s) for s in sizes)}: " + ", ".join(
+                f"{app} " + " / ".join(f"{r[s]:.2f}" for s in sizes) for app, r in ratios.items()))
     if per_cpu:
-        text += (f"; with OMP_PROC_BIND=false (label unbound, the same rounds) each code ran at these times its bound "
-                 f"median ({' / '.join(size_name(s) for s in shapes)}): " + "; ".join(per_cpu))
+        text += ("; with OMP_PROC_BIND=false (label unbound, the same rounds) each code ran at these times its bound "
+                 "median: " + "; ".join(per_cpu))
     else:
         text += "; the unbound runs are not in this study"
     return text + ".\n"
@@ -173,13 +171,10 @@ def question_part(w, plt, question, runs, triads, plats, shapes, lines, conv, co
         w(fastest_holders(effs, plats, shapes))
     w(f"![PP over the sizes]({pp_over_sizes_plot(plt, runs, triads, plats, question, out_dir, f'pp_sizes{tag}.png')})\n")
     subsets_table(w, effs, plats, shapes[-1])
-    verdict, short = recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci, question)
+    verdict = recommendation(w, plats, effs, pp, shapes, pp_ci, question)
     # The verdict is against every Kokkos the study built: where another's rows change it, both say so.
-    changed, rows = other_kokkos_part(w, other_kokkos_pp(runs, triads, plats, shapes, question, best), pp, pp_ci,
-                                      shapes)
-    if changed:
-        verdict, short = f"{verdict} ({changed})", f"{short}, but not over {rows}"
-    return verdict, short
+    changed = other_kokkos_part(w, other_kokkos_pp(runs, triads, plats, shapes, question, best), pp, pp_ci, shapes)
+    return f"{verdict} ({changed})" if changed else verdict
 
 
 FIRST_PAGE = ("## Which programming model? The answer on one page", "**In brief", "### (a) The same algorithm",

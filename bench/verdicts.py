@@ -45,9 +45,19 @@ def ranges_apart(leader, other):
     return leader is not None and other is not None and other[1] < leader[0]
 
 
-def recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci=None, question="single"):
+def said_once(facts):
+    """[(size, fact)] said once per fact, the sizes that share one named together:
+    'at 512x512x512 and 1000x1000x1000 A and B tie; at 256x256x256 A leads'."""
+    sizes = {}
+    for size, fact in facts:
+        sizes.setdefault(fact, []).append(size)
+    return "; ".join(f"at {' and '.join(s)} {fact}" for fact, s in sizes.items())
+
+
+def recommendation(w, plats, effs, pp, shapes, pp_ci=None, question="single"):
     """A winner only where one application's PP range is above every other's at every size shown;
-    else the applications the data cannot separate at some size, as a tie."""
+    else the applications the data cannot separate at some size, as a tie. The PP figures are the table's
+    and the brief's: the recommendation says the verdict and why."""
     head = f"**Recommendation ({'a' if question == 'single' else 'b'}).**"
     per_size = [ranking(pp, x, pp_ci) for x in shapes]
     ranked, _, _ = per_size[-1]
@@ -59,15 +69,11 @@ def recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci=None, question
 
     def pps(app):
         return " and ".join(fmt_pp(pp[app][x], (pp_ci or {}).get(app, {}).get(x)) for x in shapes)
-    gpu_cuda = [p for p in plats if p[1] == "cuda"]
-
-    def eff_range(app, ps):
-        vals = [effs[app][x][p][0] for x in shapes for p in ps if effs[app][x][p][0] is not None]
-        if not vals:
-            return "—"
-        return f"{min(vals):.2f}" if f"{min(vals):.2f}" == f"{max(vals):.2f}" else f"{min(vals):.2f}-{max(vals):.2f}"
     where = 'this platform' if len(plats) == 1 else f'these {len(plats)} platforms'
     at = " and ".join(shapes)
+    facts = [(x, f"{r[0]} leads, its range above every other's" if len(t) == 1
+              else f"{' and '.join(t)} tie, their ranges overlapping") for x, (r, t, _) in zip(shapes, per_size)]
+    uniform = len({f for _, f in facts}) == 1
     # Undecided where no PP is known at a size (a platform some code was not measured on), else where the
     # first has no range (cells of one run).
     unknown = [x for x in shapes if any(pp[a][x] is None for a in pp)]
@@ -76,41 +82,20 @@ def recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci=None, question
         text = (f"{head} Over {where} no winner is named: PP is unknown where a code was not measured on "
                 f"{', '.join(unmeasured)} (at {' and '.join(unknown)}). ")
         verdict = f"no winner named (PP unknown: not measured on {', '.join(unmeasured)})"
-        short = "no winner (PP unknown: a platform not measured)"
     elif not decided:
         said = [f"{a} {pps(a)}" for a in tied] + [f"at {at}"]
         text = (f"{head} Over {where} no winner is named: the cells are single runs, so PP has "
                 f"no range to tell a difference from noise ({'; '.join(said)}). ")
         verdict = "no winner named (cells of one run)"
-        short = "no winner (cells of one run)"
     elif len(tied) > 1:
-        by_size = "; ".join(
-            f"at {x} {r[0]} leads, its range above every other's" if len(t) == 1
-            else f"at {x} {' and '.join(t)} tie, their ranges overlapping" for x, (r, t, _) in zip(shapes, per_size))
-        text = (f"{head} Over {where}, {' and '.join(tied)} tie for the highest PP: {by_size} "
-                f"({'; '.join(f'{a} {pps(a)}' for a in tied)}). ")
-        verdict = f"{' and '.join(tied)} **tie** (PP {'; '.join(f'{a} {pps(a)}' for a in tied)}; {by_size})"
-        short = short_verdict(shapes, per_size)
+        names, numbers = " and ".join(tied), "; ".join(f"{a} {pps(a)}" for a in tied)
+        text = (f"{head} Over {where}, {names} tie for the highest PP"
+                + (f" at {at}, their ranges overlapping. " if uniform else f": {said_once(facts)}. "))
+        verdict = (f"{names} **tie**, their ranges overlapping (PP {numbers})" if uniform
+                   else f"{names} **tie** (PP {numbers}; {said_once(facts)})")
     else:
         verdict = f"**{best}** leads (PP {pps(best)}, its range above every other's)"
-        short = short_verdict(shapes, per_size)
-        text = f"{head} Over {where}, {best} has the highest PP ({pps(best)} at {at}), its range above every other's"
-        if best in lines:
-            text += f", in {lines[best]} lines"
-        if best in conv:
-            text += f", convergence {conv[best]:.2f}"
-        text += ". "
-    if "Kokkos idiomatic" in pp and "Kokkos tuned" in pp:
-        text += (f"Idiomatic Kokkos (the tutorials' MDRange form, {lines.get('Kokkos idiomatic', 'n/a')} lines) "
-                 f"reaches PP {pps('Kokkos idiomatic')}; tuning it inside Kokkos ({lines.get('Kokkos tuned', 'n/a')} "
-                 f"lines) gives {pps('Kokkos tuned')}")
-        if gpu_cuda:
-            text += (f", and on the CUDA platforms {eff_range('Kokkos tuned', gpu_cuda)} against the idiomatic form's "
-                     f"{eff_range('Kokkos idiomatic', gpu_cuda)} and hand CUDA's {eff_range('hand-written', gpu_cuda)}")
-        text += ". "
-    text += (f"The hand-written family (three codes, {lines.get('hand-written', 'n/a')} lines) has PP {pps('hand-written')}; "
-             f"hand OpenMP offload alone, one source, has PP {pps('hand OpenMP offload')}: it has no CUDA-toolchain "
-             "build and does not run its target regions on the CPU. ")
+        text = f"{head} Over {where}, {best} has the highest PP at {at}, its range above every other's. "
     if not decided or len(tied) > 1:
         text += "These numbers do not choose between them: decide on lines, convergence and the platforms you need."
     elif best.startswith("Kokkos"):
@@ -119,25 +104,17 @@ def recommendation(w, plats, effs, pp, shapes, lines, conv, pp_ci=None, question
     else:
         text += f"On these numbers {best} is the choice; no single-source code matches it here."
     w(text + "\n")
-    return verdict, short
-
-
-def short_verdict(shapes, per_size):
-    """The ranking in a few words, size by size where it differs (the first screen's)."""
-    said = [(f"{r[0]} leads" if len(t) == 1 else f"{' and '.join(t)} tie") for r, t, _ in per_size]
-    if len(set(said)) == 1:
-        return f"{said[0]} at {' and '.join(size_name(x) for x in shapes)}"
-    return "; ".join(f"at {size_name(x)} {v}" for x, v in zip(shapes, said))
+    return verdict
 
 
 def other_kokkos_part(w, others, pp, pp_ci, shapes):
     """The other Kokkos' rows beside the table's verdict: their PP, and where the table's leader (one
     application whose range lies above every other's) no longer leads against them. Returns those notes
-    and the rows they name ("" and "" where the leader still leads)."""
+    ("" where the leader still leads)."""
     if not others:
-        return "", ""
+        return ""
     said = "; ".join(f"{label} {' and '.join(fmt_pp(*v[s]) for s in shapes)}" for label, v in others.items())
-    notes = []
+    notes, lost = [], []
     for s in shapes:
         ranked, tied, decided = ranking(pp, s, pp_ci)
         if not decided:
@@ -145,15 +122,15 @@ def other_kokkos_part(w, others, pp, pp_ci, shapes):
         top = (pp_ci or {}).get(ranked[0], {}).get(s)
         close = [label for label, v in others.items() if v[s][0] is None or not ranges_apart(top, v[s][1])]
         if len(tied) > 1:
-            notes.append(f"at {s} {' and '.join(close) or 'none of them'} within the tie's ranges")
+            notes.append((s, f"{' and '.join(close) or 'none of them'} within the tie's ranges"))
+        elif close:
+            notes.append((s, f"{ranked[0]} does not lead {' or '.join(close)}: their ranges overlap or are unknown"))
+            lost.append(s)
         else:
-            notes.append(f"at {s} {ranked[0]}'s range lies above theirs" if not close else
-                         f"at {s} {ranked[0]} does not lead {' or '.join(close)}: their ranges overlap or are unknown")
+            notes.append((s, f"{ranked[0]}'s range lies above theirs"))
     w(f"The same Kokkos codes built against another Kokkos (the first screen's rows): {said}"
-      + (f"; {'; '.join(notes)}" if notes else "") + ".\n")
-    leader_notes = [n for n in notes if "does not lead" in n]
-    close = [label for label in others if any(label in n for n in leader_notes)]
-    return "; ".join(leader_notes), " or ".join(close)
+      + (f"; {said_once(notes)}" if notes else "") + ".\n")
+    return said_once([(s, f) for s, f in notes if s in lost])
 
 
 def fastest_holders(effs, plats, shapes):

@@ -419,10 +419,10 @@ class FirstPageTable(unittest.TestCase):
                  label="unbound", env={"OMP_PROC_BIND": "false"})
         text = self.first_page_text(None, None)
         self.assertIn("CPU cells: the runs' OMP_PROC_BIND=spread (the README recommends spread); with "
-                      "OMP_PROC_BIND=false (label unbound, the same rounds) each code ran at these times its bound median "
-                      "(512^3): CPU (16 cores): hand-written 0.80, Kokkos idiomatic 1.00, Kokkos tuned 0.50.", text)
+                      "OMP_PROC_BIND=false (label unbound, the same rounds) each code ran at these times its bound median: "
+                      "CPU (16 cores) at 512^3: hand-written 0.80, Kokkos idiomatic 1.00, Kokkos tuned 0.50.", text)
         self.assertIn("| Kokkos tuned | 0.90 | 0.40 | 0.80 |", text, "the first page's cells are the bound runs")
-        # A second size every platform measured, without unbound runs: the ratios say their size.
+        # A second size every platform measured, without unbound runs: the ratios say their size, once.
         for build, gpu, impls in (("cuda", "NVIDIA H100", {"cuda": 1e11, "kokkos-cuda": 0.9e11, "kokkos-cuda-mdrange": 0.8e11}),
                                   ("openmptarget", "NVIDIA H100", {"omp": 0.5e11, "kokkos-openmptarget": 0.4e11,
                                                                    "kokkos-openmptarget-mdrange": 0.25e11}),
@@ -430,8 +430,8 @@ class FirstPageTable(unittest.TestCase):
             run_file(self.d, f"{build}_1000x1000x1000.json", build, gpu, impls, shape=(1000, 1000, 1000),
                      binding={"OMP_PROC_BIND": "spread"} if build == "host" else None)
         text = self.first_page_text(None, None)
-        self.assertIn("its bound median (512^3 / 1000^3): CPU (16 cores): hand-written 0.80 at 512^3, Kokkos idiomatic "
-                      "1.00 at 512^3, Kokkos tuned 0.50 at 512^3.", text)
+        self.assertIn("its bound median: CPU (16 cores) at 512^3: hand-written 0.80, Kokkos idiomatic 1.00, Kokkos tuned "
+                      "0.50.", text)
 
     def test_effort_from_another_commit_is_left_out(self):
         loc = {"git_commit": "def", "parts": {"cuda": {"lines": 10}}}
@@ -496,8 +496,8 @@ class Ranking(unittest.TestCase):
         plats, effs, ppv = pp.table(runs, triads, ["512x512x512"])
         pp_ci, _ = pp.table_ranges(runs, triads, plats, ["512x512x512"])
         lines = []
-        verdict, short = pp.recommendation(lines.append, plats, effs, ppv, ["512x512x512"], {}, {}, pp_ci)
-        return lines[0] + "\nIn brief: " + verdict + "\nOn the first screen: " + short, ppv, pp_ci
+        verdict = pp.recommendation(lines.append, plats, effs, ppv, ["512x512x512"], pp_ci)
+        return lines[0] + "\nIn brief: " + verdict, ppv, pp_ci
 
     def test_the_highest_pp_is_recommended_where_its_range_is_apart(self):
         # Kokkos tuned 0.9 / 0.8 / 0.8 (PP 0.83); hand 1.0 / 0.4 / 0.5 (0.55); idiomatic 0.5 everywhere.
@@ -508,10 +508,8 @@ class Ranking(unittest.TestCase):
         lo, hi = ci["Kokkos tuned"]["512x512x512"]
         self.assertAlmostEqual(lo, 3 / (1 / (0.9 * 0.99) + 2 / (0.8 * 0.99)), msg="PP of the cells' slowest runs")
         self.assertAlmostEqual(hi, 3 / (1 / (0.9 * 1.01) + 2 / (0.8 * 1.01)), msg="PP of the cells' fastest runs")
-        self.assertIn("Kokkos tuned has the highest PP (0.83 [", text)
+        self.assertIn("Kokkos tuned has the highest PP at 512x512x512, its range above every other's", text)
         self.assertIn("In brief: **Kokkos tuned** leads (PP 0.83 [", text)
-        self.assertIn("On the first screen: Kokkos tuned leads at 512^3", text)
-        self.assertIn("its range above every other's", text)
         self.assertIn("Choose Kokkos", text)
         self.assertNotIn("tie", text)
 
@@ -519,7 +517,8 @@ class Ranking(unittest.TestCase):
         text, _, _ = self.page({"cuda": 1e11, "kokkos-cuda": 0.5e11, "kokkos-cuda-mdrange": 0.4e11},
                                {"omp": 0.9e11, "kokkos-openmptarget": 0.5e11, "kokkos-openmptarget-mdrange": 0.4e11},
                                {"cpu-openmp": 0.9e10, "kokkos-openmp": 0.5e10, "kokkos-openmp-mdrange": 0.4e10})
-        self.assertIn("hand-written has the highest PP (0.93 [", text)
+        self.assertIn("hand-written has the highest PP at 512x512x512", text)
+        self.assertIn("In brief: **hand-written** leads (PP 0.93 [", text)
         self.assertIn("On these numbers hand-written is the choice", text)
 
     def test_a_higher_median_inside_the_noise_is_a_tie(self):
@@ -531,10 +530,9 @@ class Ranking(unittest.TestCase):
                                   wide=("cpu-openmp", "kokkos-openmp"))
         self.assertGreater(ppv["Kokkos tuned"]["512x512x512"], ppv["hand-written"]["512x512x512"])
         self.assertGreaterEqual(ci["hand-written"]["512x512x512"][1], ci["Kokkos tuned"]["512x512x512"][0])
-        self.assertIn("Kokkos tuned and hand-written tie for the highest PP: at 512x512x512 Kokkos tuned and "
-                      "hand-written tie, their ranges overlapping", text)
-        self.assertIn("In brief: Kokkos tuned and hand-written **tie** (PP", text)
-        self.assertIn("On the first screen: Kokkos tuned and hand-written tie at 512^3", text)
+        self.assertIn("Kokkos tuned and hand-written tie for the highest PP at 512x512x512, their ranges overlapping",
+                      text)
+        self.assertIn("In brief: Kokkos tuned and hand-written **tie**, their ranges overlapping (PP", text)
         self.assertNotIn("has the highest PP", text)
         self.assertNotIn("leads (PP", text)
         self.assertNotIn("Choose Kokkos", text)
@@ -578,7 +576,7 @@ class Ranking(unittest.TestCase):
         self.assertIsNone(ppv["Kokkos tuned"]["512x512x512"])
         self.assertIn("no winner is named: PP is unknown where a code was not measured on H100 OpenMP offload, "
                       "CPU (16 cores) (at 512x512x512)", text)  # (hand omp has no CPU run here)
-        self.assertIn("On the first screen: no winner (PP unknown: a platform not measured)", text)
+        self.assertIn("In brief: no winner named (PP unknown: not measured on H100 OpenMP offload", text)
         self.assertNotIn("cells are single runs", text)
 
 
@@ -593,15 +591,15 @@ class RankingOverSizes(unittest.TestCase):
         ppv["hand-written"] = {shapes[0]: 0.71, shapes[1]: 0.70}
         ci["hand-written"] = {shapes[0]: (0.69, 0.72), shapes[1]: (0.68, 0.71)}
         lines = []
-        _, short = pp.recommendation(lines.append, [], {a: {s: {} for s in shapes} for a in apps}, ppv, shapes, {}, {}, ci)
+        verdict = pp.recommendation(lines.append, [], {a: {s: {} for s in shapes} for a in apps}, ppv, shapes, ci)
         self.assertIn("Kokkos tuned and hand-written tie for the highest PP", lines[0], "apart at 1000^3 only")
-        self.assertEqual(short, "at 512^3 hand-written and Kokkos tuned tie; at 1000^3 Kokkos tuned leads")
+        self.assertIn("Kokkos tuned and hand-written **tie** (PP", verdict, "the brief names each size's ranking")
         self.assertIn("at 512x512x512 hand-written and Kokkos tuned tie, their ranges overlapping; at 1000x1000x1000 "
                       "Kokkos tuned leads, its range above every other's", lines[0], "a lead at one size, a tie at another")
         ci["hand-written"][shapes[0]] = (0.60, 0.65)
         ppv["hand-written"][shapes[0]] = 0.62
         lines = []
-        pp.recommendation(lines.append, [], {a: {s: {} for s in shapes} for a in apps}, ppv, shapes, {}, {}, ci)
+        pp.recommendation(lines.append, [], {a: {s: {} for s in shapes} for a in apps}, ppv, shapes, ci)
         self.assertIn("Kokkos tuned has the highest PP", lines[0])
 
 
@@ -638,18 +636,19 @@ class OtherKokkos(unittest.TestCase):
     def test_a_lead_above_the_other_kokkos_rows_holds(self):
         line, changed = self.part({"Kokkos tuned (4.6.01)": {s: (0.93, (0.91, 0.97)) for s in self.shapes}})
         self.assertIn("Kokkos tuned (4.6.01) 0.93 [0.91, 0.97] and 0.93 [0.91, 0.97]", line)
-        self.assertIn("at 512x512x512 hand-written's range lies above theirs; at 1000x1000x1000 hand-written's", line)
-        self.assertEqual(changed, ("", ""))
+        self.assertIn("; at 512x512x512 and 1000x1000x1000 hand-written's range lies above theirs.", line,
+                      "one fact, said once for both sizes")
+        self.assertEqual(changed, "")
 
     def test_an_other_kokkos_row_inside_the_leaders_range_undoes_the_lead_where_it_overlaps(self):
         others = {"Kokkos tuned (4.6.01)": {self.shapes[0]: (0.93, (0.91, 0.97)),
                                             self.shapes[1]: (0.97, (0.95, 0.99))}}
         line, changed = self.part(others)
         self.assertIn("at 1000x1000x1000 hand-written does not lead Kokkos tuned (4.6.01): their ranges overlap", line)
-        self.assertEqual(changed, ("at 1000x1000x1000 hand-written does not lead Kokkos tuned (4.6.01): their "
-                                   "ranges overlap or are unknown", "Kokkos tuned (4.6.01)"))
+        self.assertEqual(changed, "at 1000x1000x1000 hand-written does not lead Kokkos tuned (4.6.01): their "
+                                  "ranges overlap or are unknown")
         others["Kokkos tuned (4.6.01)"][self.shapes[1]] = (0.97, None)  # a cell of one run: no range, no lead
-        self.assertIn("does not lead", self.part(others)[1][0])
+        self.assertIn("does not lead", self.part(others)[1])
 
     def test_the_first_screens_verdict_says_when_another_kokkos_changes_it(self):
         d = tempfile.mkdtemp()
