@@ -45,10 +45,13 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, caveats=()):
     if not plats:
         w("No study results: run `bench/study.sh OUT` on a machine with a build (README).\n")
         return {k: v[0] for k, v in runs.items()}
-    parts, verdicts = [], []
+    parts, verdicts, leaders = [], [], []
     for question in QUESTIONS:
-        verdicts.append(question_part(parts.append, plt, question, runs, triads, plats, shapes, lines, conv,
-                                      conv_program, conv_na, out_dir))
+        verdict, effs = question_part(parts.append, plt, question, runs, triads, plats, shapes, lines, conv,
+                                      conv_program, conv_na, out_dir)
+        verdicts.append(verdict)
+        leaders.append(effs)
+    subsets_table(parts.append, leaders, plats, shapes[-1])
     import first_screen  # the screen reads this module's metrics
     first_screen.write(w, runs, triads, plats, shapes, loc, study_commits, caveats)
     w(f"Platforms: {', '.join(platform_name(p) for p in plats)}"
@@ -119,16 +122,17 @@ def binding_sentence(runs, plats, shapes):
     return text + ".\n"
 
 
-def subsets_table(w, effs, plats, shape):
-    counts = subset_leaders(effs, plats, shape)
-    w(f"Which application has the highest median PP over each subset of the platforms ({shape}; equal "
-      "medians counted for each; the cascade's reading; an application not measured on a platform of a subset "
-      "does not compete there). A lead here is no win where the ranges overlap: the recommendation below says "
-      "which are ties.\n")
+def subsets_table(w, effs_by_question, plats, shape):
+    """The cascade's reading, both questions in one table (each cell: (a) / (b))."""
+    counts = [subset_leaders(effs, plats, shape) for effs in effs_by_question]
+    w(f"Which application has the highest median PP over each subset of the platforms ({shape}; each cell (a) / "
+      "(b); equal medians counted for each; an application not measured on a platform of a subset does not compete "
+      "there). A lead here is no win where the ranges overlap: the recommendations say which are ties.\n")
     w("| platforms in the subset | subsets | " + " | ".join(APPLICATIONS) + " |")
     w("|---" * (len(APPLICATIONS) + 2) + "|")
-    for k, row in counts.items():
-        w(f"| {k} | {row['subsets']} | " + " | ".join(str(row[a]) for a in APPLICATIONS) + " |")
+    for k, row in counts[0].items():
+        w(f"| {k} | {row['subsets']} | " + " | ".join(" / ".join(str(c[k][a]) for c in counts) for a in APPLICATIONS)
+          + " |")
     w("")
 
 
@@ -153,12 +157,12 @@ def question_part(w, plt, question, runs, triads, plats, shapes, lines, conv, co
           "that size, in either algorithm, so 1.00 is the platform's best. §: the cell's runs took the "
           "three-step sweep.\n")
     tag = "" if question == "single" else "_best"
-    for s in shapes:
-        name = cascade_plot(plt, plats, effs, pp, s, out_dir, f"cascade{tag}_" + s.split("x")[0] + ".png", question)
-        w(f"![cascade {s}]({name})")
+    plots = [f"![cascade {s}]({cascade_plot(plt, plats, effs, pp, s, out_dir, f'cascade{tag}_' + s.split('x')[0] + '.png', question)})"
+             for s in shapes]
     if conv:
-        w(f"![navigation chart]({navigation_chart(plt, pp, shapes, conv, out_dir, f'navigation{tag}.png', question)})")
-    w("")
+        plots.append(f"![navigation chart]({navigation_chart(plt, pp, shapes, conv, out_dir, f'navigation{tag}.png', question)})")
+    plots.append(f"![PP over the sizes]({pp_over_sizes_plot(plt, runs, triads, plats, question, out_dir, f'pp_sizes{tag}.png')})")
+    w(" ".join(plots) + "\n")
     w("| application | " + " | ".join(platform_name(p) for p in plats) + " | PP | lines | convergence |")
     w("|---" * (len(plats) + 4) + "|")
     for app in APPLICATIONS:
@@ -169,12 +173,10 @@ def question_part(w, plt, question, runs, triads, plats, shapes, lines, conv, co
     w("")
     if question == "best":
         w(fastest_holders(effs, plats, shapes))
-    w(f"![PP over the sizes]({pp_over_sizes_plot(plt, runs, triads, plats, question, out_dir, f'pp_sizes{tag}.png')})\n")
-    subsets_table(w, effs, plats, shapes[-1])
     verdict = recommendation(w, plats, effs, pp, shapes, pp_ci, question)
     # The verdict is against every Kokkos the study built: where another's rows change it, both say so.
     changed = other_kokkos_part(w, other_kokkos_pp(runs, triads, plats, shapes, question, best), pp, pp_ci, shapes)
-    return f"{verdict} ({changed})" if changed else verdict
+    return (f"{verdict} ({changed})" if changed else verdict), effs
 
 
 FIRST_PAGE = ("## Which programming model? The answer on one page", "**In brief", "### (a) The same algorithm",
