@@ -40,57 +40,50 @@ def cell(rounds, hardware, build, label, shape, impl, question="single"):
 
 
 def fmt_rung(value, hand):
-    """A cell and its fraction of the hand-written code's (value, hand: cell()'s pairs)."""
+    """A cell as its fraction of the hand-written code's (value, hand: cell()'s pairs), with its mark."""
     su_s, mark = value
     if su_s is None:
         return "—"
     if not su_s:
         return f"0{mark}"
-    ratio = f" ({su_s / hand[0]:.2f})" if hand and hand[0] else ""
-    return f"{su_s:.3g}{ratio}{mark}"
+    return (f"{su_s / hand[0]:.2f}" if hand and hand[0] else f"{su_s:.3g}") + mark
 
 
 def effort_ladder(w, rounds, loc, shapes):
     lines = pp.application_lines(loc)
     parts = {k: v["lines"] for k, v in (loc or {}).get("parts", {}).items()}
     w("### The Kokkos effort ladder\n")
-    w("Each rung as SU/s (best chunk) and, in brackets, its fraction of the hand-written code on the same "
-      "GPU and toolchain. Rungs: the idiomatic form with Kokkos' default tiles (in the axis order the backend "
-      "needs: k first on CUDA), the idiomatic form with the policy file's tile, the tuned form (the march). "
-      "Every rung takes single steps (the tuned form and the hand-written code from their `single-steps` runs: "
-      "the first page's question (a)); a rung is the median of its rounds. "
+    w(f"Each rung's median SU/s over its rounds as a fraction of the hand-written code's on the same GPU and "
+      f"toolchain (hand-written: `cuda`, `omp`), each cell {' / '.join(pp.size_name(s) for s in shapes)}. Rungs: "
+      "the idiomatic form (`kokkos-*-mdrange`) with Kokkos' "
+      "default tiles (in the axis order the backend needs: k first on CUDA), the idiomatic form with the policy "
+      "file's tile, the tuned form (`kokkos-*`, the march); every rung takes single steps (question (a)). "
       "† unchecked run (a variant of a checked build), ‡ checked but not bitwise.\n")
+    w("| backend | GPU | Kokkos | naive axes (i, j, k), default tiles | idiomatic, default tiles | "
+      "idiomatic, policy tile | tuned | hand-written SU/s |")
+    w("|---|---|---|---|---|---|---|---|")
     hardware = sorted({k[0] for k in rounds if not k[0].startswith("CPU")})
     for build in ("cuda", "openmptarget"):
         kid = f"kokkos-{build}"
-        rows = []
         for h in hardware:
-            for s in shapes:
-                if (h, build, "", s) not in rounds:
-                    continue
-                hand = cell(rounds, h, build, "", s, HAND[build])
-                if hand[0] is None:
-                    continue
-                rungs = [cell(rounds, h, build, label, s, impl) for label, impl in
-                         (("naive-axes", f"{kid}-mdrange"), ("default-tiles", f"{kid}-mdrange"),
-                          ("", f"{kid}-mdrange"), ("", kid))]
-                version = pp.kokkos_release(rounds[(h, build, "", s)][0][0].get("build", {}).get("kokkos_version", "?"))
-                naive = fmt_rung(rungs[0], hand) if rungs[0][0] is not None else ""
-                rows.append(f"| {h} | {s} | {version} | {naive} | "
-                            + " | ".join(fmt_rung(r, hand) for r in rungs[1:]) + f" | {hand[0]:.3g} |")
-        if not rows:
-            continue
-        toolchain = pp.TOOLCHAINS[build]
-        w(f"**Kokkos {toolchain} backend** (`{kid}-mdrange` idiomatic, `{kid}` tuned, against `{HAND[build]}`):\n")
-        w("| GPU | size | Kokkos | naive axes (i, j, k), default tiles | idiomatic, default tiles | "
-          "idiomatic, policy tile | tuned | hand-written |")
-        w("|---|---|---|---|---|---|---|---|")
-        for row in rows:
-            w(row)
-        w("")
-        if build == "openmptarget":
-            w("Kokkos 3.4's OpenMPTarget MDRange ignores tiles (one `collapse(3)` loop over the axes), and its needed "
-              "order is (i, j, k): the first three rungs coincide there (the table shows the runs as measured).\n")
+            measured = [s for s in shapes if (h, build, "", s) in rounds]
+            hands = {s: cell(rounds, h, build, "", s, HAND[build]) for s in measured}
+            sizes = [s for s in measured if hands[s][0] is not None]
+            if not sizes:
+                continue
+            rungs = [" / ".join(fmt_rung(cell(rounds, h, build, label, s, impl), hands[s]) if s in sizes else "—"
+                             for s in shapes)
+                     for label, impl in (("naive-axes", f"{kid}-mdrange"), ("default-tiles", f"{kid}-mdrange"),
+                                         ("", f"{kid}-mdrange"), ("", kid))]
+            versions = sorted({pp.kokkos_release(rounds[(h, build, "", s)][0][0].get("build", {})
+                                                 .get("kokkos_version", "?")) for s in sizes})
+            w(f"| {pp.TOOLCHAINS[build]} | {h} | "
+              f"{', '.join(versions)} | " + " | ".join(rungs) + " | "
+              + " / ".join(f"{hands[s][0]:.3g}" if s in sizes else "—" for s in shapes) + " |")
+    w("")
+    if any(k[1] == "openmptarget" for k in rounds):
+        w("Kokkos 3.4's OpenMPTarget MDRange ignores tiles (one `collapse(3)` loop over the axes), and its needed "
+          "order is (i, j, k): the first three rungs coincide there (the table shows the runs as measured).\n")
     if parts:
         idio = parts.get("kokkos shared", 0) + parts.get("kokkos idiomatic", 0)
         w("Lines of code (non-blank, non-comment, `bench/count_loc.py`): both forms share "
@@ -111,7 +104,7 @@ def plain(r):
 
 
 def kokkos_versions(w, rounds, shapes):
-    rows = []
+    rows = {}  # (hardware, implementation) -> {size: cell}, and the commits of its runs
     for (h, build, label, s), runs in sorted(rounds.items()):
         r, d = runs[0]
         if not build.endswith("-k46") or r.get("status") != "ok" or not plain(r):
@@ -125,20 +118,21 @@ def kokkos_versions(w, rounds, shapes):
         for impl in (f"kokkos-{KOKKOS_BACKEND[base]}-mdrange", f"kokkos-{KOKKOS_BACKEND[base]}"):
             new = cell(rounds, h, build, label, s, impl, "best")
             if new[0] is not None:
-                old_commit = old_run.get("build", {}).get("git_commit", "—")
-                rows.append(f"| {h} | {s} | `{impl}` | {fmt_rung(new, hand)} | "
-                            f"{fmt_rung(cell(rounds, h, base_build, '', s, impl, 'best'), hand)} | "
-                            f"`{r['build']['git_commit']}` / `{old_commit}` |")
+                row = rows.setdefault((h, impl), ({}, set()))
+                row[0][s] = f"{fmt_rung(new, hand)} / {fmt_rung(cell(rounds, h, base_build, '', s, impl, 'best'), hand)}"
+                commits = (r["build"]["git_commit"], old_run.get("build", {}).get("git_commit", "—"))
+                row[1].add(f"`{commits[0]}`" if commits[0] == commits[1] else f"`{commits[0]}` / `{commits[1]}`")
     if not rows:
         return
     w("### Kokkos 4.6.01 beside 3.4.01\n")
     w("The same sources built against Kokkos 4.6.01 (upstream, with the CUDA 13 API guards docs/kokkos.md names) and "
       "against the bootstrapped 3.4.01, on the same platform, in the same device call where the 3.4.01 build ran beside "
-      "it (the median SU/s of the rounds, and its fraction of the 3.4.01 build's hand-written code's):\n")
-    w("| platform | size | implementation | Kokkos 4.6.01 | Kokkos 3.4.01 | commits (4.6.01 / 3.4.01) |")
-    w("|---|---|---|---|---|---|")
-    for row in rows:
-        w(row)
+      "it: each one's median SU/s over its rounds as a fraction of the 3.4.01 build's hand-written code's, each cell "
+      "4.6.01 / 3.4.01; the commits of both builds' runs (4.6.01 / 3.4.01 where they differ):\n")
+    w("| platform | implementation | " + " | ".join(shapes) + " | commits |")
+    w("|---" * (len(shapes) + 3) + "|")
+    for (h, impl), (cells, commits) in rows.items():
+        w(f"| {h} | `{impl}` | " + " | ".join(cells.get(s, "—") for s in shapes) + f" | {', '.join(sorted(commits))} |")
     w("")
 
 
@@ -256,35 +250,30 @@ def sanitizer(w, dirs):
 
 
 def sweep_gain(w, rounds, shapes):
-    """The two applications whose codes sweep, per platform and size: their cell of question (a) (single
-    steps) beside their cell of (b) (the default plan, the sweep from its threshold), in SU/s, the samples
-    the first page takes (portability.su_samples): what (b) adds to (a)."""
+    """The two applications whose codes sweep, per platform and size: their cell of question (b) (the default
+    plan, the sweep from its threshold) over their cell of (a) (single steps), the samples the first page takes
+    (portability.su_samples): what (b) adds to (a)."""
     w("### What the sweep gives\n")
-    w("Each sweeping code's median SU/s over its rounds with single steps (`-tune steps_per_sweep=1`) and with "
-      "its default plan (§: the three-step sweep), and their ratio; the range of each in brackets. A ratio whose "
-      "ranges overlap is a tie.\n")
-    w("| platform | size | code | single steps | default | x |")
-    w("|---|---|---|---|---|---|")
+    w("Each sweeping code's median SU/s with its default plan (the three-step sweep) over its median with single "
+      "steps (`-tune steps_per_sweep=1`), each over its rounds; in brackets the slowest sweep over the fastest single "
+      "step to the fastest over the slowest: a range holding 1 is a tie. — where the code takes single steps by "
+      "default or was not measured.\n")
+    w("| platform | code | " + " | ".join(shapes) + " |")
+    w("|---" * (len(shapes) + 2) + "|")
     for platform in sorted(pp.platforms_of(rounds), key=lambda p: (p[0].startswith("CPU"), p)):
-        for s in shapes:
-            if (*platform, pp.SINGLE_STEPS, s) not in rounds:
-                continue
-            for app in ("hand-written", "Kokkos tuned"):
-                impl = pp.APPLICATIONS[app][platform[1]][0]
+        for app in ("hand-written", "Kokkos tuned"):
+            cells = []
+            for s in shapes:
                 one, _ = pp.su_samples(rounds, platform, app, s, "single")
                 best, note = pp.su_samples(rounds, platform, app, s, "best")
-                if not one:
+                if (*platform, pp.SINGLE_STEPS, s) not in rounds or not one or "sweep" not in note:
+                    cells.append("—")
                     continue
-                name = pp.platform_name(platform)
-                if "sweep" not in note:
-                    w(f"| {name} | {s} | {impl} | {statistics.median(one):.3g} | single steps (its default plan here) "
-                      "| — |")
-                    continue
-                ratio = statistics.median(best) / statistics.median(one)
-                apart = min(best) > max(one) or max(best) < min(one)
-                w(f"| {name} | {s} | {impl} | {statistics.median(one):.3g} [{min(one):.3g}, {max(one):.3g}] | "
-                  f"{statistics.median(best):.3g} § [{min(best):.3g}, {max(best):.3g}] | "
-                  f"{ratio:.2f}{'' if apart else ' (tie)'} |")
+                lo, hi = min(best) / max(one), max(best) / min(one)
+                cells.append(f"{statistics.median(best) / statistics.median(one):.2f} [{lo:.2f}, {hi:.2f}]"
+                             + (" tie" if lo <= 1 <= hi else ""))
+            if any(c != "—" for c in cells):
+                w(f"| {pp.platform_name(platform)} | {pp.APPLICATIONS[app][platform[1]][0]} | " + " | ".join(cells) + " |")
     w("")
 
 

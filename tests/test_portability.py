@@ -261,18 +261,36 @@ class FirstPageTable(unittest.TestCase):
         rounds = pp.load_study([self.d])[0]
         lines = []
         study_evidence.effort_ladder(lines.append, rounds, None, ["512x512x512"])
-        self.assertIn("| H100 | 512x512x512 | 3.4.01 |  | — | 8.8e+10 (0.80) | 9.9e+10 (0.90) | 1.1e+11 |",
-                      "\n".join(lines))
+        # the rungs as fractions of hand CUDA's median (1.1e11, not round 1's 1e11), which the last column gives
+        self.assertIn("| CUDA | H100 | 3.4.01 | — | — | 0.80 | 0.90 | 1.1e+11 |", "\n".join(lines))
         lines = []
         study_evidence.kokkos_versions(lines.append, rounds, ["512x512x512"])
-        self.assertIn("| H100 | 512x512x512 | `kokkos-cuda` | 2e+11 (1.82) | 9.9e+10 (0.90) |", "\n".join(lines))
+        self.assertIn("| H100 | `kokkos-cuda` | 1.82 / 0.90 | `abc` |", "\n".join(lines), "median 2e11 over hand's 1.1e11")
         # A held round whose digest differs fails its check.
         run_file(self.d, "cuda-k46_512x512x512.r3.json", "cuda-k46", "NVIDIA H100",
                  {"kokkos-cuda": 2e11, "kokkos-cuda-mdrange": 0.5e11}, checked=False, digest="d2", held=True,
                  kokkos_version="4.6.1")
         lines = []
         study_evidence.kokkos_versions(lines.append, pp.load_study([self.d])[0], ["512x512x512"])
-        self.assertIn("| H100 | 512x512x512 | `kokkos-cuda` | 0 (fails its check) |", "\n".join(lines))
+        self.assertIn("| H100 | `kokkos-cuda` | 0 (fails its check) / 0.90 |", "\n".join(lines))
+
+    def test_what_the_sweep_gives_is_a_ratio_of_medians_whose_range_tells_a_tie(self):
+        import study_evidence
+        for r, k in enumerate((1.0, 1.1, 0.9), 1):  # three rounds of each plan
+            suffix = "" if r == 1 else f".r{r}"
+            run_file(self.d, f"cuda_512x512x512{suffix}.json", "cuda", "NVIDIA H100",
+                     {"cuda": k * 1.5e11, "kokkos-cuda": k * 1e11, "kokkos-cuda-mdrange": 0.8e11},
+                     sweeps=("cuda", "kokkos-cuda"))
+            run_file(self.d, f"cuda-single-steps_512x512x512{suffix}.json", "cuda", "NVIDIA H100",
+                     {"cuda": k * 1e11, "kokkos-cuda": k * 0.95e11}, label="single-steps")
+        lines = []
+        study_evidence.sweep_gain(lines.append, pp.load_study([self.d])[0], ["512x512x512"])
+        text = "\n".join(lines)
+        # hand CUDA: 1.5 x, its slowest sweep (1.35e11) over the fastest single step (1.1e11) to 1.65 / 0.9: apart
+        self.assertIn("| H100 CUDA | cuda | 1.50 [1.23, 1.83] |", text)
+        # Kokkos: 1.05 x, 0.9e11 / 1.045e11 to 1.1e11 / 0.855e11: the range holds 1, a tie
+        self.assertIn("| H100 CUDA | kokkos-cuda | 1.05 [0.86, 1.29] tie |", text)
+        self.assertNotIn("OpenMP offload |", text, "a platform where no code sweeps has no row")
 
     def test_a_build_against_another_kokkos_gets_its_own_column(self):
         run_file(self.d, "cuda-k46_512x512x512.json", "cuda-k46", "NVIDIA H100",
@@ -289,7 +307,7 @@ class FirstPageTable(unittest.TestCase):
                  {"kokkos-openmp": 0.4e10, "kokkos-openmp-mdrange": 0.3e10}, kokkos_version="4.6.1")
         lines = []
         study_evidence.kokkos_versions(lines.append, pp.load_study([self.d])[0], ["512x512x512"])
-        self.assertIn("| CPU (16 cores) | 512x512x512 | `kokkos-openmp` | 4e+09 (0.80) | 8e+09 (1.60) |", "\n".join(lines))
+        self.assertIn("| CPU (16 cores) | `kokkos-openmp` | 0.80 / 1.60 |", "\n".join(lines))
         os.remove(os.path.join(self.d, "host-k46_512x512x512.json"))
         # The faster build against another Kokkos is the platform's fastest code.
         run_file(self.d, "cuda-k46_512x512x512.json", "cuda-k46", "NVIDIA H100",
