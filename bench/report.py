@@ -32,7 +32,7 @@ import study_evidence  # noqa: E402
 from report_sections.bitwise import bitwise_section  # noqa: E402
 from report_sections.energy import energy_section  # noqa: E402
 from report_sections.inputs import (DEFAULT_BITWISE, DEFAULT_ENERGY, DEFAULT_FP_COST, DEFAULT_MPI,  # noqa: E402
-                                    DEFAULT_STUDY, DEFAULT_SWEEP_COUNT, DEFAULT_SWEEP_LOC, DEFAULT_SWEEP_MPI,
+                                    DEFAULT_STUDY, DEFAULT_SWEEP_LOC, DEFAULT_SWEEP_MPI,
                                     DEFAULT_TEMPORAL_PRODUCT, ENERGY_NOTE, HERE, STUDY_CAVEATS)
 from report_sections.provenance import provenance_section  # noqa: E402
 from report_sections.scaling import mpi_section  # noqa: E402
@@ -80,11 +80,11 @@ def generate(out_dir, study_dirs=None):
     study_evidence.evidence(w, study_dirs, loc)
     w("# The product as it stands\n")
     w(product_builds([("2. Over MPI", DEFAULT_MPI + DEFAULT_SWEEP_MPI), ("3. Bitwise", DEFAULT_BITWISE + DEFAULT_FP_COST),
-                      ("4. Temporal blocking", DEFAULT_TEMPORAL_PRODUCT + [d for d, _, _ in DEFAULT_SWEEP_COUNT]),
+                      ("4. Temporal blocking", DEFAULT_TEMPORAL_PRODUCT),
                       ("5. Energy", DEFAULT_ENERGY)]))
     mpi_section(w, DEFAULT_MPI)
     bitwise_section(w, DEFAULT_BITWISE, DEFAULT_FP_COST)
-    temporal_section(w, DEFAULT_TEMPORAL_PRODUCT)
+    temporal_section(w, DEFAULT_TEMPORAL_PRODUCT, portability.load_study(study_dirs)[1])
     every_model_section(w, DEFAULT_SWEEP_LOC)
     energy_section(w, DEFAULT_ENERGY, 5, ENERGY_NOTE)
     provenance_section(w, runs, loc, divergence)

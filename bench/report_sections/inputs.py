@@ -44,20 +44,6 @@ DEFAULT_NCU = [(os.path.join(HERE, "results", f"{gpu.lower()}-2026-11-26", "ncu-
                for kernel, name in (("cuda", "hand CUDA sweep"), ("kokkos-cuda", "Kokkos-CUDA sweep"),
                                     ("cuda-single", "hand CUDA single step (interior)"))]
 DEFAULT_SWEEP_LOC = os.path.join(HERE, "results", "build-machine-2026-11-27", "sweep-loc-65199cf", "loc.json")
-# Issue slots a site update of every model's sweep (bench/device/sweep-count.sh, issue 57 "count first"): each
-# (folder, implementation, column heading), the hand codes and Kokkos-CUDA before the bulk planes and with them.
-# The counts are the SASS's: the H100's counts of hand CUDA (h100-2026-11-26/sweep-count-4c40a06) are the H200's to
-# the first decimal, and each GPU runs the columns of its plan (core/step_plan.hpp: the bulk planes on the H200).
-_COUNTS = os.path.join(HERE, "results", "h200-2026-11-27")
-DEFAULT_SWEEP_COUNT = [(os.path.join(_COUNTS, d), impl, heading) for d, impl, heading in (
-    ("sweep-count-models-915de12/cuda-bulk0", "cuda", "hand CUDA, general march"),
-    ("sweep-count-models-915de12/cuda-bulk1", "cuda", "hand CUDA, bulk planes"),
-    ("sweep-count-models-915de12/kokkos-cuda", "kokkos-cuda", "Kokkos-CUDA, general march (3.4.01)"),
-    ("sweep-count-c844c5e", "kokkos-cuda", "Kokkos-CUDA, bulk planes (3.4.01, since cc2435a)"),
-    ("sweep-count-models-915de12/omp-bulk0", "omp", "hand omp, general march"),
-    ("sweep-count-models-915de12/omp-bulk1", "omp", "hand omp, bulk planes"),
-    ("sweep-count-models-915de12/ompt", "kokkos-openmptarget", "Kokkos-OMPT (3.4.01)"),
-    ("sweep-count-models-915de12/ompt-k46-940fcd9", "kokkos-openmptarget", "Kokkos-OMPT (4.6.01)"))]
 # Section 5, energy a site update: bench/device/energy.sh on each GPU, one clean build (issue 58 item 6).
 ENERGY_NOTE = ("The `cuda` builds here are of cb46677, before Kokkos-CUDA's sweep took the bulk planes on the H200 "
                "(cc2435a): its H200 sweep rows (1.76e11 SU/s at 512^3) are the code before, against 2.04e11 in the "
