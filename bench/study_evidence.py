@@ -269,9 +269,9 @@ def sweep_gain(w, rounds, shapes):
                 if (*platform, pp.SINGLE_STEPS, s) not in rounds or not one or "sweep" not in note:
                     cells.append("—")
                     continue
-                lo, hi = min(best) / max(one), max(best) / min(one)
-                cells.append(f"{statistics.median(best) / statistics.median(one):.2f} [{lo:.2f}, {hi:.2f}]"
-                             + (" tie" if lo <= 1 <= hi else ""))
+                cells.append(f"{statistics.median(best) / statistics.median(one):.2f} "
+                             f"[{min(best) / max(one):.2f}, {max(best) / min(one):.2f}]"
+                             + (" tie" if pp.ranges_tie(best, one) else ""))
             if any(c != "—" for c in cells):
                 w(f"| {pp.platform_name(platform)} | {pp.APPLICATIONS[app][platform[1]][0]} | " + " | ".join(cells) + " |")
     w("")

@@ -54,6 +54,13 @@ def said_once(facts):
     return "; ".join(f"at {' and '.join(s)} {fact}" for fact, s in sizes.items())
 
 
+def ranges_tie(a, b):
+    """Two sets of runs the tie rule cannot tell apart (a sweep against single steps, exact against contracting
+    floating point): neither's range (min-max) lies above the other's."""
+    ra, rb = (min(a), max(a)), (min(b), max(b))
+    return not ranges_apart(ra, rb) and not ranges_apart(rb, ra)
+
+
 def recommendation(w, plats, effs, pp, shapes, pp_ci=None, question="single"):
     """A winner only where one application's PP range is above every other's at every size shown;
     else the applications the data cannot separate at some size, as a tie. The PP figures are the table's

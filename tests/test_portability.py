@@ -704,6 +704,53 @@ class OtherKokkos(unittest.TestCase):
         self.assertIn("at 512x512x512 hand-written does not lead Kokkos tuned (4.6.01)", text)
 
 
+class ProductSections(unittest.TestCase):
+    """Section 3's tables on planted runs: the cost of exact floating point, and the bitwise runs' rows."""
+
+    def setUp(self):
+        self.d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.d)
+
+    def plant(self, name, exact, impls, shape=(512, 512, 512), nsteps=10):
+        with open(os.path.join(self.d, name), "w") as f:
+            json.dump({"params": {"shape": list(shape), "nsteps": nsteps},
+                       "build": {"name": "cuda", "exact_fp": exact, "accelerator": "NVIDIA H100 80GB HBM3, 79.2 GiB"},
+                       "implementations": impls}, f)
+
+    def test_the_tie_rule_of_two_sets_of_runs(self):
+        self.assertFalse(pp.ranges_tie([1.0, 2.0], [2.5, 3.0]))
+        self.assertFalse(pp.ranges_tie([3.0], [1.0, 2.0]), "either way round")
+        self.assertTrue(pp.ranges_tie([1.0, 2.0], [1.5, 3.0]))
+
+    def test_exact_fp_costs_a_ratio_of_medians_a_tie_where_the_rounds_overlap(self):
+        from report_sections import bitwise
+        # cuda: exact 1.10-1.12 against 1.00-1.02, apart; kokkos-cuda: 0.99-1.03 against 1.00-1.02, a tie
+        for r, (c_exact, c_contract, k_exact) in enumerate(((1.10, 1.00, 1.00), (1.12, 1.01, 1.03), (1.11, 1.02, 0.99))):
+            for exact, c in ((True, c_exact), (False, c_contract)):
+                self.plant(f"cost_cuda-{exact}_512_r{r}.json", exact,
+                           [{"id": "cuda", "median_su_per_s": c * 1e11},
+                            {"id": "kokkos-cuda", "median_su_per_s": (k_exact if exact else 1.0 + r / 100) * 1e11}])
+        lines = []
+        bitwise.fp_cost(lines.append, [self.d])
+        text = "\n".join(lines)
+        self.assertIn("| NVIDIA H100 80GB HBM3 | cuda | 1.099 |", text, "1.11 / 1.01")
+        self.assertIn("| NVIDIA H100 80GB HBM3 | kokkos-cuda | 0.990 tie |", text, "1.00 / 1.01, the ranges overlapping")
+
+    def test_codes_of_one_outcome_share_a_row_and_a_failure_keeps_its_own(self):
+        from report_sections import bitwise
+        for exact, differences in ((True, 0), (False, 7)):
+            self.plant(f"long_cuda-{exact}.json", exact, [
+                {"id": i, "checked": True, "bitwise": d == 0, "bitwise_differences": d, "differences": d,
+                 "max_relative_difference": 1e-6 if d else 0} for i, d in
+                (("cuda", differences), ("kokkos-cuda", differences), ("kokkos-cuda-mdrange", 0))])
+        lines = []
+        bitwise.bitwise_section(lines.append, [self.d], [])
+        text = "\n".join(lines)
+        self.assertIn("| 512x512x512 x 10 steps | cuda | cuda, kokkos-cuda | bitwise; PASS | **not bitwise**: 7 points, "
+                      "largest relative difference 1e-06; **FAIL** (7) |", text)
+        self.assertIn("| 512x512x512 x 10 steps | cuda | kokkos-cuda-mdrange | bitwise; PASS | bitwise; PASS |", text)
+
+
 class Ranges(unittest.TestCase):
     def test_a_cells_range_is_its_runs_min_and_max_and_needs_two_runs(self):
         self.assertIsNone(pp.run_range([0.5]))
