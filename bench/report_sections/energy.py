@@ -36,18 +36,19 @@ def energy_section(w, energy_dirs, number, note=""):
             w(f"| {n}^3 | {code} | {'sweep of 3' if plan == 3 else 'single steps'} | {median_of(v):.2e} "
               f"({min(j):.2e}-{max(j):.2e}) | {len(v)} | {median_of(v, 1):.0f} | {fmt_su(median_of(v, 2))} |")
         w("")
+        sweep_saves, kokkos_costs = {}, {}  # size -> what the sweep saves hand CUDA, what Kokkos costs
         for n in sorted({k[0] for k in rows}):
-            def best(code):  # the code's lowest median energy over its plans, and that plan
-                mine = [(median_of(v), plan) for (m, c, plan), v in rows.items() if m == n and c == code]
+            def best(code):  # the code's lowest median energy over its plans
+                mine = [median_of(v) for (m, c, plan), v in rows.items() if m == n and c == code]
                 return min(mine) if mine else None
             hand_single, hand_sweep = rows.get((n, "cuda", 1)), rows.get((n, "cuda", 3))
-            hand, kokkos = best("cuda"), best("kokkos-cuda")
-            parts = []
             if hand_single and hand_sweep:
-                parts.append(f"hand CUDA's sweep takes {median_of(hand_sweep) / median_of(hand_single):.2f} of its "
-                             "single steps' energy a site update")
-            if hand and kokkos:
-                parts.append(f"Kokkos-CUDA at its best takes {kokkos[0] / hand[0]:.2f} x hand CUDA's best")
-            if parts:
-                w(f"- {n}^3: " + "; ".join(parts) + ".")
-        w("")
+                sweep_saves[n] = f"{median_of(hand_sweep) / median_of(hand_single):.2f}"
+            if best("cuda") and best("kokkos-cuda"):
+                kokkos_costs[n] = f"{best('kokkos-cuda') / best('cuda'):.2f}"
+        sizes = sorted(set(sweep_saves) | set(kokkos_costs))
+        said = [f"{text} {' / '.join(v.get(n, '—') for n in sizes)}{unit}" for text, v, unit in (
+            ("hand CUDA's sweep takes", sweep_saves, " of its single steps' energy a site update"),
+            ("Kokkos-CUDA at its best", kokkos_costs, " x hand CUDA's best")) if v]
+        if said:
+            w(f"At {' / '.join(f'{n}^3' for n in sizes)}: " + ", ".join(said) + ".\n")

@@ -46,8 +46,8 @@ DEFAULT_NCU = [(os.path.join(HERE, "results", f"{gpu.lower()}-2026-11-26", "ncu-
 DEFAULT_SWEEP_LOC = os.path.join(HERE, "results", "build-machine-2026-11-27", "sweep-loc-65199cf", "loc.json")
 # Section 5, energy a site update: bench/device/energy.sh on each GPU, one clean build (issue 58 item 6).
 ENERGY_NOTE = ("The `cuda` builds here are of cb46677, before Kokkos-CUDA's sweep took the bulk planes on the H200 "
-               "(cc2435a): its H200 sweep rows (1.76e11 SU/s at 512^3) are the code before, against 2.04e11 in the "
-               "study; its H100 rows and every other code's are the code the study ran. Not measured again.")
+               "(cc2435a): its H200 sweep rows are the code before (section 1 has the study's, after); its H100 rows and "
+               "every other code's are the code the study ran. Not measured again.")
 DEFAULT_ENERGY = [os.path.join(HERE, "results", d) for d in
                   ("h100-2026-11-27/energy-cb46677", "h200-2026-11-27/energy-cb46677",
                    "h100-2026-11-27/study-8f9e458-cpu-offload/energy-openmptarget")]

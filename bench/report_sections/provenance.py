@@ -8,19 +8,21 @@ from .inputs import HERE
 def provenance_section(w, study_runs, loc, divergence):
     w("## Provenance\n")
     w("Every number above is read from committed result files; `python3 bench/report.py` regenerates this "
-      "report from them, byte for byte. The first page's runs:\n")
-    by_dir = {}
+      "report from them, byte for byte. The first page's runs, one row a folder, machine, commit and compiler; "
+      "each build with its Kokkos and its runs' labels (default: the build as it is):\n")
+    rows = {}  # (folder, hardware, commit, compiler) -> {(build, Kokkos): {labels}}
     for (h, build, label, s), (r, d) in sorted(study_runs.items()):
         b = r.get("build") or {}
         none = f"— ({r.get('status')}: awave wrote no result)" if r.get("status") != "ok" else "?"
-        by_dir.setdefault(os.path.relpath(d, os.path.dirname(HERE)), set()).add(
-            (h, build + (f" ({label})" if label else ""), b.get("git_commit", none),
-             kokkos_release(b.get("kokkos_version", "—")), b.get("compiler", "—")))
-    w("| results | hardware | build | commit | Kokkos | compiler |")
-    w("|---|---|---|---|---|---|")
-    for d, rows in sorted(by_dir.items()):
-        for h, build, commit, kv, cc in sorted(rows):
-            w(f"| `{d}` | {h} | {build} | `{commit}` | {kv} | {cc} |")
+        key = (os.path.relpath(d, os.path.dirname(HERE)), h, b.get("git_commit", none), b.get("compiler", "—"))
+        rows.setdefault(key, {}).setdefault((build, kokkos_release(b.get("kokkos_version", "—"))), set()).add(
+            label or "default")
+    w("| results | hardware | commit | compiler | builds (Kokkos: labels) |")
+    w("|---|---|---|---|---|")
+    for (d, h, commit, cc), builds in sorted(rows.items()):
+        w(f"| `{d}` | {h} | `{commit}` | {cc} | "
+          + "; ".join(f"{build} ({kv}: {', '.join(sorted(labels))})" for (build, kv), labels in sorted(builds.items()))
+          + " |")
     w("")
     if loc:
         w(f"Lines of code: `bench/count_loc.py` at `{loc.get('git_commit', '?')}`. "
