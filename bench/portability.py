@@ -77,7 +77,7 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, caveats=()):
       "Convergence: 1 - code divergence over the platforms' builds, for the kernels (the application's folder "
       "and the core) and the whole program (`bench/code_divergence.py`, preprocessed compile commands; it does "
       "not see `if constexpr`); n/a where an application has one build for every platform it runs on, or where "
-      "it was not measured at the study's commit.\n" + "".join(f"{n}\n" for n in (lines_note, conv_note) if n))
+      "it was not measured at the study's commit.\n" + "".join(f"{n}\n" for n in effort_notes(lines_note, conv_note)))
     offload = [platform_name(p) for p in plats if p[1] == "openmptarget"]
     w("**Kokkos versions.** Kokkos removed its OpenMPTarget backend in 5.1 (kokkos issue 8696, PR 8717: "
       "maintenance \"not justified by its current usage or performance\"). Every Kokkos OpenMP offload figure "
@@ -85,6 +85,14 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, caveats=()):
       f"later the offload platforms ({', '.join(offload) or 'none measured here'}) have no Kokkos code, and "
       f"Kokkos' PP over these {len(plats)} platforms is then 0.\n")
     return {k: v[0] for k, v in runs.items()}
+
+
+def effort_notes(lines_note, conv_note):
+    """The two files' notes, one where they say the same of both ("Lines and divergence counted at ...")."""
+    notes = [n for n in (lines_note, conv_note) if n]
+    if len(notes) == 2 and notes[0].split(" ", 1)[1] == notes[1].split(" ", 1)[1]:
+        return [f"Lines and divergence {notes[0].split(' ', 1)[1]}"]
+    return notes
 
 
 def binding_sentence(runs, plats, shapes):

@@ -470,6 +470,9 @@ class FirstPageTable(unittest.TestCase):
         self.assertIn("Built at commit `abc` (H100 CUDA re-measured at `xyz`)", text)
         self.assertIn("Lines counted at `xyz`, one of the study's commits (`abc`, `xyz`)", text)
         self.assertNotIn("No lines", text)
+        text = self.first_page_text(loc, {"git_commit": "xyz", "applications": {}})
+        self.assertIn("Lines and divergence counted at `xyz`, one of the study's commits (`abc`, `xyz`)", text,
+                      "one note where both files were made at the same commit")
         for made in ("def", "xyz-dirty"):
             text = self.first_page_text(dict(loc, git_commit=made), None)
             self.assertIn(f"No lines: counted at `{made}`, the study ran at `abc`, `xyz`.", text)
