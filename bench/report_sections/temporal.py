@@ -86,11 +86,11 @@ def temporal_section(w, product_dirs, triads):
         for impl, name in (("cuda", "hand CUDA"), ("kokkos-cuda", "Kokkos-CUDA")):
             got = [rows[(n, 60, impl)] for n in (512, 1000) if 1 in rows.get((n, 60, impl), {})]
             if triad and len(got) == 2 and all(3 in g for g in got):
-                fractions.append(f"{name} {' / '.join(of_limit(g[1][0], 1) for g in got)} of the single-step limit "
-                                 f"with single steps, {' / '.join(of_limit(g[3][0], 3) for g in got)} of the "
-                                 "three-step limit with the sweep")
+                fractions.append(f"{name} {' / '.join(of_limit(g[1][0], 1) for g in got)} and "
+                                 f"{' / '.join(of_limit(g[3][0], 3) for g in got)}")
         if fractions:
-            w("Each model's fraction of its limit at 512^3 / 1000^3 (60 steps): " + "; ".join(fractions) + ".\n")
+            w("Each model's fraction of its limit at 512^3 / 1000^3 (60 steps), its single steps of the single-step "
+              "limit and its sweep of the three-step one: " + "; ".join(fractions) + ".\n")
     ncu = [(path, name) for path, name in DEFAULT_NCU if runfiles.exists(path)]
     if ncu:
         w("What bounds each kernel at 512^3 (Nsight Compute, one kernel of each after two launches, one clean build on "
