@@ -1,8 +1,7 @@
-"""The evidence behind the first page, from the study directories (bench/study.sh and the
-device scripts): the Kokkos effort ladder, the Kokkos 4.6.01 builds beside 3.4.01, the
-hardware counters (bench/device/counters.sh) and compute-sanitizer's verdicts
-(bench/device/sanitize.sh)."""
-import csv
+"""The evidence behind the first page, from the study directories (bench/study.sh): the Kokkos effort ladder,
+what the sweep gives, the census of every run, the Kokkos 4.6.01 builds beside 3.4.01. (The hardware counters and
+compute-sanitizer's verdicts of an earlier study, bench/device/counters.sh and sanitize.sh, are in its README:
+results/h100-2026-11-25/study-a4ec059.)"""
 import os
 import statistics
 
@@ -12,15 +11,6 @@ from report_sections.inputs import HERE
 
 HAND = {"cuda": "cuda", "openmptarget": "omp", "host": "cpu-openmp"}
 KOKKOS_BACKEND = {"cuda": "cuda", "openmptarget": "openmptarget", "host": "openmp"}  # a preset's Kokkos codes
-
-
-def su(runs, hardware, build, label, shape, impl):
-    entry = runs.get((hardware, build, label, shape))
-    if not entry or entry[0].get("status") != "ok":
-        return None, None
-    r = entry[0]
-    res = next((i for i in r["implementations"] if i["id"] == impl), None)
-    return (res, r) if res else (None, None)
 
 
 def cell(rounds, hardware, build, label, shape, impl, question="single"):
@@ -136,119 +126,6 @@ def kokkos_versions(w, rounds, shapes):
     w("")
 
 
-UNITS = {"byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9, "nsecond": 1e-9, "usecond": 1e-6, "msecond": 1e-3,
-         "ns": 1e-9, "us": 1e-6, "ms": 1e-3, "second": 1.0, "s": 1.0, "KB": 1e3, "MB": 1e6, "GB": 1e9, "B": 1.0}
-
-
-def read_ncu(path):
-    """{kernel name: {metric: [values per launch]}} from one ncu --csv file."""
-    kernels = {}
-    text = [line for line in runfiles.lines(path) if line.startswith('"')]
-    for row in csv.DictReader(text):
-        name, metric = row.get("Kernel Name"), row.get("Metric Name")
-        if not name or not metric:
-            continue
-        unit = row.get("Metric Unit", "")
-        if unit not in UNITS and unit not in ("", "%", "register/thread"):
-            raise ValueError(f"{path}: unknown unit '{unit}' of {metric}")
-        value = float(row["Metric Value"].replace(",", "")) * UNITS.get(unit, 1.0)
-        kernels.setdefault(name, {}).setdefault(metric, []).append(value)
-    return kernels
-
-
-def study_files(dirs, pattern):
-    return sorted(f for d in dirs for f in runfiles.glob(d, pattern))
-
-
-def counters(w, dirs, runs):
-    files = study_files(dirs, os.path.join("counters*", "ncu_*.csv"))
-    if not files:
-        return
-    w("### Why the ratios are what they are: the hardware counters\n")
-    w("Nsight Compute (`bench/device/counters.sh`: 9 step-kernel launches after 3, clocks and caches as the run "
-      "leaves them) per GPU step: DRAM bytes read and written per site, their time and the bandwidth they reach, "
-      "the main kernel's registers per thread and achieved occupancy, and the time between kernels (the sweep's "
-      "best-chunk step time minus the kernels' sum).\n")
-    w("| GPU | implementation | size | bytes/site | kernel time per step [ms] | DRAM TB/s | registers | "
-      "occupancy | sweep step [ms] | between kernels |")
-    w("|---|---|---|---|---|---|---|---|---|---|")
-    gpu_of_dir = {d: h for (h, b, l, sh), (r, d) in runs.items() if not h.startswith("CPU")}
-    rows = {}  # (hardware, impl, n) -> figures, for the explanation below the table
-    for path in files:
-        d = os.path.dirname(os.path.dirname(path))
-        impl, n = os.path.basename(path)[len("ncu_"):-len(".csv")].rsplit("_", 1)
-        kernels = read_ncu(path)
-        if not kernels:
-            w(f"| ? | `{impl}` | {n}^3 | no kernel profiled | | | | | | |")
-            continue
-        mean = {k: {m: sum(v) / len(v) for m, v in ms.items()} for k, ms in kernels.items()}
-        sites = int(n) ** 3
-        nbytes = sum(m.get("dram__bytes_read.sum", 0) + m.get("dram__bytes_write.sum", 0) for m in mean.values())
-        seconds = sum(m.get("gpu__time_duration.sum", 0) for m in mean.values())
-        main = max(mean.values(), key=lambda m: m.get("gpu__time_duration.sum", 0))
-        build = "cuda" if impl in ("cuda", "kokkos-cuda", "kokkos-cuda-mdrange") else "openmptarget"
-        hardware = gpu_of_dir.get(d, "?")
-        res, _ = su(runs, hardware, build, "", f"{n}x{n}x{n}", impl)
-        step = sites / res["best_su_per_s"] if res else None
-        between = f"{(step - seconds) * 1e3:+.3f} ms ({100 * (step - seconds) / step:+.0f}%)" if step else "—"
-        fig = {"bytes": nbytes / sites, "tbs": nbytes / seconds / 1e12, "regs": main.get("launch__registers_per_thread", 0),
-               "occ": main.get("sm__warps_active.avg.pct_of_peak_sustained_active", 0),
-               "gap": (step - seconds) / step if step else None}
-        rows[(hardware, impl, int(n))] = fig
-        w(f"| {hardware} | `{impl}` | {n}^3 | {fig['bytes']:.1f} | {seconds * 1e3:.3f} | {fig['tbs']:.2f} | "
-          f"{fig['regs']:.0f} | {fig['occ']:.0f}% | {step * 1e3 if step else float('nan'):.3f} | {between} |")
-    w("")
-    explain(w, rows)
-
-
-def explain(w, rows):
-    """The table read for the first page's ratios (each number is in the table above)."""
-    for h in sorted({k[0] for k in rows}):
-        r = {(i, n): v for (hh, i, n), v in rows.items() if hh == h}
-        need = [("cuda", 1000), ("cuda", 512), ("kokkos-cuda-mdrange", 1000), ("kokkos-cuda-mdrange", 512), ("omp", 512),
-                ("kokkos-openmptarget", 512), ("kokkos-openmptarget-mdrange", 512), ("omp", 256)]
-        if not all(k in r for k in need):
-            continue
-        c, m, m5 = r[("cuda", 1000)], r[("kokkos-cuda-mdrange", 1000)], r[("kokkos-cuda-mdrange", 512)]
-        o, kt, km, o2 = (r[("omp", 512)], r[("kokkos-openmptarget", 512)], r[("kokkos-openmptarget-mdrange", 512)],
-                         r[("omp", 256)])
-        w(f"Read on the {h}: every code moves close to the 24 bytes a site of the model, except the idiomatic form "
-          f"at 1000^3: {m['bytes']:.1f} B/site against hand CUDA's {c['bytes']:.1f} ({m5['bytes']:.1f} at 512^3). "
-          "With one point per thread a point's x neighbours are other blocks' points; the likely cause is that at "
-          "8 MB planes they leave the 50 MB L2 before that reuse (the excess is about half a field), where the "
-          f"march keeps them in registers. There the forms differ in bytes, not in bandwidth ({m['tbs']:.2f} against "
-          f"{c['tbs']:.2f} TB/s); at 512^3 in bandwidth, not in bytes ({m5['tbs']:.2f} against "
-          f"{r[('cuda', 512)]['tbs']:.2f} TB/s). The OpenMP offload codes move the model's bytes too "
-          f"({o['bytes']:.1f}, {kt['bytes']:.1f} and {km['bytes']:.1f} B/site at 512^3 for hand omp, tuned and "
-          f"idiomatic Kokkos) but reach less bandwidth: {o['tbs']:.2f}, {kt['tbs']:.2f} and {km['tbs']:.2f} TB/s, "
-          f"at {o['regs']:.0f}, {kt['regs']:.0f} and {km['regs']:.0f} registers ({o['occ']:.0f}%, {kt['occ']:.0f}% "
-          f"and {km['occ']:.0f}% occupancy), and each synchronous target region adds time between kernels: "
-          f"{100 * o['gap']:.0f}% of hand omp's step at 512^3, {100 * o2['gap']:.0f}% at 256^3.\n")
-
-
-def sanitizer(w, dirs):
-    files = study_files(dirs, os.path.join("sanitize*", "summary.txt"))
-    if not files:
-        return
-    w("### compute-sanitizer\n")
-    w("`bench/device/sanitize.sh`: memcheck, racecheck, initcheck and synccheck on every GPU implementation and "
-      "form, 40x24x30, 4 steps, fused steps and split (three-kernel) steps, each run checked against the CPU "
-      "reference. Verdicts as the tools printed them:\n")
-    w("| implementation | tool | steps | exit | tool's summary | check |")
-    w("|---|---|---|---|---|---|")
-    for path in files:
-        for line in runfiles.lines(path):
-            parts = line.split()
-            if len(parts) < 4:
-                continue
-            impl, tool, plan, status = parts[:4]
-            rest = " ".join(parts[4:])
-            check = "PASS" if "PASS" in rest else ("FAIL" if "FAIL" in rest else "—")
-            summary = rest.split("PASS")[0].split("FAIL")[0].strip() or "—"
-            w(f"| `{impl}` | {tool} | {plan} | {status.split('=')[1]} | {summary} | {check} |")
-    w("")
-
-
 def sweep_gain(w, rounds, shapes):
     """The two applications whose codes sweep, per platform and size: their cell of question (b) (the default
     plan, the sweep from its threshold) over their cell of (a) (single steps), the samples the first page takes
@@ -326,11 +203,8 @@ def census(w, study_dirs):
 
 def evidence(w, study_dirs, loc, shapes=("256x256x256", "512x512x512", "1000x1000x1000")):
     rounds, _, _ = pp.load_study(study_dirs)
-    runs = {k: v[0] for k, v in rounds.items()}  # each run's first (checked) round
     w("## 1. Evidence for the first page\n")
-    effort_ladder(w, rounds, loc, [s for s in shapes if any(k[3] == s for k in runs)])
+    effort_ladder(w, rounds, loc, [s for s in shapes if any(k[3] == s for k in rounds)])
     sweep_gain(w, rounds, shapes)
     census(w, study_dirs)
     kokkos_versions(w, rounds, shapes)
-    counters(w, study_dirs, runs)
-    sanitizer(w, study_dirs)
