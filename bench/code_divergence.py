@@ -126,6 +126,13 @@ def scoped(found, keep, drop=()):
 def application_sets(platform_builds, root=TOP, applications=APPLICATIONS):
     """{application: {"kernels": {platform: set}, "program": {platform: set}, "builds": {platform: build}}}."""
     cache = {}
+
+    def lines_of(build, prefixes):  # a build's lines under prefixes, preprocessed once
+        if (build, prefixes) not in cache:
+            cache[(build, prefixes)] = platform_lines(build, root, prefixes)
+        return cache[(build, prefixes)]
+
+    shared = ("src/core/", "src/app/", "src/io/", "src/parallel/")
     result = {}
     for app, tus in applications.items():
         kernels, program, builds = {}, {}, {}
@@ -138,18 +145,9 @@ def application_sets(platform_builds, root=TOP, applications=APPLICATIONS):
                     continue
                 build, prefixes = platform_builds[prefixes[0]], prefixes[1]
             builds[platform] = build
-            key = (build, tuple(prefixes))
-            if key not in cache:
-                cache[key] = platform_lines(build, root, prefixes)
             own = sorted({p if p.endswith("/") else os.path.dirname(p) + "/" for p in prefixes})
-            drop = NOT_IN.get(app, [])
-            kernels[platform] = scoped(cache[key], own + ["src/core/"], drop)
-            shared = ("src/core/", "src/app/", "src/io/", "src/parallel/")
-            whole_key = (build, "program")
-            if whole_key not in cache:
-                everything = platform_lines(build, root, shared)
-                cache[whole_key] = everything
-            program[platform] = kernels[platform] | scoped(cache[whole_key], list(shared))
+            kernels[platform] = scoped(lines_of(build, tuple(prefixes)), own + ["src/core/"], NOT_IN.get(app, []))
+            program[platform] = kernels[platform] | scoped(lines_of(build, shared), list(shared))
         result[app] = {"kernels": kernels, "program": program, "builds": builds}
     return result
 

@@ -49,11 +49,12 @@ host_build=${HOST_BUILD:-build/host}
 # Round r of every plan before round r + 1 of any (ABC ABC), so that a drift of the machine reaches every code
 # alike. A platform's default plan is checked in round 1; its other plans and later rounds are held by digest.
 for r in $(seq "$rounds"); do
+  round=(--rounds "$rounds" --round "$r")
   if [ -n "$sizes" ]; then
     for preset in "${gpu_builds[@]}"; do
-      sweep "$preset" "$out" --sizes "$sizes" --rounds "$rounds" --round "$r"
-      sweep "$preset" "$out" --sizes "$sizes" --rounds "$rounds" --round "$r" --impls "$(sweepers "$preset")" \
-        --tune steps_per_sweep=1 --label single-steps --held
+      sweep "$preset" "$out" --sizes "$sizes" "${round[@]}"
+      sweep "$preset" "$out" --sizes "$sizes" "${round[@]}" --impls "$(sweepers "$preset")" --tune steps_per_sweep=1 \
+        --label single-steps --held
     done
   fi
   # The Kokkos codes of the builds against another Kokkos, where their platform runs in this study.
@@ -63,19 +64,17 @@ for r in $(seq "$rounds"); do
     [ -n "$part_sizes" ] || continue
     backend=$preset reference=()
     [ "$preset" = host ] && backend=openmp reference=(--reference cpu-openmp)  # as the host plans below
-    other=(--sizes "$part_sizes" --rounds "$rounds" --round "$r" --name "$name" --exe "$dir/src/awave" "${reference[@]}" --held)
-    sweep "$preset" "$out" "${other[@]}" --impls "kokkos-$backend,kokkos-$backend-mdrange"
-    sweep "$preset" "$out" "${other[@]}" --impls "kokkos-$backend" --tune steps_per_sweep=1 --label single-steps
+    other=("$preset" "$out" --sizes "$part_sizes" "${round[@]}" --name "$name" --exe "$dir/src/awave" "${reference[@]}" --held)
+    sweep "${other[@]}" --impls "kokkos-$backend,kokkos-$backend-mdrange"
+    sweep "${other[@]}" --impls "kokkos-$backend" --tune steps_per_sweep=1 --label single-steps
   done
   # The CPU platform: the host build's threaded codes, bound as the README advises and unbound.
   if [ -x "$host_build/src/awave" ] && [ -n "$host_sizes" ]; then
-    sweep host "$out" --sizes "$host_sizes" --rounds "$rounds" --round "$r" \
-      --impls cpu-openmp,kokkos-openmp,kokkos-openmp-mdrange --reference cpu-openmp --exe "$host_build/src/awave"
-    sweep host "$out" --sizes "$host_sizes" --rounds "$rounds" --round "$r" --impls "$(sweepers host)" \
-      --reference cpu-openmp --tune steps_per_sweep=1 --label single-steps --exe "$host_build/src/awave" --held
-    [ "${UNBOUND:-1}" = 0 ] || sweep host "$out" --sizes "$host_sizes" --rounds "$rounds" --round "$r" \
-      --impls cpu-openmp,kokkos-openmp,kokkos-openmp-mdrange --reference cpu-openmp --env OMP_PROC_BIND=false \
-      --label unbound --exe "$host_build/src/awave" --held
+    host=(host "$out" --sizes "$host_sizes" "${round[@]}" --reference cpu-openmp --exe "$host_build/src/awave")
+    sweep "${host[@]}" --impls cpu-openmp,kokkos-openmp,kokkos-openmp-mdrange
+    sweep "${host[@]}" --impls "$(sweepers host)" --tune steps_per_sweep=1 --label single-steps --held
+    [ "${UNBOUND:-1}" = 0 ] || sweep "${host[@]}" --impls cpu-openmp,kokkos-openmp,kokkos-openmp-mdrange \
+      --env OMP_PROC_BIND=false --label unbound --held
   fi
 done
 # The variants, once each, unchecked (evidence beside the first page).

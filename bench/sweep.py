@@ -65,20 +65,19 @@ def cpu_info():
     return {"name": model, "cores": os.cpu_count()}
 
 
-def run_name(build, shape):
-    return f"{build}_{shape[0]}x{shape[1]}x{shape[2]}"
-
-
-def plan(build, sizes, check=True, impls=None, reference=None, tune="", env=None, label="", held=False):
+def plan(build, tag, sizes, rounds=1, check=True, impls=None, reference=None, tune="", env=None, label="",
+         held=False):
+    """Every run, round by round: round 1 checked (unless held or unchecked), later rounds held by -digest."""
     kind = "host" if build == "host" else "gpu"
     runs = []
-    for shape in sizes:
-        points = shape[0] * shape[1] * shape[2]
-        nsteps, out_period = (STEPS_BIG if points > BIG_POINTS else STEPS)[kind]
-        runs.append({"name": run_name(build, shape), "preset": build, "shape": list(shape),
-                     "impls": impls or IMPLS[build], "nsteps": nsteps, "out_period": out_period,
-                     "checked": check and not held, "reference": reference or REFERENCE[build], "tune": tune,
-                     "env": env or {}, "label": label, **({"held": True} if held else {})})
+    for r in range(1, rounds + 1):
+        for shape in sizes:
+            nsteps, out_period = (STEPS_BIG if shape[0] * shape[1] * shape[2] > BIG_POINTS else STEPS)[kind]
+            runs.append({"name": f"{tag}_{shape[0]}x{shape[1]}x{shape[2]}" + (f".r{r}" if r > 1 else ""),
+                         "preset": build, "shape": list(shape), "impls": impls or IMPLS[build], "nsteps": nsteps,
+                         "out_period": out_period, "checked": check and not held and r == 1,
+                         "reference": reference or REFERENCE[build], "tune": tune, "env": env or {}, "label": label,
+                         **({"held": True} if held else {}), "round": r})
     return runs
 
 
@@ -159,14 +158,10 @@ def main(argv):
     os.makedirs(args.out_dir, exist_ok=True)
     machine_gpu = gpu_info()
     gpu = None if args.build == "host" else machine_gpu
-    runs = plan(args.build, sizes, check=not args.no_check, impls=args.impls.split(",") if args.impls else None,
-                reference=args.reference, tune=args.tune, env=dict(e.split("=", 1) for e in args.env),
-                label=args.label, held=args.held)
     tag = f"{name}-{args.label}" if args.label else name
-    for run in runs:
-        run["name"] = run["name"].replace(args.build, tag, 1)
-    runs = [dict(run, name=run["name"] + (f".r{r}" if r > 1 else ""), round=r, checked=run["checked"] and r == 1)
-            for r in range(1, args.rounds + 1) for run in runs]
+    runs = plan(args.build, tag, sizes, args.rounds, check=not args.no_check,
+                impls=args.impls.split(",") if args.impls else None, reference=args.reference, tune=args.tune,
+                env=dict(e.split("=", 1) for e in args.env), label=args.label, held=args.held)
     # A folder's manifest keeps every run planned into it: the plan run again at other sizes (a study in parts,
     # 1000^3 with fewer rounds) adds its runs; a size planned again replaces that size's runs.
     manifest = os.path.join(args.out_dir, f"manifest-{tag}.json")
