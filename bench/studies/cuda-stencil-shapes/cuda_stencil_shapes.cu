@@ -26,9 +26,10 @@
 // best of 3 runs of STEPS steps; bitwise: the fields after the same steps equal march's.
 //   awave-cuda-shapes N [STEPS] [SHAPE,...] [SEGMENT,...]   (padded N^3 grid, N-2 points a side)
 // Prints one JSON object per line.
+#include "../../cuda_check.hpp"
+#include "core/register_march.hpp"
 #include "core/wave_params.hpp"
 #include "core/wave_update.hpp"
-#include "core/register_march.hpp"
 
 #include <cuda_runtime.h>
 
@@ -44,10 +45,7 @@ using namespace awave;
 namespace {
 
 void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "awave-cuda-shapes: %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
+  cuda_check(e, "awave-cuda-shapes", what);
 }
 
 struct Fields {
@@ -90,10 +88,9 @@ __device__ inline void march_body(const Fields& a, int segment) {
   const Column col = column_of(a, segment);
   if (!col.inside) return;
   const int k = col.k, j = col.j;
-  register_march(FlatLevels<Fields>{a}, index_of(a, col.i_begin, j, k), col.i_begin, col.i_end, a.cs2_k[k], a.f,
-                 Undamped{}, [&](int i, double value) {
-                   return plant && k == 0 && j == nbl && i == nbl ? nextafter(value, 1e300) : value;
-                 });
+  register_march(
+      FlatLevels<Fields>{a}, index_of(a, col.i_begin, j, k), col.i_begin, col.i_end, a.cs2_k[k], a.f, Undamped{},
+      [&](int i, double value) { return plant && k == 0 && j == nbl && i == nbl ? nextafter(value, 1e300) : value; });
 }
 
 __global__ void march(Fields a, int segment) {

@@ -30,6 +30,7 @@
 //   awave-cuda-tblock N [STEPS] [SEGMENT,...] [SHAPE,...]   (an N^3 grid, the model's coefficients
 //                                                           and start; shapes by name, see kShapes)
 // Prints one JSON object per line.
+#include "../../cuda_check.hpp"
 #include "core/wave_params.hpp"
 #include "core/wave_problem.hpp"
 #include "core/wave_update.hpp"
@@ -50,10 +51,7 @@ using namespace awave;
 namespace {
 
 void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "awave-cuda-tblock: %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
+  cuda_check(e, "awave-cuda-tblock", what);
 }
 
 struct Grid {
