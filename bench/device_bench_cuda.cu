@@ -2,7 +2,7 @@
 // of N doubles (16 and 24 bytes an element), best of 20; and an empty kernel's launch overhead. Prints JSON.
 #include <cuda_runtime.h>
 
-#include "cuda_check.hpp"
+#include "cuda_bench.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -26,7 +26,7 @@
 // best of 3 runs of STEPS steps; bitwise: the fields after the same steps equal march's.
 //   awave-cuda-shapes N [STEPS] [SHAPE,...] [SEGMENT,...]   (padded N^3 grid, N-2 points a side)
 // Prints one JSON object per line.
-#include "../../cuda_check.hpp"
+#include "../../cuda_bench.hpp"
 #include "core/register_march.hpp"
 #include "core/wave_params.hpp"
 #include "core/wave_update.hpp"
@@ -271,11 +271,6 @@ __global__ void fill(double* u, long n, unsigned salt) {
     h ^= h >> 13;
     u[t] = double(h % 100000) * 1e-5 - 0.5;
   }
-}
-
-__global__ void count_differences(const double* a, const double* b, long n, unsigned long long* count) {
-  for (long t = blockIdx.x * long(blockDim.x) + threadIdx.x; t < n; t += long(gridDim.x) * blockDim.x)
-    if (__double_as_longlong(a[t]) != __double_as_longlong(b[t])) atomicAdd(count, 1ull);
 }
 
 struct Shape {
