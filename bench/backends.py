@@ -1,12 +1,8 @@
-"""The backend folders as the study's tools see them: each src/<folder>/backend.json (its
-implementations, which application of the report each belongs to on which toolchain, the parts its
-lines are counted in), in the build's order (src/CMakeLists.txt, AWAVE_BACKEND_FOLDERS). The C++
-side of the same folder is its backend.cpp (src/core/backend.hpp); tests/test_bench.py holds the two
-to the same implementation ids.
-
-An implementation entry: {"id", and where the report compares it: "application", "toolchain" (the
-platform's: cuda, openmptarget, host), "parts" (count_loc.py's), optionally "label" (the sweep variant
-its results come from) and "build" (the build that runs it there, where not the toolchain's)}.
+"""The backend folders as the study's tools see them: each src/<folder>/backend.json, in the build's order
+(AWAVE_BACKEND_FOLDERS); its backend.cpp is the C++ side, held to the same ids by tests/test_bench.py.
+An implementation entry: {"id", and where the report compares it: "application", "toolchain" (cuda,
+openmptarget, host), "parts" (count_loc.py's), optionally "label" (the sweep variant its results come from)
+and "build" (the build that runs it there, where not the toolchain's)}.
 """
 import json
 import os

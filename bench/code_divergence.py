@@ -1,20 +1,14 @@
 #!/usr/bin/env python3
 """Code divergence (Harrell et al., P3HPC 2018), computed as Intel's Code Base Investigator does.
 
-For each platform, the real compile commands of the build that runs there
-(compile_commands.json, CMAKE_EXPORT_COMPILE_COMMANDS) go through their compiler's
-preprocessor (-E, with their own include paths and definitions, so KOKKOS_ENABLE_* resolve
-through Kokkos' configuration header); the project's source lines that survive, found by the
-preprocessor's line markers, are the set that platform compiles. An application's divergence
-is the mean over platform pairs of the Jaccard distance between those sets (0: every platform
-compiles the same lines; 1: no line in common); its code convergence is 1 - divergence.
-
     python3 bench/code_divergence.py OUT_JSON PLATFORM=BUILD_DIR ...
         e.g. cuda=build/cuda openmptarget=build/openmptarget host=build/host
 
-What it cannot see, as CBI cannot: code a compiler drops for one platform without the
-preprocessor (`if constexpr` on the backend, templates instantiated on one backend only), and
-code outside src/. The applications and the files each compiles are APPLICATIONS below.
+Each platform's build's compile commands (compile_commands.json) go through their compiler's preprocessor
+(-E, so KOKKOS_ENABLE_* resolve); the project's lines that survive, by the line markers, are the set that
+platform compiles. An application's divergence is the mean over platform pairs of the Jaccard distance of
+those sets (0: the same lines everywhere); its code convergence 1 - divergence. Like CBI it cannot see code a
+compiler drops without the preprocessor (`if constexpr`, templates instantiated on one backend), nor outside src/.
 """
 import itertools
 import json
@@ -29,17 +23,12 @@ import backends  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# Which translation units (paths under src/) an application compiles on each platform's build:
-# its backend's folder (bench/backends.py); its kernels are that folder and the core. The whole
-# program is every translation unit of src/ its platform's executable compiles, less the other
-# applications' folders. A platform may compile another platform's build, (build, prefixes): the
-# CPU runs hand OpenMP offload from the offload build (its target regions on the host). A platform
-# an application does not run on (hand OpenMP offload has no CUDA-toolchain build) is left out of
-# its divergence (PP counts it).
+# The translation units (paths under src/) an application compiles on each platform: its backend's folder
+# (bench/backends.py); (build, prefixes) where it runs another platform's build (the CPU runs hand OpenMP
+# offload's, its target regions on the host). A platform it does not run on is left out of its divergence.
 APPLICATIONS = {a: {t: ((e["build"], [f"src/{e['folder']}/"]) if "build" in e else [f"src/{e['folder']}/"])
                     for t, e in by.items()} for a, by in backends.applications().items()}
-# Files an application's translation units compile for another application only (the Kokkos
-# forms share theirs): left out of its set.
+# Files an application compiles for another application only (the Kokkos forms share theirs): not in its set.
 NOT_IN = backends.not_in()
 
 def compile_commands(build_dir):
@@ -137,6 +126,13 @@ def scoped(found, keep, drop=()):
 def application_sets(platform_builds, root=TOP, applications=APPLICATIONS):
     """{application: {"kernels": {platform: set}, "program": {platform: set}, "builds": {platform: build}}}."""
     cache = {}
+
+    def lines_of(build, prefixes):  # a build's lines under prefixes, preprocessed once
+        if (build, prefixes) not in cache:
+            cache[(build, prefixes)] = platform_lines(build, root, prefixes)
+        return cache[(build, prefixes)]
+
+    shared = ("src/core/", "src/app/", "src/io/", "src/parallel/")
     result = {}
     for app, tus in applications.items():
         kernels, program, builds = {}, {}, {}
@@ -149,18 +145,9 @@ def application_sets(platform_builds, root=TOP, applications=APPLICATIONS):
                     continue
                 build, prefixes = platform_builds[prefixes[0]], prefixes[1]
             builds[platform] = build
-            key = (build, tuple(prefixes))
-            if key not in cache:
-                cache[key] = platform_lines(build, root, prefixes)
             own = sorted({p if p.endswith("/") else os.path.dirname(p) + "/" for p in prefixes})
-            drop = NOT_IN.get(app, [])
-            kernels[platform] = scoped(cache[key], own + ["src/core/"], drop)
-            shared = ("src/core/", "src/app/", "src/io/", "src/parallel/")
-            whole_key = (build, "program")
-            if whole_key not in cache:
-                everything = platform_lines(build, root, shared)
-                cache[whole_key] = everything
-            program[platform] = kernels[platform] | scoped(cache[whole_key], list(shared))
+            kernels[platform] = scoped(lines_of(build, tuple(prefixes)), own + ["src/core/"], NOT_IN.get(app, []))
+            program[platform] = kernels[platform] | scoped(lines_of(build, shared), list(shared))
         result[app] = {"kernels": kernels, "program": program, "builds": builds}
     return result
 

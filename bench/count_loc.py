@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
-"""Count the lines of code (non-blank, non-comment) of the parts each application of the report is
-made of, for the report, and the lines of each layer folder of src/ (core, parallel, io, app, the
-implementations).
+"""The lines of code (non-blank, non-comment) of the parts each application of the report is made of, of the
+sweep's code, and of each layer folder of src/.
 
     python3 bench/count_loc.py OUT_JSON
 """
@@ -15,11 +14,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import backends  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# The parts the applications of the report's first page are made of (bench/portability.py,
-# APPLICATION_PARTS): every file each compiles beyond the core every code shares (the model,
-# the update formula, the step plan, the interface, the tuning module), its registration
-# included; the lines both Kokkos forms share counted once, apart. Each backend folder names its
-# own (its backend.json, bench/backends.py); the core's, which several share, are here.
+# The parts the report's applications are made of beyond the core every code shares, the lines both Kokkos
+# forms share counted once, apart: each backend folder names its own (backend.json); the core's are here.
 CORE_PARTS = {
     "pointer fields": ["src/core/pointer_fields.hpp"],  # hand CUDA's and hand omp's field bundle
     "gpu sweep": ["src/core/sweep_march.hpp"],  # hand CUDA's, hand omp's and Kokkos' team sweep
@@ -32,8 +28,7 @@ CORE_PARTS = {
 }
 PARTS = {**backends.parts(), **CORE_PARTS}
 
-# The sweep's code (issue 44, item 6): the shared sweeps and each model's own part of it, a
-# declaration found by its first line and counted to its closing brace.
+# The sweep's code (issue 44, item 6): the shared sweeps and each model's part, a declaration by its first line.
 SWEEP = {
     "GPU sweep, shared (hand CUDA, Kokkos-CUDA, hand omp)": [("src/core/sweep_march.hpp", None)],
     "CPU sweep, shared (cpu-openmp, Kokkos host backends)": [("src/core/cache_sweep.hpp", None)],

@@ -1,9 +1,8 @@
-// awave-devbench (cuda build): what the GPU can do, measured in the same session as the sweep.
-// - copy (b = a) and triad (a = b + s*c) over 3 arrays of N doubles: attainable bandwidth,
-//   counting bytes read and written once each (16 and 24 bytes per element), best of R;
-// - an empty kernel launched back to back on one stream: launch overhead per kernel.
-// Prints one JSON object.
+// awave-devbench (cuda build): the GPU's attainable bandwidth, copy (b = a) and triad (a = b + s*c) over 3 arrays
+// of N doubles (16 and 24 bytes an element), best of 20; and an empty kernel's launch overhead. Prints JSON.
 #include <cuda_runtime.h>
+
+#include "cuda_bench.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -11,14 +10,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(call)                                                                    \
-  do {                                                                                 \
-    cudaError_t e_ = (call);                                                           \
-    if (e_ != cudaSuccess) {                                                           \
-      std::fprintf(stderr, "awave-devbench: %s: %s\n", #call, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                    \
-    }                                                                                  \
-  } while (0)
+#define CHECK(call) cuda_check((call), "awave-devbench", #call)
 
 __global__ void fill(double* x, double v, size_t n) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) x[i] = v;

@@ -1,8 +1,6 @@
-// awave-devbench (host builds): the CPU's attainable bandwidth, as the GPU builds' versions
-// measure their GPU's: STREAM's copy and triad over 3 arrays on every OpenMP thread (each array
-// first touched by the threads that use it, so its pages sit on their memory), best of 20.
-// The CPU platform's architectural efficiency in the report divides by this triad. Prints one
-// JSON object.
+// awave-devbench (host builds): the CPU's attainable bandwidth, which the CPU's efficiencies divide by: STREAM's
+// copy and triad over 3 arrays on every OpenMP thread (each first touched by the threads that use it), best of 20.
+// Prints one JSON object.
 #include "best_of.hpp"
 
 #include <omp.h>

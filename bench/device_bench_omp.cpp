@@ -1,7 +1,5 @@
-// awave-devbench (openmptarget build): the same measurements as the CUDA version with OpenMP
-// target offload: copy and triad bandwidth over 3 device arrays (omp_target_alloc), and the
-// overhead of an empty target region (what each of awave's offloaded loops pays per launch).
-// Prints one JSON object.
+// awave-devbench (openmptarget build): the CUDA version's measurements with OpenMP offload: copy and triad over 3
+// device arrays, and the cost of an empty target region (what each offloaded loop pays a launch). Prints JSON.
 #include "best_of.hpp"
 
 #include <omp.h>

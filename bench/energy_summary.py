@@ -3,10 +3,8 @@
 
     python3 bench/energy_summary.py DIR      the table of DIR's energy-*.json
 
-One row per size, code and plan (the steps a sweep the code took): the median over the runs (rounds
-interleaved) of joules a site update with its min-max, the mean power (joules over the chunks'
-seconds) and SU/s, and the shortest window (seconds of chunks); NVML's counter is coarse, so a
-window under 1 s is marked."""
+A row a size, code and plan: the median over the runs of joules a site update with its min-max, the mean power
+and SU/s, and the shortest window of chunks (NVML's counter is coarse: under 1 s is marked)."""
 import os
 import statistics
 import sys

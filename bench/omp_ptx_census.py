@@ -1,10 +1,8 @@
 #!/usr/bin/env python3
-"""What clang's OpenMP offload makes of each kernel of an openmptarget-build executable: relinks
-it with -save-temps (the device code is compiled at link time under -foffload-lto), then per
-target region (named by its source line) counts the PTX's generic and global loads and stores of
-doubles and reads the registers and spills that the link's own ptxas reports (-Xcuda-ptxas -v):
-clang's device link runs its CUDA installation's ptxas with -c (relocatable code), which gives
-the product's counts; ptxas run on the PTX without -c gives fewer. No GPU needed.
+"""What clang's OpenMP offload makes of each target region of an openmptarget-build executable (no GPU needed):
+relinks it with -save-temps (device code is compiled at link time), counts each region's generic and global
+loads and stores of doubles in the PTX, and reads the registers and spills the link's own ptxas reports (with
+-c, as the product's link; ptxas on the PTX without -c gives fewer).
 
     python3 bench/omp_ptx_census.py BUILD_DIR TARGET SOURCE     e.g.
     python3 bench/omp_ptx_census.py build/openmptarget bench/awave-omp-shapes bench/studies/omp-stencil-shapes/omp_stencil_shapes.cpp
@@ -17,8 +15,7 @@ import tempfile
 
 
 PATTERNS = [r"\bld\.f64", r"ld\.global\.f64", r"\bst\.f64", r"st\.global\.f64"]
-# More ptxas options for the relink (PTXAS_ARGS="--minnctapersm=8": each becomes
-# -Xcuda-ptxas OPTION, what a build would pass at its device link).
+# More ptxas options for the relink, each passed as -Xcuda-ptxas OPTION (PTXAS_ARGS="--minnctapersm=8").
 PTXAS_ARGS = os.environ.get("PTXAS_ARGS", "").split()
 
 

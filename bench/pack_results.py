@@ -4,12 +4,10 @@
 
     python3 bench/pack_results.py [--dry-run] DIR ...     (every folder under each DIR; after a device call)
 
-What stays a file: what a person opens by name (README.md and every file not .json/.txt/.log/.err: tables,
-CSV, scripts, patches, plots, archives), every file a Markdown document of the repository names (by a
-path of two or more parts, or by its name in its folder's README or one above it: the links keep
-working), text that is not UTF-8, and a kind of which a folder has one file alone. The rest is packed; a
-packed file is read back and compared with its original before the original is removed. Exit 1, in one
-line, where a file would overwrite a different one already packed under its name.
+What stays a file: every file not .json/.txt/.log/.err (READMEs, tables, CSV, scripts, patches, plots), every
+file a Markdown document of the repository names (the links keep working), text that is not UTF-8, and a kind of
+which a folder has one file alone. A packed file is read back and compared before its original is removed. Exit 1,
+in one line, where a file would overwrite a different one already packed under its name.
 """
 import argparse
 import json

@@ -1,8 +1,7 @@
 #!/usr/bin/env python3
-"""The README status table's rate column, from the report's current study (DEFAULT_STUDY) by the
-first page's own sample rules (portability.impl_samples): each implementation's median single-step
-SU/s at 512^3 with its architectural efficiency (SU/s x 24 B over the study's best triad there), each
-machine named, then its sweep's median where its default runs swept on every one.
+"""The README status table's rate column, from the report's study by the first page's sample rules: each
+implementation's median single-step SU/s at 512^3 with its architectural efficiency, each machine named, then
+its sweep's median where its default runs swept on every one.
 
     python3 bench/readme_rates.py                  each implementation's cell
     python3 bench/readme_rates.py --check README.md   exit 1 naming each row whose cell differs

@@ -1,13 +1,11 @@
 """The files of a results folder, loose or packed: every reader of bench/results goes through here.
 
-A call's folder holds hundreds of small files (one JSON a run, one text log a run). bench/pack_results.py
-packs them, one JSON Lines file for each kind, so that the repository keeps few files:
+bench/pack_results.py packs a call's small files, one JSON Lines file a kind:
     runs.jsonl   one line a JSON file:  {"file": "cuda_512x512x512.json", "record": <its JSON>}
     logs.jsonl   one line a text file:  {"file": "time-512-r1.txt", "text": "<its text>"}
-(a .json file that was not JSON, a run that wrote half its file, is kept as text: loading it fails as before).
-A packed file's path stays its name in the folder (folder/cuda_512x512x512.json): glob lists it, load and
-read_text open it, whether it is on disk or in the pack. A loose file and a packed one of the same name: the
-loose one is read (written after the pack; pack_results.py refuses to pack it over a different record).
+(a .json file that is not JSON is kept as text: loading it fails as before). A packed file's path stays
+folder/NAME: glob lists it, load and read_text open it, on disk or packed; of a loose and a packed file of
+one name, the loose one is read (pack_results.py refuses to pack it over a different record).
 """
 import fnmatch
 import glob as _glob

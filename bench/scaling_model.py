@@ -1,15 +1,9 @@
 #!/usr/bin/env python3
-"""A model of the sweep over many GPUs (issue 46): what a slab of an N^3 grid on P GPUs spends a
-sweep of 3 steps on, against single steps, from measured inputs (one GPU's rates, an exchange's
-fixed cost and bandwidth). Written for the report's MPI section and docs/mpi.md; the inputs' sources
-are in DEFAULT_INPUTS.
-
-Per process and sweep (src/parallel/step_loop.cpp): the slab's own planes and 3 of each neighbour's
-(Slab::halo_lo/hi) are computed at the one-GPU sweep rate; the exchange carries 3 planes of u(t) and
-2 of u(t-1) a side (one message a neighbour) and costs latency + bytes / bandwidth, both sides
-sharing the GPU's bandwidth; it overlaps the interior segments (those more than 3 planes from a
-recomputed plane, core/sweep_march.hpp: sweep_segments) and the outer segments follow. Single
-steps: one plane a side a step, overlapped with the step's bulk (all but the 4-plane x layers).
+"""A model of the sweep over many GPUs (issue 46, the report's MPI section): what a slab of an N^3 grid on P GPUs
+spends a sweep of 3 steps on, against single steps, from measured inputs (DEFAULT_INPUTS). Per process and sweep
+(src/parallel/step_loop.cpp): its planes and 3 of each neighbour's at the one-GPU sweep rate; the exchange, 3
+planes of u(t) and 2 of u(t-1) a side, costs latency + bytes / bandwidth and overlaps the interior segments
+(core/sweep_march.hpp: sweep_segments). Single steps: a plane a side a step, overlapped with the step's bulk.
 
     python3 bench/scaling_model.py            # the report's table
 """

@@ -1,40 +1,21 @@
 #!/usr/bin/env python3
-"""Run one awave build over the benchmark size sweep and write one JSON result per run.
+"""Run one awave build over sizes and write one JSON result a run.
 
     python3 bench/sweep.py PRESET OUT_DIR [--sizes 32,64,...] [--name NAME] [--exe PATH] [--no-check]
                            [--impls ID,...] [--reference cpu|cpu-openmp] [--tune KEY=VALUE,...]
                            [--env VAR=VALUE] [--label LABEL] [--rounds N [--round K]] [--held]
 
-PRESET is cuda, openmptarget or host; the executable is build/NAME/src/awave, NAME being the
-build directory's name (default PRESET; e.g. cuda-k46 for a build against another Kokkos).
-Writes into OUT_DIR:
-  manifest-NAME.json        every run planned (so a missing result shows as missing)
-  devbench-NAME.json        attainable bandwidth and launch overhead (GPU builds)
-  NAME_NXxNYxNZ.json         one per run: awave's own JSON, plus what the sweep knows (GPU,
-                             status, why the CPU check was skipped); a failed run still gets a
-                             file with status "failed" and the end of its output.
-  NAME_NXxNYxNZ.rK.json      round K of --rounds N (K >= 2): the sizes run again in separate
-                             processes, round by round, unchecked but with awave's -digest, which
-                             the report holds to round 1's reference digest (bench/portability.py).
-                             --round K runs round K alone, so that a study interleaves its codes and
-                             algorithms round by round (ABC ABC, bench/study.sh), not plan by plan.
-  devbench-NAME.json        (GPU builds; and devbench-NAME.end.json after the last round where the
-                             rounds run one by one: the triad at the start and the end of the part;
-                             a part run again into the folder adds devbench-NAME[.end].2.json, ...)
-  The manifest keeps the runs of sizes planned earlier into the folder (a study in parts by size).
-Every run is checked point by point: GPU runs against the CPU reference on the host's OpenMP
-threads (-reference cpu-openmp: the serial reference's arithmetic, bitwise identical; tested),
-so even 1000^3 is checked in about a minute on a 16-core host; host runs against the serial
-reference, the baseline they are compared with. --no-check skips the check.
-Runs above BIG_POINTS take fewer steps (STEPS_BIG), to keep the check's share of a sweep small (and a
-CPU run at 1000^3, about 2e9 SU/s on 16 cores, near 6 s a code).
-Every file records the machine's GPU ("gpu"; null for the host build, whose runs use none) and
-"machine_gpu" (the GPU of the machine whatever the build): two GPU machines' CPUs are two platforms.
---held runs round 1 unchecked too, with -digest: bench/study.sh checks each platform's default plan at
-a size point by point and holds its other plans (single steps, another Kokkos' build) to that run's
-reference digest at the same steps (bench/portability.py), where a check costs about a minute a plan at 1000^3.
---impls, --reference, --tune (awave's -tune) and --env (e.g. OMP_TARGET_OFFLOAD=DISABLED) change
-what runs; --label names such a variant in the file names (NAME-LABEL_...) and records it.
+PRESET is cuda, openmptarget or host; the executable build/NAME/src/awave (NAME: default PRESET, e.g. cuda-k46).
+Writes into OUT_DIR: manifest-NAME.json, every run planned into the folder (a missing result shows as missing;
+a part run again at other sizes adds its runs); devbench-NAME.json, the triad before the first round (and
+devbench-NAME.end.json after the last, where the rounds run one by one; .2, .3, ... where a part runs again);
+NAME_NXxNYxNZ.json a run, awave's -json plus the sweep's (GPU, status, why unchecked; a failed run keeps the end
+of its output), and NAME_NXxNYxNZ.rK.json for round K >= 2 of --rounds. NAME-LABEL where --label names a variant.
+Round 1 is checked point by point (GPU runs against the threaded CPU reference, bitwise the serial one's; host
+runs against the serial reference, their baseline); later rounds, and with --held round 1 too, carry awave's
+-digest, which the report holds to a checked run's at the same size and steps. --round K runs round K alone, so
+that bench/study.sh interleaves its plans round by round. Runs above BIG_POINTS take fewer steps (STEPS_BIG).
+Every file records "gpu" (null for the host build) and "machine_gpu": two GPU machines' CPUs are two platforms.
 """
 import argparse
 import json
@@ -84,20 +65,19 @@ def cpu_info():
     return {"name": model, "cores": os.cpu_count()}
 
 
-def run_name(build, shape):
-    return f"{build}_{shape[0]}x{shape[1]}x{shape[2]}"
-
-
-def plan(build, sizes, check=True, impls=None, reference=None, tune="", env=None, label="", held=False):
+def plan(build, tag, sizes, rounds=1, check=True, impls=None, reference=None, tune="", env=None, label="",
+         held=False):
+    """Every run, round by round: round 1 checked (unless held or unchecked), later rounds held by -digest."""
     kind = "host" if build == "host" else "gpu"
     runs = []
-    for shape in sizes:
-        points = shape[0] * shape[1] * shape[2]
-        nsteps, out_period = (STEPS_BIG if points > BIG_POINTS else STEPS)[kind]
-        runs.append({"name": run_name(build, shape), "preset": build, "shape": list(shape),
-                     "impls": impls or IMPLS[build], "nsteps": nsteps, "out_period": out_period,
-                     "checked": check and not held, "reference": reference or REFERENCE[build], "tune": tune,
-                     "env": env or {}, "label": label, **({"held": True} if held else {})})
+    for r in range(1, rounds + 1):
+        for shape in sizes:
+            nsteps, out_period = (STEPS_BIG if shape[0] * shape[1] * shape[2] > BIG_POINTS else STEPS)[kind]
+            runs.append({"name": f"{tag}_{shape[0]}x{shape[1]}x{shape[2]}" + (f".r{r}" if r > 1 else ""),
+                         "preset": build, "shape": list(shape), "impls": impls or IMPLS[build], "nsteps": nsteps,
+                         "out_period": out_period, "checked": check and not held and r == 1,
+                         "reference": reference or REFERENCE[build], "tune": tune, "env": env or {}, "label": label,
+                         **({"held": True} if held else {}), "round": r})
     return runs
 
 
@@ -151,17 +131,13 @@ def main(argv):
     parser.add_argument("--name", help="name of the build in file names (default BUILD, e.g. cuda-k46)")
     parser.add_argument("--no-check", action="store_true", help="skip the CPU reference and the check")
     parser.add_argument("--held", action="store_true",
-                        help="round 1 too unchecked, its -digest held to the reference digest of another plan's "
-                             "checked run at the same size and steps in the study (the check costs about a minute "
-                             "a plan at 1000^3)")
+                        help="round 1 too unchecked, its -digest held to another plan's checked run")
     parser.add_argument("--impls", help="comma-separated implementations (default: the preset's)")
     parser.add_argument("--reference", choices=["cpu", "cpu-openmp"], help="the CPU reference to check against")
     parser.add_argument("--tune", default="", help="awave's -tune value for every run")
     parser.add_argument("--env", action="append", default=[], help="VAR=VALUE for every run (repeatable)")
     parser.add_argument("--label", default="", help="a name for this variant, in the file names")
-    parser.add_argument("--rounds", type=int, default=1,
-                        help="runs of each size in separate processes, round by round (rounds after the first unchecked, "
-                             "with -digest)")
+    parser.add_argument("--rounds", type=int, default=1, help="runs of each size in separate processes")
     parser.add_argument("--round", type=int, help="run round K of --rounds alone (a study interleaves its plans)")
     args = parser.parse_args(argv)
     if args.rounds < 1:
@@ -182,14 +158,10 @@ def main(argv):
     os.makedirs(args.out_dir, exist_ok=True)
     machine_gpu = gpu_info()
     gpu = None if args.build == "host" else machine_gpu
-    runs = plan(args.build, sizes, check=not args.no_check, impls=args.impls.split(",") if args.impls else None,
-                reference=args.reference, tune=args.tune, env=dict(e.split("=", 1) for e in args.env),
-                label=args.label, held=args.held)
     tag = f"{name}-{args.label}" if args.label else name
-    for run in runs:
-        run["name"] = run["name"].replace(args.build, tag, 1)
-    runs = [dict(run, name=run["name"] + (f".r{r}" if r > 1 else ""), round=r, checked=run["checked"] and r == 1)
-            for r in range(1, args.rounds + 1) for run in runs]
+    runs = plan(args.build, tag, sizes, args.rounds, check=not args.no_check,
+                impls=args.impls.split(",") if args.impls else None, reference=args.reference, tune=args.tune,
+                env=dict(e.split("=", 1) for e in args.env), label=args.label, held=args.held)
     # A folder's manifest keeps every run planned into it: the plan run again at other sizes (a study in parts,
     # 1000^3 with fewer rounds) adds its runs; a size planned again replaces that size's runs.
     manifest = os.path.join(args.out_dir, f"manifest-{tag}.json")

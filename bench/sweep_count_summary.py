@@ -1,11 +1,8 @@
 #!/usr/bin/env python3
-"""Issue slots a site update of the sweep, by kind of instruction, from bench/device/sweep-count.sh's
-Nsight Compute source pages (count-IMPL-sass.csv: the executed warp instructions of each SASS line).
-
-A warp instruction takes one issue slot whatever its lanes do, so "slots / SU" is 32 x warp
-instructions over the kernel's site updates (N^3 x 3: one sweep of three steps); "lanes / SU" counts
-the predicated-on thread instructions, the work the lanes did. The sweep is issue-bound
-(results/h*/ncu-cf9a00f): fewer slots a site update is what makes it faster.
+"""Issue slots a site update of the sweep, by kind of instruction, from bench/device/sweep-count.sh's source
+pages (count-IMPL-sass.csv). A warp instruction takes one issue slot whatever its lanes do: slots are 32 x warp
+instructions over the kernel's site updates (N^3 x 3); in brackets the predicated-on thread instructions, the
+lanes' work. The sweep is issue-bound (results/h*/ncu-cf9a00f): fewer slots is what makes it faster.
 
   sweep_count_summary.py DIR [N]      (N: the grid's edge, default 512)   prints a Markdown table
 """
@@ -21,8 +18,7 @@ KINDS = [  # (kind, opcodes or a test on the opcode), first match wins
     ("fp64 arithmetic", {"DADD", "DMUL", "DFMA", "DSETP"}),
     ("shared memory", {"LDS", "STS"}),
     ("global memory", {"LDG", "STG"}),
-    # clang's offload code reaches the fields through generic addresses (global or shared: the
-    # hardware decides by the address), where nvcc issues LDG/STG
+    # clang's offload code reaches the fields through generic addresses, where nvcc issues LDG/STG
     ("generic loads and stores", {"LD", "ST"}),
     ("spills (local memory)", {"LDL", "STL"}),
     ("barrier", {"BAR"}),

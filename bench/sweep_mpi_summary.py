@@ -14,14 +14,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import runfiles  # noqa: E402
 
 # Strong: two GPUs at 1024^3 against one at 1024^3; weak: two at 1024x512x512 against one at 512^3.
-EFFICIENCY = {
-    "strong-sweep": "one-1024",
-    "strong-single": "one-1024",
-    "strong-sweep-mpi": "one-1024",
-    "strong-sweep-serial": "one-1024",
-    "weak-sweep": "one-512",
-    "weak-sweep-serial": "one-512",
-}
+EFFICIENCY = {**dict.fromkeys(("strong-sweep", "strong-single", "strong-sweep-mpi", "strong-sweep-serial"), "one-1024"),
+              **dict.fromkeys(("weak-sweep", "weak-sweep-serial"), "one-512")}
 
 
 def run_rates(doc):
@@ -37,8 +31,7 @@ def run_rates(doc):
         mpi = r.get("mpi") or {}
         split = ""
         if mpi:  # the chunks after the first (which holds NCCL's and MPI's warm-up); each [copy, mpi, step]
-            parts = [[sum(c[k] for c in mpi["chunks"][1:]) for k in ("halo_copy_seconds", "mpi_seconds", "step_seconds")]]
-            copy, wait, step = parts[0]
+            copy, wait, step = (sum(c[k] for c in mpi["chunks"][1:]) for k in ("halo_copy_seconds", "mpi_seconds", "step_seconds"))
             split = f"exchange {100 * (copy + wait) / (copy + wait + step):.1f}% ({mpi['halo']})"
         out[r["id"]] = (statistics.median(rates), plan, split, mpi.get("processes", 1))
     return out

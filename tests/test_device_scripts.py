@@ -1,6 +1,6 @@
 """The GPU machine's scripts count what ran (bench/device/ctest_verdict.py), on planted ctest
 logs: a GPU whose tests all skip, fewer tests than the build holds, a failure, a missing summary;
-and the lines of awave's output they grep (bench/device/awave-lines.sh) are the lines awave
+and the lines of awave's output they grep (bench/device/common.sh, AWAVE_LINE_*) are the lines awave
 prints today (a run of the host build's awave, AWAVE_EXE)."""
 import glob
 import json
@@ -196,7 +196,7 @@ class BuildAbRatios(unittest.TestCase):
 
 
 def awave_lines():
-    with open(os.path.join(DEVICE, "awave-lines.sh")) as f:
+    with open(os.path.join(DEVICE, "common.sh")) as f:
         return dict(re.findall(r"^(AWAVE_LINE_\w+)='([^']*)'", f.read(), re.M))
 
 
@@ -221,12 +221,12 @@ class AwaveLines(unittest.TestCase):
     def test_the_scripts_grep_no_other_line_of_awave(self):
         stale = ("check: 0 differences", "bitwise identical", "NOT BITWISE")
         for script in glob.glob(os.path.join(DEVICE, "*.sh")) + glob.glob(os.path.join(STUDIES, "*", "*.sh")):
-            if script.endswith("awave-lines.sh"):
+            if script.endswith(os.path.join("device", "common.sh")):
                 continue
             with open(script) as f:
                 text = f.read()
             for words in stale:
-                self.assertFalse(words in text, f"{os.path.basename(script)} greps {words!r}: use awave-lines.sh")
+                self.assertFalse(words in text, f"{os.path.basename(script)} greps {words!r}: use common.sh's AWAVE_LINE_*")
 
 
 class StudyCommand(unittest.TestCase):

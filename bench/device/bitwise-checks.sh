@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# The bitwise promise checked where the hardware is (through on-device.sh, one GPU): every GPU
-# implementation of the exact builds (build/cuda, build/openmptarget) ends with the CPU
-# reference's bits on long runs, fused and three-kernel steps; a kill -9 of a 256^3 GPU run,
-# continued by an implementation of the other build, equals the uninterrupted run; and the
-# same long runs with the contracting builds (build/cuda-contract, build/openmptarget-contract:
-# -DAWAVE_EXACT_FP=OFF), to show what the exact flags prevent. JSON and logs to OUT_DIR.
+# The bitwise promise where the hardware is (through on-device.sh, one GPU): 1. the exact builds' gpu tests;
+# 2. every GPU implementation of the exact builds (build/cuda, build/openmptarget) ends with the CPU reference's
+# bits on long runs, fused and three-kernel steps, and the contracting builds (build/*-contract,
+# -DAWAVE_EXACT_FP=OFF) show what the exact flags prevent; 3. a kill -9 of a 256^3 cuda run, continued by the
+# other build's omp, equals the uninterrupted run. JSON and logs to OUT_DIR.
 #   bench/device/bitwise-checks.sh OUT_DIR
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -27,15 +26,13 @@ long_run() {  # long_run BUILD NAME ARGS...: the build's GPU implementations aga
   case $b in *-contract) ;; *) [ $rc -eq 0 ] && grep -q "bit for bit" "$out/$name.txt" || status=1 ;; esac
 }
 
-# 1. The gpu-labelled tests of the exact builds (equivalence on 5 shapes, fused and
-#    three-kernel steps; restart; the 97x61x33 x 5000-step run, fused and three-kernel).
+# 1. (equivalence on 5 shapes, fused and three-kernel steps; restart; 97x61x33 x 5000 steps)
 for b in cuda openmptarget; do
   verdict=$("$here/ctest-counted.sh" "build/$b" gpu "$out/ctest-gpu-$b.log" 400) || status=1
   echo "ctest -L gpu, $b: $verdict" | tee -a "$out/summary.txt"
 done
 
-# 2. Long runs: 256^3 x 2000 steps and 97x61x33 x 5000 steps (fused and three-kernel), every
-#    GPU implementation of each build, exact and contracting.
+# 2. 256^3 x 2000 steps and 97x61x33 x 5000 steps (fused and three-kernel).
 for b in cuda openmptarget cuda-contract openmptarget-contract; do
   [ -x "build/$b/src/awave" ] || continue
   long_run "$b" "long_${b}_256x256x256_2000" -shape 256,256,256 -nsteps 2000 -out_period 500
@@ -43,8 +40,7 @@ for b in cuda openmptarget cuda-contract openmptarget-contract; do
   ENVS=AWAVE_FUSED_STEP_POINTS=0 long_run "$b" "long_${b}_97x61x33_5000_three-kernel" -shape 97,61,33 -nsteps 5000 -out_period 1000
 done
 
-# 3. kill -9 of a 256^3 cuda run while it writes; hand OpenMP offload (the other build)
-#    continues it to step 2000; its last snapshot must equal the uninterrupted cuda run's.
+# 3. kill -9 of a 256^3 cuda run while it writes; omp continues it to step 2000: every snapshot the uninterrupted run's.
 k=$out/../kill-work; rm -rf "$k"; mkdir -p "$k"
 export HDF5_USE_FILE_LOCKING=FALSE
 shape="-shape 256,256,256 -out_period 250 -nsteps 2000"

@@ -1,14 +1,10 @@
 #!/usr/bin/env bash
-# On the GPU machine: gathers the parts of an archive that stage.sh split (AWAVE_STAGE_PARTS_MB) as
-# device calls carry them, a few a call, in a folder outside the checkout that stays while the
-# machine is held (a carried folder is gone in the next call; /tmp is not). Each call names the
-# folder it carried (with the archive's sha256 file); when every part is there, the archive is
-# joined, checked against its sha256 and its path printed (exit 0); until then, exit 3 and what is
-# missing. A part that does not belong (another archive's) or a joined archive whose sha256
-# differs: exit 1, nothing joined.
+# On the GPU machine: gathers the parts of an archive that stage.sh split (AWAVE_STAGE_PARTS_MB) as device calls
+# carry them, in KEEP_DIR, outside the checkout (a carried folder is gone in the next call; /tmp stays while the
+# machine is held). Once every part is there: joined, checked against its sha256, its path printed (exit 0);
+# until then exit 3 naming what is missing; another archive's part or a damaged one: exit 1, nothing joined.
 #   bench/device/collect-parts.sh CARRIED_DIR [KEEP_DIR]    (KEEP_DIR: /tmp/awave-parts)
-#   e.g. call 1: bench/device/collect-parts.sh .stage-a; call 2: archive=$(bench/device/collect-parts.sh .stage-b) &&
-#        bench/device/on-device.sh "$archive" COMMAND...
+#   e.g. call 1: collect-parts.sh .stage-a; call 2: archive=$(collect-parts.sh .stage-b) && on-device.sh "$archive" ...
 set -euo pipefail
 carried=${1:?usage: collect-parts.sh CARRIED_DIR [KEEP_DIR]}
 keep=${2:-/tmp/awave-parts}
@@ -24,9 +20,8 @@ shopt -s nullglob
 for p in "$carried"/part.*; do cp "$p" "$keep/$id/"; done
 parts=("$keep/$id"/part.*)
 [ ${#parts[@]} -gt 0 ] || { echo "collect-parts: no part yet in $keep/$id" >&2; exit 3; }
-# split names its parts aa, ab, ...: those here must have no gap. Joined, they are the archive when
-# its sha256 says so; otherwise more are to come where the last is as long as the first (split's
-# size), and a part is damaged where the last is shorter (it was the archive's end).
+# split names its parts aa, ab, ...: no gap. Joined and not yet the archive: more are to come where the last is as
+# long as the first (split's size), a part is damaged where the last is shorter (the archive's end).
 i=0
 for name in $(printf '%s\n' {a..z}{a..z} | head -n ${#parts[@]}); do
   [ "$keep/$id/part.$name" = "${parts[$i]}" ] || { echo "collect-parts: part.$name missing in $keep/$id" >&2; exit 3; }

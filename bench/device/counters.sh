@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
-# Why the ratios are what they are, from the hardware counters (on the GPU machine, through
-# on-device.sh): for every GPU implementation and form of the builds present, at each size,
-# Nsight Compute's DRAM bytes read and written, kernel time, registers per thread and achieved
-# occupancy of each step kernel (9 launches after 3 warm-up launches; clocks and caches as the run
-# leaves them). One CSV per run in OUT; bench/report.py reads them.
+# Why the ratios are what they are (through on-device.sh): for every GPU implementation and form of the builds
+# present, at each size, Nsight Compute's DRAM bytes, kernel time, registers a thread and achieved occupancy of
+# each step kernel (9 launches after 3; clocks and caches as the run leaves them). A CSV a run in OUT, for the report.
 #   bench/device/counters.sh OUT [SIZE ...]        (default 256 512 1000)
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -20,7 +18,7 @@ status=0
 for build in cuda openmptarget; do
   exe=build/$build/src/awave
   [ -x "$exe" ] || continue
-  for impl in $("$exe" -list | awk '$1 != "cpu" && $1 != "cpu-openmp" && $1 !~ /serial|openmp(-mdrange)?$/ {print $1}'); do
+  for impl in $(gpu_impls "$exe"); do
     for n in "${sizes[@]}"; do
       timeout 300 ncu --clock-control none --cache-control none --kernel-name-base mangled --kernel-name "$kernels" \
         --launch-skip 3 --launch-count 9 --metrics "$metrics" --csv \

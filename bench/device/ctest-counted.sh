@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# Runs a build's tests of the given labels on the GPU machine and judges the log by counting
-# (bench/device/ctest_verdict.py): as many tests as the build holds for those labels, none
-# failed, and no gpu-labelled test skipped (here the GPU is present). Prints the verdict line.
+# A build's tests of the given labels on the GPU machine, judged by counting (ctest_verdict.py): as many as the
+# build holds, none failed, no gpu test skipped. Prints the verdict line.
 #   bench/device/ctest-counted.sh BUILD_DIR LABEL_REGEX LOG [TIMEOUT_S]
 set -uo pipefail
 build=${1:?usage: ctest-counted.sh BUILD_DIR LABEL_REGEX LOG [TIMEOUT_S]}

@@ -1,13 +1,11 @@
 #!/usr/bin/env python3
-"""The verdict on a ctest log from the GPU machine, counted rather than read off its last line.
+"""The verdict on a ctest log from the GPU machine, counted: a GPU whose tests all skip reads "100% passed".
 
     ctest_verdict.py LOG EXPECTED [MUST_RUN_FILE]
 
-LOG is ctest's output; EXPECTED the number of tests the build holds for the labels run
-(`ctest -N -L ...`); MUST_RUN_FILE lists, one a line, the tests that may not skip here (the gpu
-label's, on a machine with a GPU). Exit 0 only when ctest reports EXPECTED tests, none failed
-and none of MUST_RUN skipped; prints one line either way. A GPU whose tests all skip would
-otherwise read "100% tests passed".
+EXPECTED: the tests the build holds for the labels run (`ctest -N -L ...`); MUST_RUN_FILE: the tests that may
+not skip here, one a line. Exit 0 only where ctest reports EXPECTED tests, none failed and none of MUST_RUN
+skipped; one line either way.
 """
 import re
 import sys

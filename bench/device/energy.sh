@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
-# Joules a site update on the GPU (issue 58 item 6), through on-device.sh or bench/study.sh: runs
-# long enough that the timed chunks span seconds (NVML's energy counter is coarse:
-# app/gpu_energy.hpp), each size's codes in one process a round, ROUNDS rounds interleaved with the
-# single-step plan (steps_per_sweep=1) of the same codes; the board's power and clocks read before
-# and after each process. awave's -json holds each code's energy (joules, seconds, joules a site update).
+# Joules a site update on the GPU (issue 58 item 6; through on-device.sh or bench/study.sh): runs whose timed
+# chunks span seconds (NVML's counter is coarse), each size's codes in one process a round, ROUNDS rounds with the
+# single-step plan interleaved; the board's power and clocks before and after each process. awave's -json holds
+# each code's energy. BUILD: build/BUILD, or a build folder's path.
 #   [ROUNDS=2] [SIZES="512 1000"] bench/device/energy.sh BUILD IMPLS OUT_DIR
-# BUILD: build/BUILD, or a path to a build folder.
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 build=${1:?usage: energy.sh BUILD IMPLS OUT_DIR} impls=${2:?impls} out=${3:?out}

@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
-# What exact floating point costs (or gains): the exact builds (build/cuda, build/openmptarget)
-# and the contracting ones (build/*-contract, -DAWAVE_EXACT_FP=OFF), every GPU implementation,
-# at 256^3, 512^3 and 1000^3, in interleaved rounds (exact, contracting, exact, ...), so that
-# drift of the machine falls on both alike. Unchecked (the checks are bitwise-checks.sh);
-# JSON per run in OUT_DIR. Run through on-device.sh.
+# What exact floating point costs (or gains): the exact builds (build/cuda, build/openmptarget) against the
+# contracting ones (build/*-contract, -DAWAVE_EXACT_FP=OFF), every GPU implementation, at 256^3-1000^3, in
+# interleaved rounds; unchecked (bitwise-checks.sh checks). JSON a run in OUT_DIR. Through on-device.sh.
 #   bench/device/fp-cost.sh OUT_DIR [ROUNDS]   (default 2; SIZES="512 1000" for fewer sizes)
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"

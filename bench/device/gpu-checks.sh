@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
-# The GPU acceptance runs, on the GPU machine (through on-device.sh): for each GPU build, the
-# gpu-labelled tests, then awave on the required shapes with every implementation of the
-# build checked against the CPU reference (OpenMP forced onto the GPU), each with fused steps
-# where the grid is small and with the three-kernel step everywhere (AWAVE_FUSED_STEP_POINTS=0).
-# Logs and JSON go to OUT_DIR.
+# The GPU acceptance runs (through on-device.sh): for each GPU build, its gpu and cli tests counted, then every
+# implementation on the required shapes checked against the CPU reference, with fused steps where the grid is
+# small and with the three-kernel step everywhere (AWAVE_FUSED_STEP_POINTS=0). Logs and JSON to OUT_DIR.
 #   bench/device/gpu-checks.sh OUT_DIR [BUILD ...]   (default: cuda openmptarget)
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"

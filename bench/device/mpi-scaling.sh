@@ -1,18 +1,11 @@
 #!/usr/bin/env bash
-# awave over MPI on the GPUs of one machine (through on-device.sh, with an MPI build staged):
-#  1. checks: every GPU implementation of BUILD (awave's default there) on 2 and 4 processes
-#     (4 share the GPUs when there are 2), non-cubic 97x61x33, checked against the threaded
-#     CPU reference (which runs distributed too), fused and split steps;
-#  2. weak scaling, 1024^3 per GPU, and strong scaling, 1024^3 over 1, 2 (and 4) GPUs;
-#  3. with BIG=1, 2048^3 over 2 GPUs, a grid no single GPU holds (206 GB of fields).
-# The scaling runs are -no_check -no_output (the checks are step 1); JSON per run in OUT_DIR.
-# MPIRUN_ARGS: more mpirun options (MCA settings); ONLY=scaling skips the checks; HALO=mpi|nccl
-# is passed as -halo and names the runs over several processes (NAME_npP_HALO; one OUT_DIR holds
-# both paths beside the one single-process run); COUNTS: the GPU counts of the scaling runs
-# (default 1 2, and 4 where there are 4 GPUs); STEPS: steps of each scaling run, in chunks of 10
-# (default 30); SLAB=1 also runs each strong run's slab alone on one GPU (slab_BUILD_npP).
-# AWAVE_NCCL_ORDER=host reaches every process (the host orders the NCCL exchange; see
-# src/parallel/halo_exchange.cpp): the runs' text names the order in its "halo exchange:" line.
+# awave over MPI on the GPUs of one machine (through on-device.sh, an MPI build staged): 1. checks: BUILD's GPU
+# implementations on 2 and 4 processes (4 share 2 GPUs) at 97x61x33 against the threaded CPU reference (itself
+# distributed), fused and split steps; 2. weak scaling, 1024^3 a GPU, and strong, 1024^3 over 1, 2 (and 4) GPUs,
+# -no_check -no_output; 3. BIG=1: 2048^3 over 2 GPUs, a grid no single GPU holds. JSON a run in OUT_DIR.
+# MPIRUN_ARGS: more mpirun options; ONLY=scaling: no checks; HALO=mpi|nccl: -halo, and the runs of several
+# processes named NAME_npP_HALO; COUNTS: GPU counts of the scaling runs; STEPS (30, chunks of 10); SLAB=1: each
+# strong run's slab alone on one GPU too. AWAVE_NCCL_ORDER=host reaches every process.
 #   bench/device/mpi-scaling.sh OUT_DIR BUILD
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -30,7 +23,7 @@ run() {  # run NAME NP ARGS...: mpirun with one process per GPU (or more), JSON 
     -x OMP_NUM_THREADS -x OMP_TARGET_OFFLOAD -x AWAVE_FUSED_STEP_POINTS -x AWAVE_NCCL_ORDER -x LD_LIBRARY_PATH \
     "$exe" "$@" ${HALO:+-halo "$HALO"} -json "$out/$name.json" > "$out/$name.txt" 2>&1
   local rc=$?
-  echo "$name rc=$rc $(grep -E '^(PASS|FAIL|UNCHECKED)' "$out/$name.txt") $(grep -E 'SU/s|MPI processes \(' "$out/$name.txt" | tr -s ' ' | tr '\n' ' ' | cut -c1-400)"
+  echo "$name rc=$rc $(grep -E "$AWAVE_LINE_VERDICT" "$out/$name.txt") $(grep -E 'SU/s|MPI processes \(' "$out/$name.txt" | tr -s ' ' | tr '\n' ' ' | cut -c1-400)"
 }
 export AWAVE_FUSED_STEP_POINTS= AWAVE_NCCL_ORDER=${AWAVE_NCCL_ORDER:-}
 [ "${ONLY:-}" = scaling ] || for np in 2 4; do

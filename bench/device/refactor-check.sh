@@ -1,13 +1,10 @@
 #!/usr/bin/env bash
-# A refactor held to the product, on the GPU machine through on-device.sh (issue 43's
-# acceptance): PART tests: each GPU build's gpu and cli tests, counted (ctest-counted.sh; the
-# unit tests need the build's toolchain, which the GPU machine lacks, and run in CI); PART runs: every GPU implementation of each build checked bitwise against
-# the CPU reference at 256^3 and 512^3, then its SU/s beside a baseline build's
-# (build/<preset>-base, its awave staged beside the build) in the same call, interleaved over
-# ROUNDS rounds, with a summary of medians (refactor_summary.py). Logs and JSON to OUT.
+# A refactor held to the product (issue 43's acceptance; through on-device.sh). PART tests: each GPU build's gpu
+# and cli tests, counted (the unit tests need the toolchain, and run in CI). PART runs: every GPU implementation
+# checked bitwise at SIZES, then its SU/s beside the baseline build's (build/<preset>-base, staged beside it),
+# interleaved over ROUNDS rounds, with a table of medians (refactor_summary.py). Logs and JSON to OUT.
 #   bench/device/refactor-check.sh OUT tests|runs [ROUNDS]
-# For runs: SIZES (default "256 512"), TIME_BUILDS (default "cuda openmptarget"), TIME_STEPS
-# and TIME_PERIOD (default 60 and 20: chunks of 20 steps), CHECK=0 to time only.
+# runs: SIZES ("256 512"), TIME_BUILDS ("cuda openmptarget"), TIME_STEPS and TIME_PERIOD (60, 20), CHECK=0: time only.
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: refactor-check.sh OUT tests|runs [ROUNDS]}

@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
-"""The summary of bench/device/refactor-check.sh's timing runs: for each implementation and size,
-the median over rounds of its best-chunk SU/s in the build and in the baseline build
-(`<preset>-base`), their ratio, and the spread (min-max over rounds) of each.
+"""refactor-check.sh's timing runs: for each implementation and size, the median over rounds of its best-chunk
+SU/s in the build and in the baseline (`<preset>-base`), their min-max, and their ratio.
 
     refactor_summary.py OUT_DIR
 """

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# A device call brings back at most 8 files, and none if it runs past its limit. Runs COMMAND
-# under a time limit of SECONDS (pick it below the call's own), then packs DIR (what COMMAND
-# wrote) into DIR.tar.gz and removes DIR, whatever COMMAND's exit status: one file comes back.
+# A device call brings back at most 8 files, and none if it runs past its limit: runs COMMAND under SECONDS (below
+# the call's own), then packs DIR (what COMMAND wrote) into DIR.tar.gz, whatever COMMAND's status.
 #   bench/device/run-packed.sh SECONDS DIR COMMAND...     e.g. on the device machine:
 #   bench/device/run-packed.sh 540 $OUT/sweep bench/device/on-device.sh .stage/awave-device.tar.xz \
 #     bash -c 'bench/device/sweeps.sh $OUT/sweep cuda:cuda openmptarget:openmptarget'

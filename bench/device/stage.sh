@@ -1,19 +1,11 @@
 #!/usr/bin/env bash
-# Pack GPU builds for a GPU machine that has the NVIDIA driver but none of awave's build-time
-# dependencies: the build trees (binaries, ctest files; no objects) plus every shared library
-# they load that is not the C runtime (HDF5, fmt, LLVM 19's libomptarget and libLLVM, ...),
-# copied from this machine, in one xz archive.
+# Pack GPU builds for a GPU machine that has the NVIDIA driver but none of awave's build-time dependencies: the
+# build trees (binaries, ctest files; no objects), every shared library they load but the C runtime's (HDF5, fmt,
+# LLVM 19's libomptarget and libLLVM, ...), HDF5's h5diff and h5dump, and for MPI builds OpenMPI's runtime at its
+# Debian paths, in one xz archive; on the GPU machine, on-device.sh ARCHIVE COMMAND... runs there.
 #   bench/device/stage.sh OUT_DIR [BUILD_DIR ...]      (default: build/cuda build/openmptarget)
-# On the GPU machine: bench/device/on-device.sh OUT_DIR/awave-device.tar.xz COMMAND...
-# Builds over MPI (the *-mpi presets) bring OpenMPI's runtime along: mpirun, orted, their
-# plugins, PMIx and the help and configuration files, at their Debian paths (on-device.sh
-# adds them to the machine without replacing anything it has), and the libraries they load.
-# AWAVE_STAGE_TESTS=0 leaves the test executables out (to fit two builds in 64 MiB); the
-# awave* tools (awave, awave-devbench, awave-omp-shapes, awave-view) stay. AWAVE_STAGE_ICU_STUB=1
-# replaces ICU's 31 MB data library with a stub (an offload MPI build then fits beside the repository).
-# AWAVE_STAGE_PARTS_MB=N splits the archive for calls that carry it in parts (below).
-# HDF5's h5diff and h5dump come along (in .device/bin, on PATH there): the device scripts
-# compare files exactly with them.
+# AWAVE_STAGE_TESTS=0 leaves the test executables out (the awave* tools stay); AWAVE_STAGE_ICU_STUB=1 stubs ICU's
+# 31 MB data library (icudata_stub.c); AWAVE_STAGE_PARTS_MB=N splits the archive for calls that carry it in parts.
 set -euo pipefail
 out=${1:?usage: stage.sh OUT_DIR [BUILD_DIR ...]}
 [[ ${AWAVE_STAGE_PARTS_MB:-1} =~ ^[1-9][0-9]*$ ]] || { echo "stage: AWAVE_STAGE_PARTS_MB takes a whole number of MB" >&2; exit 2; }
@@ -40,15 +32,13 @@ if { ldd "${binaries[@]}" 2>/dev/null || true; } | grep -c 'libmpi\.so' > /dev/n
     dpkg -L openmpi-bin openmpi-common libopenmpi3 libpmix2 | grep -v -e /usr/share/doc -e /usr/share/man -e lintian)
   for f in "${mpi_files[@]}"; do [[ $f == *.so* || -x $f ]] && binaries+=("$f"); done  # their libraries too
 fi
-# The C runtime, libstdc++ and the GPU driver come from the GPU machine itself; NCCL
-# (218 MB) too: the GPU machines have it installed (libnccl2, the same major version).
+# The C runtime, libstdc++, the GPU driver and NCCL (218 MB; libnccl2 of the same major) are the GPU machine's own.
 skip='^(linux-vdso|ld-linux|libc\.so|libm\.so|libdl\.so|libpthread\.so|librt\.so|libresolv\.so|libstdc\+\+\.so|libgcc_s\.so|libcuda\.so|libnccl\.so)'
 for f in "${binaries[@]}"; do
   { ldd "$f" 2>/dev/null || true; } | awk '$3 ~ /^\// {print $1, $3}'
 done | sort -u | while read -r name path; do
   [[ $name =~ $skip ]] || cp -L "$path" "$work/lib/$name"
 done
-# AWAVE_STAGE_ICU_STUB=1: ICU's data library replaced by a stub of its one symbol (icudata_stub.c says why).
 if [ "${AWAVE_STAGE_ICU_STUB:-0}" = 1 ] && [ -f "$work/lib/libicudata.so.72" ]; then
   gcc -shared -fPIC -o "$work/lib/libicudata.so.72" -Wl,-soname,libicudata.so.72 "$top/bench/device/icudata_stub.c"
 fi
@@ -66,9 +56,8 @@ if [ ${#tools[@]} -gt 0 ]; then
 fi
 xz -T2 -6 -c "$work/builds.tar" > "$out/awave-device.tar.xz"
 echo "stage: $(du -h "$out/awave-device.tar.xz" | cut -f1) in $out/awave-device.tar.xz ($(ls "$work/lib" | wc -l) libraries)"
-# AWAVE_STAGE_PARTS_MB=N: the archive in parts of N MB (OUT_DIR/part.aa, ...) beside its sha256, for
-# device calls that carry it a part or two at a time (64 MiB a call with the repository); on the
-# GPU machine, device/collect-parts.sh joins them.
+# The archive in parts of N MB (OUT_DIR/part.aa, ...) beside its sha256 (64 MiB a call with the repository);
+# collect-parts.sh joins them on the GPU machine.
 if [ -n "${AWAVE_STAGE_PARTS_MB:-}" ]; then
   (cd "$out" && sha256sum awave-device.tar.xz > awave-device.sha256 &&
      split -b "${AWAVE_STAGE_PARTS_MB}000000" awave-device.tar.xz part. && rm awave-device.tar.xz)

@@ -1,12 +1,10 @@
 #!/bin/bash
-# On a GPU machine: bench/study.sh in parts, each under its own time limit, so that a study longer than a
-# device call's 10 minutes comes back part by part (the current study's calls: results/*/study-9295f57).
-#   SIZES=128,256,512 bench/device/on-device.sh ARCHIVE bash bench/device/study-parts.sh cuda:200 openmptarget:160 cpu:170
-# Parts: cuda | openmptarget (that GPU preset's runs) | cpu (the host build's and the offload build's on
-# the CPU), each PART:SECONDS, at SIZES on every platform, into STUDY_DIR/study-TAG (TAG: the GPU, h100
-# or h200; STUDY_DIR: $HOME/awave-study), which stays while the machine is held; the whole folder is
-# tarred to $OUT after each part. study.sh's knobs pass through, so a part can also be split by size:
-#   SIZES=256,512 ... study-parts.sh cpu:200; SIZES=1000 ROUNDS=3 UNBOUND=0 VARIANTS=0 ... study-parts.sh cpu:380
+# On a GPU machine: bench/study.sh in parts, each PART:SECONDS under its own time limit, so that a study longer than
+# a device call comes back part by part. Parts: cuda | openmptarget (that preset's runs) | cpu (the host build's and
+# the offload build's on the CPU), at SIZES, into STUDY_DIR/study-TAG (TAG: h100 or h200; STUDY_DIR: ~/awave-study),
+# tarred to $OUT after each part. study.sh's knobs pass through, so a part can be split by size too:
+#   SIZES=128,256,512 bench/device/on-device.sh ARCHIVE bash bench/device/study-parts.sh cuda:200 cpu:170
+#   SIZES=1000 ROUNDS=3 UNBOUND=0 VARIANTS=0 ... study-parts.sh cpu:380
 set -u
 sizes=${SIZES:?SIZES: the sizes of every part, e.g. 128,256,512}
 for item in "$@"; do  # every part checked before any runs

@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# The temporal-blocking sweep in the product (issue 36), on the GPU machine through on-device.sh,
-# cuda build: the gpu-labelled tests (the sweep.* runs force it on every test grid), the four
-# compute-sanitizer tools on a sweeping run of both implementations that have it, a checked run
-# at 256^3, and the timing sweep: awave's hand CUDA and Kokkos-CUDA with single steps and with
-# sweeps, the same binary, at sizes from 128^3 to 1000^3 (sweep-N-PLAN-STEPS.json).
-#   bench/device/sweep-checks.sh OUT_DIR [SIZES] [timing]     (timing: the timing sweep alone)
+# The temporal-blocking sweep in the product (issue 36; through on-device.sh, cuda build): the gpu tests (their
+# sweep.* runs force it on every test grid), the four compute-sanitizer tools on a sweeping run of both codes that
+# have it, a checked run at 256^3, and the timing: hand CUDA and Kokkos-CUDA, single steps and sweeps, the same
+# binary, 128^3 to 1000^3 (sweep-N-PLAN-STEPS.json).
+#   bench/device/sweep-checks.sh OUT_DIR [SIZES] [timing]     (timing: the timing alone)
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: sweep-checks.sh OUT_DIR [SIZES] [timing]}
@@ -14,24 +13,20 @@ exe=$PWD/build/cuda/src/awave
 mkdir -p "$out"
 export OMP_PROC_BIND=spread
 record_machine "$out/gpu.txt"
-[ "$only" = timing ] && sanitize=() || sanitize=(cuda kokkos-cuda)
 if [ "$only" != timing ]; then
   verdict=$(bench/device/ctest-counted.sh build/cuda gpu "$out/ctest-gpu.log" 300) || tests_failed=1
   echo "ctest gpu: $verdict" | tee "$out/summary.txt"
-fi
-for impl in "${sanitize[@]}"; do
-  for tool in memcheck racecheck synccheck initcheck; do
-    log=$out/sanitize-$impl-$tool.log
-    timeout 120 compute-sanitizer --tool "$tool" --error-exitcode 99 "$exe" -shape 61,40,35 -nsteps 7 -out_period 7 \
-      -no_output -quiet -impl "$impl" -tune steps_per_sweep=3 > "$log" 2>&1
-    echo "sanitize $impl $tool: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)" \
-      "$(grep -E '^(PASS|FAIL)' "$log")" | tee -a "$out/summary.txt"
+  for impl in cuda kokkos-cuda; do
+    for tool in memcheck racecheck synccheck initcheck; do
+      log=$out/sanitize-$impl-$tool.log
+      timeout 120 compute-sanitizer --tool "$tool" --error-exitcode 99 "$exe" -shape 61,40,35 -nsteps 7 -out_period 7 \
+        -no_output -quiet -impl "$impl" -tune steps_per_sweep=3 > "$log" 2>&1
+      echo "sanitize $impl $tool: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)" \
+        "$(grep -E "$AWAVE_LINE_VERDICT" "$log")" | tee -a "$out/summary.txt"
+    done
   done
-done
-if [ "$only" != timing ]; then
-  timeout 120 "$exe" -shape 256,256,256 -nsteps 61 -out_period 20 -no_output -reference cpu-openmp \
-    -impl cuda,kokkos-cuda -json "$out/checked-256.json" > "$out/checked-256.txt" 2>&1
-  echo "checked 256^3, 61 steps: exit $? $(grep -E '^(PASS|FAIL)' "$out/checked-256.txt")" | tee -a "$out/summary.txt"
+  timed_run "$out" checked-256 120 "$exe" -shape 256,256,256 -nsteps 61 -out_period 20 -no_output -reference cpu-openmp \
+    -impl cuda,kokkos-cuda | tee -a "$out/summary.txt"
 fi
 for n in $sizes; do
   for plan in 1 3; do

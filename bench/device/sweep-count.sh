@@ -1,11 +1,8 @@
 #!/usr/bin/env bash
-# Instructions a site update of the sweep (issue 57, "count first"): Nsight Compute on the third
-# sweep kernel of hand CUDA and of Kokkos-CUDA at N^3 (default 512), on the GPU machine through
-# on-device.sh, cuda build (BUILD: another). Per implementation, OUT_DIR/count-IMPL.ncu-rep (the
-# report), count-IMPL.txt (its details page: instruction statistics, occupancy, speed of light),
-# count-IMPL-raw.csv (every metric, the per-opcode counts among them) and count-IMPL-sass.csv (the
-# executed instructions of each SASS line, where this ncu prints the source page).
-# bench/sweep_count_summary.py divides them by the kernel's site updates (N^3 x 3).
+# Instructions a site update of the sweep (issue 57, "count first"): Nsight Compute on the third sweep kernel of
+# hand CUDA and Kokkos-CUDA at N^3 (default 512), through on-device.sh. A code's OUT_DIR/count-IMPL.ncu-rep, its
+# details page (.txt), every metric (-raw.csv) and the executed instructions of each SASS line (-sass.csv), which
+# bench/sweep_count_summary.py divides by the kernel's site updates.
 #   [BUILD=build/cuda] [IMPLS="cuda kokkos-cuda"] [N=512] bench/device/sweep-count.sh OUT_DIR
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"

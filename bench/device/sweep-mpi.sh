@@ -1,16 +1,11 @@
 #!/usr/bin/env bash
-# Sweeps over MPI (issue 46), on a machine of 2 GPUs through on-device.sh, cuda-mpi build:
-#  1. bitwise: tests/mpi_check.sh on 2, 3 and 4 processes, its grids (the wave crosses the slabs'
-#     edges within its runs), fused, split, and swept (halos of 3 planes once a sweep, the interior
-#     overlapping the exchange; 2 processes through NCCL, 3 and 4 share the GPUs through MPI), every
-#     file h5diff-identical to one process's, restarts across process counts, the planted shallow
-#     halo caught;
-#  2. scaling, ROUNDS rounds interleaved, hand CUDA and Kokkos-CUDA in each run: one GPU at 1024^3
-#     and 512^3, two GPUs at 1024^3 (strong: swept, swept without overlap (sweep.overlap=0), swept
-#     through -halo mpi, and single steps as before this issue) and 1024x512x512 (weak: 512^3 a GPU,
-#     with and without overlap); 48 steps in chunks of 12 (4 sweeps),
-#     -no_check (step 1 checks), JSON per run. bench/sweep_mpi_summary.py makes the table.
-#   [ROUNDS=2] [ONLY=scaling|checks] [NP=2] [SHORT=1] bench/device/sweep-mpi.sh OUT_DIR
+# Sweeps over MPI (issue 46), on a machine of 2 GPUs through on-device.sh, cuda-mpi build: 1. bitwise:
+# tests/mpi_check.sh on 2, 3 and 4 processes, fused, split and swept (3 halo planes a sweep, the interior
+# overlapping the exchange), every file identical to one process's, restarts across counts, the planted shallow
+# halo caught; 2. scaling, ROUNDS rounds interleaved, hand CUDA and Kokkos-CUDA: one GPU at 1024^3 and 512^3, NP
+# GPUs at 1024^3 (strong: swept, without overlap, through -halo mpi, single steps) and 512^3 a GPU (weak), 48
+# steps in chunks of 12, -no_check; bench/sweep_mpi_summary.py makes the table. SHORT=1: the swept runs and bases.
+#   [ROUNDS=3] [ONLY=scaling|checks] [NP=2] [SHORT=1] bench/device/sweep-mpi.sh OUT_DIR
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: sweep-mpi.sh OUT_DIR}
@@ -36,8 +31,7 @@ run() {  # run NAME NP [VAR=VALUE...] -- ARGS...
   echo "$name: exit $? $(grep -h 'halo exchange:\|single steps over' "$out/$name.txt" | sort -u | tr '\n' ' ')" | tee -a "$out/summary.txt"
 }
 export AWAVE_STEPS_PER_SWEEP= AWAVE_SWEEP_OVERLAP=
-np=${NP:-2}  # GPUs of the strong and weak runs (the weak grid: 512^3 a GPU)
-# SHORT=1: the swept runs and their one-GPU bases only.
+np=${NP:-2}
 for round in $(seq "${ROUNDS:-3}"); do
   run "one-1024_r$round" 1 -- -shape 1024,1024,1024
   run "strong-sweep_r$round" "$np" -- -shape 1024,1024,1024

@@ -1,12 +1,9 @@
 #!/usr/bin/env python3
-"""The sweep studies' table (bench/device/cpu-sweep.sh, offload-sweep.sh) from the awave -json
-files of one results folder: for each size, implementation and plan (single steps or the sweep,
-with any other tuning key set), the median over rounds of each run's best chunk, its range, its
-fraction of the single-step limit where the folder has the triad (triad.json: 24 B a site), and
-the sweep's median over the single steps' median. Only the timing rounds (files ending -rN.json)
-are timed; every file's bits are held: a checked run must be bitwise, an unchecked one must carry
-the digest (awave -digest) of a reference run of the same size and steps. Exits 1 where a run's
-bits are not the reference's, or where there is no timing run.
+"""The table of a folder of rounds (cpu-sweep.sh, offload-sweep.sh, build-ab.sh): for each size, code and plan,
+the median over the rounds (files ending -rN.json) of each run's best chunk, its range, its fraction of the
+single-step limit where the folder has triad.json (24 B a site), and the sweep over the single steps. Every
+file's bits are held: a checked run bitwise, an unchecked one carrying a reference run's digest at its size
+and steps. Exit 1 where a run's bits are not the reference's, or where no run is timed.
     sweep_study_summary.py OUT_DIR
     sweep_study_summary.py --ratios OUT_DIR A B [C ...]    (build-ab.sh: each later folder over A's)"""
 import os

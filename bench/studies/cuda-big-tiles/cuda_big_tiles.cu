@@ -27,6 +27,7 @@
 //       bitwise (the run's u(t) and u(t-1) against the product's first run, every padded point)
 //       and the points differing, ptxas' registers and spills, shared memory, blocks an SM.
 // Bad input: exit 1 with one line; no GPU or a CUDA failure: exit 3 (timing) or 77 (check).
+#include "../../cuda_bench.hpp"
 #include "core/step_plan.hpp"
 #include "core/sweep_march.hpp"
 #include "core/wave_params.hpp"
@@ -48,10 +49,7 @@ using namespace awave;
 namespace {
 
 void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "awave-cuda-bigtiles: %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(3);
-  }
+  cuda_check(e, "awave-cuda-bigtiles", what, 3);
 }
 
 // The product's sweep kernel, as src/cuda/wave_cuda.cu declares it (fields by value, two teams an SM).
@@ -241,16 +239,6 @@ std::vector<std::string> split(const std::string& text) {
     start = end + 1;
   }
   return v;
-}
-
-// Differing doubles (bit patterns) between two fields, added to *count.
-__global__ void count_differences(const double* __restrict__ a, const double* __restrict__ b, std::size_t n,
-                                  unsigned long long* count) {
-  unsigned long long local = 0;
-  for (std::size_t p = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; p < n;
-       p += std::size_t(gridDim.x) * blockDim.x)
-    local += __double_as_longlong(a[p]) != __double_as_longlong(b[p]);
-  if (local) atomicAdd(count, local);
 }
 
 double* device_copy(const std::vector<double>& h) {

@@ -1,6 +1,5 @@
-// awave-cuda-shapes (cuda build): shapes of hand CUDA's interior kernel that keep more bytes in
-// flight per thread, timed on the GPU and checked bitwise against the product's shape. The
-// interior region holds 94-99% of the points of grids >= 256^3; the sponge kernels are left out.
+// awave-cuda-shapes (cuda build): shapes of hand CUDA's interior kernel (94-99% of the points of grids >= 256^3)
+// that keep more bytes in flight a thread, timed on the GPU and checked bitwise against the product's shape.
 //   march      the product's interior kernel (src/cuda/wave_cuda.cu): a thread per (k, j) column
 //              marching i over a segment, `now` at i-1, i, i+1 in registers, unroll 4;
 //   prefetch   march, the next point's six loads (x+1, y-1, y+1, z-1, z+1, prev) issued before
@@ -11,14 +10,12 @@
 //   two-k      each thread marches two columns k and k+32 (blocks of 32 x 8 threads over 64 x 8
 //              points): twice the independent loads per thread, no shared loads;
 //   ldg        march, every load of `now` through the read-only path (__ldg);
-//   evict-first  march, `prev` loaded and `next` stored with evict-first hints (__ldcs, __stcs):
-//              the lines of `now`, read again by the neighbours, stay cached longer;
+//   evict-first  march, `prev` and `next` with evict-first hints (__ldcs, __stcs): `now`'s lines stay cached;
 //   evict-first-ldg  evict-first, `now` through the read-only path too;
 //   shared-y   march with the plane's (k, j) tile in shared memory (double-buffered, one barrier
 //              a plane): the y neighbours come from it instead of loads of rows j-1, j+1;
 //   planted    march with one point's update off by one ulp: the bitwise check must see it.
-// Diagnostics (not the update, so never bitwise): what the neighbour loads cost against the
-// same march streaming the same bytes.
+// Diagnostics (not the update, never bitwise): what the neighbour loads cost against streaming the same bytes.
 //   no-y       march with the y neighbours taken as the centre (no loads of rows j-1, j+1);
 //   no-yz      no-y, the z neighbours too (no loads of k-1, k+1): 3 loads a point;
 //   stream     next = 2 now - prev along the same march: 24 B a point and nothing else.
@@ -26,9 +23,10 @@
 // best of 3 runs of STEPS steps; bitwise: the fields after the same steps equal march's.
 //   awave-cuda-shapes N [STEPS] [SHAPE,...] [SEGMENT,...]   (padded N^3 grid, N-2 points a side)
 // Prints one JSON object per line.
+#include "../../cuda_bench.hpp"
+#include "core/register_march.hpp"
 #include "core/wave_params.hpp"
 #include "core/wave_update.hpp"
-#include "core/register_march.hpp"
 
 #include <cuda_runtime.h>
 
@@ -44,10 +42,7 @@ using namespace awave;
 namespace {
 
 void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "awave-cuda-shapes: %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
+  cuda_check(e, "awave-cuda-shapes", what);
 }
 
 struct Fields {
@@ -90,10 +85,9 @@ __device__ inline void march_body(const Fields& a, int segment) {
   const Column col = column_of(a, segment);
   if (!col.inside) return;
   const int k = col.k, j = col.j;
-  register_march(FlatLevels<Fields>{a}, index_of(a, col.i_begin, j, k), col.i_begin, col.i_end, a.cs2_k[k], a.f,
-                 Undamped{}, [&](int i, double value) {
-                   return plant && k == 0 && j == nbl && i == nbl ? nextafter(value, 1e300) : value;
-                 });
+  register_march(
+      FlatLevels<Fields>{a}, index_of(a, col.i_begin, j, k), col.i_begin, col.i_end, a.cs2_k[k], a.f, Undamped{},
+      [&](int i, double value) { return plant && k == 0 && j == nbl && i == nbl ? nextafter(value, 1e300) : value; });
 }
 
 __global__ void march(Fields a, int segment) {
@@ -274,11 +268,6 @@ __global__ void fill(double* u, long n, unsigned salt) {
     h ^= h >> 13;
     u[t] = double(h % 100000) * 1e-5 - 0.5;
   }
-}
-
-__global__ void count_differences(const double* a, const double* b, long n, unsigned long long* count) {
-  for (long t = blockIdx.x * long(blockDim.x) + threadIdx.x; t < n; t += long(gridDim.x) * blockDim.x)
-    if (__double_as_longlong(a[t]) != __double_as_longlong(b[t])) atomicAdd(count, 1ull);
 }
 
 struct Shape {

@@ -30,6 +30,7 @@
 //   awave-cuda-tblock N [STEPS] [SEGMENT,...] [SHAPE,...]   (an N^3 grid, the model's coefficients
 //                                                           and start; shapes by name, see kShapes)
 // Prints one JSON object per line.
+#include "../../cuda_bench.hpp"
 #include "core/wave_params.hpp"
 #include "core/wave_problem.hpp"
 #include "core/wave_update.hpp"
@@ -50,10 +51,7 @@ using namespace awave;
 namespace {
 
 void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "awave-cuda-tblock: %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
+  cuda_check(e, "awave-cuda-tblock", what);
 }
 
 struct Grid {
@@ -307,16 +305,6 @@ __global__ void __launch_bounds__((K + 2 * S) * (J + 2 * S) / R, MIN_BLOCKS)
         w[s][r][0] = cur[s][r];
       }
   }
-}
-
-// Differing doubles (bit patterns) between two fields, added to *count.
-__global__ void count_differences(const double* __restrict__ a, const double* __restrict__ b, std::size_t n,
-                                  unsigned long long* count) {
-  unsigned long long local = 0;
-  for (std::size_t p = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; p < n;
-       p += std::size_t(gridDim.x) * blockDim.x)
-    local += __double_as_longlong(a[p]) != __double_as_longlong(b[p]);
-  if (local) atomicAdd(count, local);
 }
 
 // The start state on the device: every field zero but a few points (the model's start), written

@@ -1,19 +1,22 @@
 """What crash safety costs in HDF5, and what SWMR would do after a crash (h5py; run inside the
 Debian trixie root that cmake/scripts/make-trixie-root.sh makes, which has h5py):
 
-    python3 commit_cost.py DIR     appends 40 snapshots of 2 x 128^3 doubles three ways (no
-                                   flush; a flush per snapshot, as awave; SWMR writing with a
-                                   flush per snapshot), then kills a SWMR writer with SIGKILL
-                                   and tries to open its file as VTK's reader and h5py do.
-Prints one line per measurement.
+    python3 bench/studies/hdf5-commit-cost/commit_cost.py DIR
+
+appends 40 snapshots of 2 x 128^3 doubles three ways (no flush; a flush per snapshot, as awave;
+SWMR writing with a flush per snapshot), then kills a SWMR writer with SIGKILL and tries to open
+its file as VTK's reader and h5py do. Prints one line per measurement.
 """
 import os
 import signal
 import sys
 import time
 
-import h5py
-import numpy as np
+try:
+    import h5py
+    import numpy as np
+except ImportError as missing:
+    sys.exit(f"commit_cost: no {missing.name} here: run it in the trixie root (cmake/scripts/make-trixie-root.sh)")
 
 N, SHAPE = 40, (128, 128, 128)
 
@@ -73,4 +76,6 @@ def main(directory):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else ".")
+    if len(sys.argv) != 2 or not os.path.isdir(sys.argv[1]):
+        sys.exit("usage: commit_cost.py DIR (an existing folder)")
+    main(sys.argv[1])

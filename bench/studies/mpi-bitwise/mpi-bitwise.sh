@@ -4,9 +4,9 @@
 # h5diff-identical to the single-process file, fused and split steps; restart with another
 # process count; kill -9 and continue), then a 97x61x33 x 3000-step run on 2 processes against
 # 1 (awave -compare) and against the CPU reference (bitwise). Logs to OUT_DIR.
-#   bench/device/mpi-bitwise.sh OUT_DIR [BUILD ...]   (default: cuda-mpi openmptarget-mpi)
+#   bench/studies/mpi-bitwise/mpi-bitwise.sh OUT_DIR [BUILD ...]   (default: cuda-mpi openmptarget-mpi)
 set -uo pipefail
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../../device/common.sh"
 out=${1:?usage: mpi-bitwise.sh OUT_DIR [BUILD ...]}
 shift
 builds=("$@"); [ ${#builds[@]} -gt 0 ] || builds=(cuda-mpi openmptarget-mpi)
