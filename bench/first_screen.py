@@ -180,7 +180,8 @@ def cells_under_five(runs_of):
             fewest[(size, p)] = min(n, fewest.get((size, p), n))
     by_size = {}
     for (size, p), n in sorted(fewest.items(), key=lambda x: (pp.points(x[0][0]), pp.platforms_order(x[0][1]))):
-        by_size.setdefault(size, []).append(f"{pp.platform_name(p)} ({n})")
+        name = pp.hardware_short(p[0]) if p[1] == "host" else pp.platform_name(p)
+        by_size.setdefault(size, []).append(f"{name} ({n})")
     return "; ".join(f"at {pp.size_name(size)}: {', '.join(names)}" for size, names in by_size.items())
 
 
@@ -197,12 +198,11 @@ def write(w, runs, triads, plats, shapes, loc, study_commits, known=()):
     counts = sorted(set(runs_of.values()))
     taken = pp.interleaving(runs)
     lines = [
-        "Cell: PP of each model's best code over the row's platforms (1.00: fastest on each); median of "
+        "Cell: PP of each model's best over the row's platforms (1.00: fastest on each); median of "
         f"{f'{counts[0]}-{counts[-1]}' if len(counts) > 1 else counts[0] if counts else 'no'} "
         f"{'interleaved ' if taken == 'interleaved' else ''}runs [min, max]; ranges overlapping: tie.",
-        "Kokkos 5.1 dropped OpenMP offload: 0 in the offload and all-of-these rows; 5.x not timed.",
-        f"Built at {study_said(runs, study_commits)}; {', '.join(pp.compilers_by_toolchain(runs).values())}. "
-        "[Terms](#terms).",
+        "Kokkos 5.1 dropped OpenMP offload: 0 in offload and all-of-these rows; 5.x untimed.",
+        f"Built at {study_said(runs, study_commits)}. [Terms](#terms).",
     ]
     under = cells_under_five(runs_of)
     if under:
@@ -235,6 +235,8 @@ TERMS = (
     ("run", "one process, timed as its fastest chunk of steps (I/O excluded); the codes compared run "
             "interleaved, round by round (every code once before any runs again); the device machines give a call "
             "10 minutes"),
+    ("commit", "the source revision (`git show HASH`) the runs' binaries were built from, clean; each results "
+               "folder's name ends with it"),
 )
 
 
@@ -244,7 +246,7 @@ def study_said(runs, study_commits):
         return f"commit `{study_commits[0][:7]}`" if study_commits else "no commit recorded"
     by_commit = pp.platforms_by_commit(runs)
     (most, _), *others = sorted(by_commit.items(), key=lambda item: (-len(item[1]), item[0]))
-    return f"commit `{most[:7]}`" + "".join(f" ({', '.join(names)} re-measured at `{c[:7]}`)" for c, names in others)
+    return f"commit `{most[:7]}`" + "".join(f"; {', '.join(names)} at `{c[:7]}`" for c, names in others)
 
 
 def screen_words(text):

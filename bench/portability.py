@@ -55,7 +55,7 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, caveats=()):
     import first_screen  # the screen reads this module's metrics
     first_screen.write(w, runs, triads, plats, shapes, loc, study_commits, caveats)
     w(f"Platforms: {', '.join(platform_name(p) for p in plats)}"
-      + "".join(f"; {h} = {n}" for h, n in sorted(cpus.items())) + ". "
+      + "".join(f"; {h} = {n}" for h, n in sorted(cpus.items())) + f"; compilers: {compilers(runs)}. "
       "Two questions, two tables: (a) the same algorithm in every model (single steps), against what the "
       "hardware allows; (b) the best each model can express (the three-step sweep where the code has one), "
       "against the fastest code measured on each platform. A cell is the median over its runs (separate "

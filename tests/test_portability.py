@@ -240,8 +240,9 @@ class FirstPageTable(unittest.TestCase):
         self.assertIn("| x86 CPUs: 16 cores, 512^3 | 0.62 | 1.00 | 0.75 | none named: cells of one run", screen)
         cpu_and_cuda = 2 / (1 / 1.0 + 1 / 0.625)
         self.assertIn(f"| NVIDIA GPUs (CUDA) and x86 CPUs: H100, 16 cores, 512^3 | {cpu_and_cuda:.2f} |", screen)
-        self.assertIn("; x, x, x. [Terms](#terms).", screen)
-        self.assertIn("- Fewer than five runs at 512^3: H100 CUDA (2), H100 OpenMP offload (1), CPU (16 cores) (1); "
+        self.assertIn("- Built at commit `abc`. [Terms](#terms).", screen)
+        self.assertIn("; compilers: CUDA x, OpenMP offload x, CPU x. ", text)  # below the screen
+        self.assertIn("- Fewer than five runs at 512^3: H100 CUDA (2), H100 OpenMP offload (1), 16 cores (1); "
                       "why not recorded.", screen)
         self.assertEqual(fs.problems(text, [self.d]), [])
 
@@ -467,7 +468,7 @@ class FirstPageTable(unittest.TestCase):
                  {"cuda": 1e11, "kokkos-cuda": 0.9e11, "kokkos-cuda-mdrange": 0.8e11}, commit="xyz")
         loc = {"git_commit": "xyz", "parts": {"cuda": {"lines": 10}}}
         text = self.first_page_text(loc, None)
-        self.assertIn("Built at commit `abc` (H100 CUDA re-measured at `xyz`)", text)
+        self.assertIn("Built at commit `abc`; H100 CUDA at `xyz`. [Terms]", text)
         self.assertIn("Lines counted at `xyz`, one of the study's commits (`abc`, `xyz`)", text)
         self.assertNotIn("No lines", text)
         text = self.first_page_text(loc, {"git_commit": "xyz", "applications": {}})

@@ -8,17 +8,16 @@ HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # bench/
 # The current portability study (bench/study.sh): five platforms (the Xeon of two machines pooled), its lines of code and
 # code divergence in each folder (computed on the build machine, which has the compilers).
 DEFAULT_STUDY = [os.path.join(HERE, "results", d) for d in
-                 ("h100-2026-11-27/study-8f9e458", "h100-2026-11-27/study-8f9e458-cpu-offload",
-                  "h100-2026-11-27/study-8f9e458-cuda-1000", "h200-2026-11-27/study-8f9e458",
-                  "h200-2026-11-27/study-d66e879-cuda")]
+                 ("h100-2026-11-27/study-557d8ff", "h200-2026-11-27/study-557d8ff-cpu",
+                  "h200-2026-11-27/study-8f9e458", "h200-2026-11-27/study-d66e879-cuda")]
 # What the first screen must say of that study that its run files cannot: (key, text); "under five" says why
-# some cells have fewer than five runs (the study's README, h200-2026-11-27/study-8f9e458: each device call
-# has 10 minutes, and round 1 at 1000^3 checks every plan against the CPU for 60-90 s); "cpu", how noisy the
-# CPU's cells are (the CPU noise study).
-STUDY_CAVEATS = [("under five", "the device calls' limit cut their rounds"),
-                 ("cpu", "Xeon sweep runs spread 1.3-1.5 x, machine noise "
-                         "([study](../results/h100-2026-11-27/cpu-noise-82bd1ae/README.md)): x86 rows rank nothing "
-                         "within it.")]
+# some cells have fewer than five runs (h100-2026-11-27/study-557d8ff/README.md: after the Xeon part no H200
+# came again, so the H200's GPU runs are the earlier study's, whose 1000^3 rounds the calls' 10 minutes cut; each
+# Xeon machine's round 1 runs cpu-openmp's single steps as the check's reference); "cpu", the CPU's noise.
+STUDY_CAVEATS = [("under five", "H200: earlier study, none lent again; Xeon: round 1 is the check's single "
+                                "steps"),
+                 ("cpu", "Xeon runs spread 1.3-1.5 x ([noise study](../results/h100-2026-11-27/cpu-noise-82bd1ae/README.md)): "
+                         "x86 rows rank nothing within it.")]
 # Section 2, over MPI: the product's present exchange (NCCL ordered on the GPU; the offload codes'),
 # its checks (newest first) and the sweeps over MPI (issue 46, oldest first; the newest is shown).
 DEFAULT_MPI = [os.path.join(HERE, "results", d) for d in
@@ -45,9 +44,9 @@ DEFAULT_NCU = [(os.path.join(HERE, "results", f"{gpu.lower()}-2026-11-26", "ncu-
                                     ("cuda-single", "hand CUDA single step (interior)"))]
 DEFAULT_SWEEP_LOC = os.path.join(HERE, "results", "build-machine-2026-11-27", "sweep-loc-65199cf", "loc.json")
 # Section 5, energy a site update: bench/device/energy.sh on each GPU, one clean build (issue 58 item 6).
-ENERGY_NOTE = ("The `cuda` builds here are of cb46677, before Kokkos-CUDA's sweep took the bulk planes on the H200 "
-               "(cc2435a): its H200 sweep rows are the code before (section 1 has the study's, after); its H100 rows and "
-               "every other code's are the code the study ran. Not measured again.")
+ENERGY_NOTE = ("The H100's rows are the study's builds (557d8ff, both toolchains). The H200's are of cb46677, before "
+               "Kokkos-CUDA's sweep took the bulk planes there (cc2435a): its Kokkos-CUDA sweep row is the code before "
+               "(section 1 has the study's); no H200 came for the study's GPU runs, so they are not measured again.")
 DEFAULT_ENERGY = [os.path.join(HERE, "results", d) for d in
-                  ("h100-2026-11-27/energy-cb46677", "h200-2026-11-27/energy-cb46677",
-                   "h100-2026-11-27/study-8f9e458-cpu-offload/energy-openmptarget")]
+                  ("h100-2026-11-27/study-557d8ff/energy-cuda", "h100-2026-11-27/study-557d8ff/energy-openmptarget",
+                   "h200-2026-11-27/energy-cb46677")]
