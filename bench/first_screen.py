@@ -143,6 +143,7 @@ def rows(runs, triads, plats, shapes, loc=None):
     header = ["target: platforms, size"] + [c[0] for c in cols] + ["choose", "sources / lines"]
     out, runs_of = [], {}
     fastest = {s: platform_fastest(runs, plats, s) for s in shapes}
+    compilers = pp.compilers_by_toolchain(runs)
     for name, toolchains in TARGETS:
         members = [p for p in plats if p[1] in toolchains]
         if not members or any(not any(p[1] == t for p in members) for t in toolchains):
@@ -151,7 +152,8 @@ def rows(runs, triads, plats, shapes, loc=None):
         for size in shapes:
             best = [(h, cell(runs, triads, members, app, suffix, size, "best", fastest[size])) for h, app, suffix in cols]
             single = [(h, cell(runs, triads, members, app, suffix, size, "single", None)) for h, app, suffix in cols]
-            label = f"{name}: {hardware}, {pp.size_name(size)}"
+            compiler = compilers.get(pp.TOOLCHAINS[toolchains[0]]) if len(toolchains) == 1 else None
+            label = f"{name}{f' ({compiler})' if compiler else ''}: {hardware}, {pp.size_name(size)}"
             texts = []
             for h, c in best:
                 texts.append("—" if c is None else pp.fmt_pp(c[0], c[1]) if c[0] else "0")

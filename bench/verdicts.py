@@ -41,8 +41,9 @@ def ranking(pp, shape, pp_ci=None):
 
 def ranges_apart(leader, other):
     """The tie rule, every verdict's: a lead only where the other's whole PP range (its runs' min-max) lies
-    below the leader's; overlapping or unknown ranges are a tie, whatever the medians say."""
-    return leader is not None and other is not None and other[1] < leader[0]
+    below the leader's as the page prints them (two decimals), so that a reader can check each lead: touching,
+    overlapping or unknown ranges are a tie, whatever the medians say."""
+    return leader is not None and other is not None and round(other[1], 2) < round(leader[0], 2)
 
 
 def said_once(facts):

@@ -14,8 +14,7 @@ DEFAULT_STUDY = [os.path.join(HERE, "results", d) for d in
 # some cells have fewer than five runs (h100-2026-11-27/study-557d8ff/README.md: after the Xeon part no H200
 # came again, so the H200's GPU runs are the earlier study's, whose 1000^3 rounds the calls' 10 minutes cut; each
 # Xeon machine's round 1 runs cpu-openmp's single steps as the check's reference); "cpu", the CPU's noise.
-STUDY_CAVEATS = [("under five", "H200: earlier study, none lent again; Xeon: round 1 is the check's single "
-                                "steps"),
+STUDY_CAVEATS = [("under five", "H200: an earlier study; Xeon: round 1 ran the check's reference, single steps"),
                  ("cpu", "Xeon runs spread 1.3-1.5 x ([noise study](../results/h100-2026-11-27/cpu-noise-82bd1ae/README.md)): "
                          "x86 rows rank nothing within it.")]
 # Section 2, over MPI: the product's present exchange (NCCL ordered on the GPU; the offload codes'),
