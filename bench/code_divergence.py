@@ -31,10 +31,6 @@ APPLICATIONS = {a: {t: ((e["build"], [f"src/{e['folder']}/"]) if "build" in e el
 # Files an application compiles for another application only (the Kokkos forms share theirs): not in its set.
 NOT_IN = backends.not_in()
 
-def compile_commands(build_dir):
-    with open(os.path.join(build_dir, "compile_commands.json")) as f:
-        return json.load(f)
-
 
 def preprocess_args(entry):
     """The entry's command with -E to stdout instead of compiling to a file."""
@@ -56,6 +52,12 @@ def preprocess_args(entry):
 MARKER = re.compile(r'^#\s*(?:line\s+)?(\d+)\s+"([^"]*)"')
 
 
+def relative(path, root):
+    """path, its links resolved, relative to root (itself resolved, ending in a separator); None outside it."""
+    full = os.path.realpath(path)
+    return full[len(root):] if full.startswith(root) else None
+
+
 def surviving_lines(text, root):
     """(path relative to root, line number) of every non-blank line of a file under root."""
     lines = set()
@@ -65,8 +67,7 @@ def surviving_lines(text, root):
         m = MARKER.match(line)
         if m:
             number = int(m.group(1))
-            path = os.path.realpath(m.group(2)) if m.group(2) and not m.group(2).startswith("<") else ""
-            file = path[len(root):] if path.startswith(root) else None
+            file = relative(m.group(2), root) if m.group(2) and not m.group(2).startswith("<") else None
             continue
         if file is not None and line.strip() and not line.lstrip().startswith("#pragma GCC"):
             lines.add((file, number))
@@ -89,17 +90,13 @@ def tu_lines(entry, root):
     return surviving_lines(proc.stdout, root)
 
 
-def relative(path, directory, root):
-    full = os.path.realpath(os.path.join(directory, path))
-    root = os.path.realpath(root) + os.sep
-    return full[len(root):] if full.startswith(root) else None
-
-
 def platform_lines(build_dir, root, tu_prefixes):
     """file -> set of line numbers, over the translation units under the given prefixes."""
     found = {}
-    for entry in compile_commands(build_dir):
-        rel = relative(entry["file"], entry.get("directory", "."), root)
+    with open(os.path.join(build_dir, "compile_commands.json")) as f:
+        entries = json.load(f)
+    for entry in entries:
+        rel = relative(os.path.join(entry.get("directory", "."), entry["file"]), os.path.realpath(root) + os.sep)
         if rel is None or not any(rel.startswith(p) or rel == p for p in tu_prefixes):
             continue
         for file, number in tu_lines(entry, root):

@@ -18,6 +18,7 @@ import unittest
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOP, "bench"))
+sys.path.insert(0, os.path.join(TOP, "bench", "studies", "mpi-scaling-model"))  # scaling_model, an experiment's
 import report  # noqa: E402
 import first_screen  # noqa: E402
 import portability  # noqa: E402
@@ -528,7 +529,7 @@ class SweepMpiSummary(unittest.TestCase):
 
 
 class ScalingModel(unittest.TestCase):
-    """bench/scaling_model.py on inputs whose answers can be written down."""
+    """bench/studies/mpi-scaling-model/scaling_model.py on inputs whose answers can be written down."""
 
     def test_free_exchange_leaves_the_recomputed_planes(self):
         import scaling_model

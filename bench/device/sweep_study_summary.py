@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The table of a folder of rounds (cpu-sweep.sh, offload-sweep.sh, build-ab.sh): for each size, code and plan,
+"""The table of a folder of rounds (build-ab.sh, offload-sweep.sh, ../studies/cpu-sweep): for each size, code and plan,
 the median over the rounds (files ending -rN.json) of each run's best chunk, its range, its fraction of the
 single-step limit where the folder has triad.json (24 B a site), and the sweep over the single steps. Every
 file's bits are held: a checked run bitwise, an unchecked one carrying a reference run's digest at its size

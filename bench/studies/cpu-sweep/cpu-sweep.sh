@@ -6,9 +6,9 @@
 # run, then ROUNDS rounds in separate processes, single steps then sweeps (a process a tile height of ROWS),
 # held to the checked run by -digest (sweep_study_summary.py). Threads bound as the README advises
 # (OMP_PROC_BIND=close, OMP_PLACES=cores) unless BIND and PLACES say otherwise.
-#   [DEADLINE=seconds] bench/device/cpu-sweep.sh OUT_DIR [SIZES] [ROUNDS] [STEPS] [ROWS]
+#   [DEADLINE=seconds] bench/studies/cpu-sweep/cpu-sweep.sh OUT_DIR [SIZES] [ROUNDS] [STEPS] [ROWS]
 set -uo pipefail
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../../device/common.sh"
 out=${1:?usage: cpu-sweep.sh OUT_DIR [SIZES] [ROUNDS] [STEPS] [ROWS]}
 sizes=${2:-"512"}
 rounds=${3:-5}

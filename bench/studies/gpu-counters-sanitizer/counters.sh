@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Why the ratios are what they are (through on-device.sh): for every GPU implementation and form of the builds
 # present, at each size, Nsight Compute's DRAM bytes, kernel time, registers a thread and achieved occupancy of
-# each step kernel (9 launches after 3; clocks and caches as the run leaves them). A CSV a run in OUT, for the report.
-#   bench/device/counters.sh OUT [SIZE ...]        (default 256 512 1000)
+# each step kernel (9 launches after 3; clocks and caches as the run leaves them). A CSV a run in OUT.
+#   bench/studies/gpu-counters-sanitizer/counters.sh OUT [SIZE ...]        (default 256 512 1000)
 set -uo pipefail
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../../device/common.sh"
 out=${1:?usage: counters.sh OUT [SIZE ...]}
 shift
 sizes=("$@"); [ ${#sizes[@]} -gt 0 ] || sizes=(256 512 1000)

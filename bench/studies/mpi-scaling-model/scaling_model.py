@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""A model of the sweep over many GPUs (issue 46, the report's MPI section): what a slab of an N^3 grid on P GPUs
+"""A model of the sweep over many GPUs (issue 46): what a slab of an N^3 grid on P GPUs
 spends a sweep of 3 steps on, against single steps, from measured inputs (DEFAULT_INPUTS). Per process and sweep
 (src/parallel/step_loop.cpp): its planes and 3 of each neighbour's at the one-GPU sweep rate; the exchange, 3
 planes of u(t) and 2 of u(t-1) a side, costs latency + bytes / bandwidth and overlaps the interior segments
 (core/sweep_march.hpp: sweep_segments). Single steps: a plane a side a step, overlapped with the step's bulk.
 
-    python3 bench/scaling_model.py            # the report's table
+    python3 bench/studies/mpi-scaling-model/scaling_model.py     # the table of results/h200x2-2026-11-26/README.md
 """
 import math
+import sys
 
 SEGMENT, STEPS = 64, 3  # SweepTile::kSegment, kSteps (core/sweep_march.hpp)
 
@@ -85,4 +86,6 @@ def table(inputs=DEFAULT_INPUTS, n=1024, gpus=(2, 4, 8, 16, 32)):
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 1:
+        sys.exit("usage: scaling_model.py (no arguments: it prints the model's table)")
     print(table())

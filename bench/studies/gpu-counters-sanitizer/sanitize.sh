@@ -2,9 +2,9 @@
 # compute-sanitizer's four tools on every GPU implementation and form of the builds present (through
 # on-device.sh), on a small grid with fused and with split (three-kernel) steps, each run checked bitwise.
 # A log a run in OUT, and OUT/summary.txt: a line a run, the tool's error summary and the run's verdict.
-#   bench/device/sanitize.sh OUT
+#   bench/studies/gpu-counters-sanitizer/sanitize.sh OUT
 set -uo pipefail
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../../device/common.sh"
 out=${1:?usage: sanitize.sh OUT}
 mkdir -p "$out"
 compute-sanitizer --version | tail -1 > "$out/version.txt"
