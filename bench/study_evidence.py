@@ -1,6 +1,6 @@
 """The evidence behind the first page, from the study directories (bench/study.sh): the Kokkos effort ladder,
 what the sweep gives, the census of every run, the Kokkos 4.6.01 builds beside 3.4.01. (The hardware counters and
-compute-sanitizer's verdicts of an earlier study, bench/device/counters.sh and sanitize.sh, are in its README:
+compute-sanitizer's verdicts of an earlier study, bench/studies/gpu-counters-sanitizer/, are in its README:
 results/h100-2026-11-25/study-a4ec059.)"""
 import os
 import statistics
