@@ -47,7 +47,8 @@ sweepers() { case $1 in cuda) echo cuda,kokkos-cuda ;; openmptarget) echo omp,ko
 [ "$host_sizes" = none ] && host_sizes=
 host_build=${HOST_BUILD:-build/host}
 # Round r of every plan before round r + 1 of any (ABC ABC), so that a drift of the machine reaches every code
-# alike. A platform's default plan (the CPU's: its single-step plan) is checked in round 1; its other plans and later rounds are held by digest.
+# alike. A platform's default plan (the CPU's: its single-step plan) is checked in round 1; its other plans and
+# later rounds are held by digest.
 for r in $(seq "$rounds"); do
   round=(--rounds "$rounds" --round "$r")
   if [ -n "$sizes" ]; then
