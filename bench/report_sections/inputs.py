@@ -5,16 +5,17 @@ import os
 
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # bench/
-# The current portability study (bench/study.sh): five platforms (the Xeon of two machines pooled), its lines of code and
-# code divergence in each folder (computed on the build machine, which has the compilers).
+# The current portability study (bench/study.sh): five platforms (the Xeon of two machines pooled; each machine's
+# newest folder counts), its lines of code and code divergence in each folder (computed on the build machine).
 DEFAULT_STUDY = [os.path.join(HERE, "results", d) for d in
-                 ("h100-2026-11-27/study-557d8ff", "h200-2026-11-27/study-557d8ff-cpu",
+                 ("h100-2026-11-27/study-557d8ff", "h100-2026-11-27/study-557d8ff-cpu",
+                  "h200-2026-11-27/study-557d8ff-cpu",
                   "h200-2026-11-27/study-8f9e458", "h200-2026-11-27/study-d66e879-cuda")]
 # What the first screen must say of that study that its run files cannot: (key, text); "under five" says why
 # some cells have fewer than five runs (h100-2026-11-27/study-557d8ff/README.md: after the Xeon part no H200
-# came again, so the H200's GPU runs are the earlier study's, whose 1000^3 rounds the calls' 10 minutes cut; each
-# Xeon machine's round 1 runs cpu-openmp's single steps as the check's reference); "cpu", the CPU's noise.
-STUDY_CAVEATS = [("under five", "H200: an earlier study; Xeon: round 1 ran the check's reference, single steps"),
+# came again, so the H200's GPU runs are the earlier study's, whose 1000^3 rounds the calls' 10 minutes cut);
+# "cpu", the CPU's noise.
+STUDY_CAVEATS = [("under five", "an earlier study's H200 runs, cut by the device calls' 10 minutes"),
                  ("cpu", "Xeon runs spread 1.3-1.5 x ([noise study](../results/h100-2026-11-27/cpu-noise-82bd1ae/README.md)): "
                          "x86 rows rank nothing within it.")]
 # Section 2, over MPI: the product's present exchange (NCCL ordered on the GPU; the offload codes'),
