@@ -1,13 +1,10 @@
 """The report's first screen (issue 70): what to write for which hardware, by how much and how sure, in one
 table and at most SCREEN_WORDS words of prose; the evidence follows it (portability.first_page).
 
-Rows are the targets a reader has (TARGETS: the platforms of one toolchain, or a set one code must span), at
-the page's two sizes; columns the hand-written codes, Kokkos tuned under each Kokkos the study built, Kokkos
-idiomatic under the newest. A cell is PP over the row's platforms of each model's best (application
-efficiency: SU/s over the fastest code measured on the platform, so 1.00 is the fastest everywhere): PP of
-the cells' medians, with the range PP of their minima to PP of their maxima. The last column names the leader
-where its range lies above every other's (portability.ranges_apart), else a tie, and the same for single
-steps (architectural efficiency), so a reader sees whether the lead is the sweep's or the algorithm's.
+Rows are the targets a reader has (TARGETS), at the page's two sizes; columns the hand-written codes, Kokkos
+tuned under each Kokkos the study built, Kokkos idiomatic under the newest; each cell PP over the row's platforms
+of each model's best, with its range (the terms the screen links say the rest). The last column applies the one
+tie rule (portability.ranges_apart) to each model's best and to single steps.
 
     python3 bench/first_screen.py REPORT.md [STUDY_DIR ...]   exit 1 naming what the page lacks or the screen
                                                                gets wrong against the study's run files

@@ -1,21 +1,9 @@
-"""The report's first page: performance portability as the field computes it, for two questions.
-
-(a) The same algorithm in every model, single steps: architectural efficiency, each run's
-best-chunk SU/s x 24 B/site over the best triad measured on that hardware in the same study (the
-runs labelled single-steps where the default would sweep). (b) The best each model expresses, the
-sweep where it has one (its default runs): application efficiency, SU/s over the fastest code
-measured on that platform at that size, in either algorithm (the P3 methodology's). For each: a cell
-is the median over its runs, with the range (min-max) of its runs where it has two or more (not a
-confidence interval: a few runs a cell); Pennycook's PP per application with its range (PP of the
-cells' minima to PP of their maxima); a ranking that names a winner only where the ranges do not
-overlap, size by size; the cascade plot (Sewall, Pennycook et al., P3HPC 2020); the navigation chart (PP against
-code convergence, 1 - code divergence: Harrell et al., P3HPC 2018); and a recommendation, every
-number of which is in its table. Read from study directories (bench/study.sh), a lines-of-code file
-(bench/count_loc.py) and a code-divergence file (bench/code_divergence.py).
-
-The page itself is written here (first_page); its parts live by concept, and their names are this module's too
-(the harness and the tests import them from here): the runs (study_runs), the metrics (pp_metrics), the verdicts
-and their wording (verdicts), the plots (pp_plots); the first screen before it is bench/first_screen.py.
+"""The report's first page: performance portability (Pennycook's PP over the P3 methodology's efficiencies) for
+two questions, (a) single steps against the triad and (b) each model's best against the platform's fastest code,
+each with its table, ranges, cascade and navigation plots and recommendation; the page states the method.
+It is written here (first_page); its parts live by concept and are re-exported here for the harness and the
+tests: the runs (study_runs), the metrics (pp_metrics), the verdicts and their wording (verdicts), the plots
+(pp_plots). The first screen before it is bench/first_screen.py.
 """
 import os
 import statistics
