@@ -200,7 +200,7 @@ def write(w, runs, triads, plats, shapes, loc, study_commits, known=()):
         "Cell: PP of each model's best over the row's platforms (1.00: fastest on each); median of "
         f"{f'{counts[0]}-{counts[-1]}' if len(counts) > 1 else counts[0] if counts else 'no'} "
         f"{'interleaved ' if taken == 'interleaved' else ''}runs [min, max]; ranges overlapping: tie.",
-        "Kokkos 5.1 dropped OpenMP offload: 0 in offload and all-of-these rows; 5.x untimed.",
+        "Kokkos 5.1 dropped OpenMP offload: Kokkos would score 0 in offload and all-of-these rows; 5.x untimed.",
         f"Built at {study_said(runs, study_commits)}. [Terms](#terms).",
     ]
     under = cells_under_five(runs_of)
@@ -235,7 +235,7 @@ TERMS = (
             "interleaved, round by round (every code once before any runs again); the device machines give a call "
             "10 minutes"),
     ("commit", "the source revision (`git show HASH`) the runs' binaries were built from, clean; each results "
-               "folder's name ends with it"),
+               "folder's name carries it (study-HASH, study-HASH-part)"),
 )
 
 
@@ -294,18 +294,13 @@ def problems(report_text, study_dirs, loc=None):
 def main(argv):
     """python3 bench/first_screen.py REPORT.md [STUDY_DIR ...]: exit 1 naming what its first page lacks and,
     given the study's folders, what its first screen gets wrong against their run files (the lines-of-code
-    file of the first folder that has one)."""
+    file the report reads, portability.effort_files)."""
     with open(argv[0]) as f:
         text = f.read()
     missing = pp.first_page_problems(text)
     for item in missing:
         print(f"{argv[0]}: the first page lacks {item!r}")
-    loc = None
-    for d in argv[1:]:
-        if os.path.exists(os.path.join(d, "loc.json")):
-            import json
-            with open(os.path.join(d, "loc.json")) as f:
-                loc = json.load(f)
+    loc = pp.effort_files(argv[1:])[0]
     wrong = problems(text, argv[1:], loc) if argv[1:] else []
     for item in wrong:
         print(f"{argv[0]}: first screen: {item}")

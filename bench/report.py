@@ -39,23 +39,11 @@ from report_sections.scaling import mpi_section  # noqa: E402
 from report_sections.temporal import every_model_section, temporal_section  # noqa: E402
 
 
-def study_inputs(study_dirs):
-    """The lines-of-code and code-divergence files of the study (the newest folder's that has them;
-    the first page uses either only where it was made at the study's commit)."""
-    found = {}
-    for d in study_dirs:
-        for name in ("loc.json", "divergence.json"):
-            path = os.path.join(d, name)
-            if runfiles.exists(path):
-                found[name] = runfiles.load(path)
-    return found.get("loc.json"), found.get("divergence.json")
-
-
 def generate_study(study_dirs, out_dir):
     """bench/study.sh's report: this machine's first page and its evidence alone."""
     os.makedirs(out_dir, exist_ok=True)
     md = ["# awave portability report (bench/study.sh)\n"]
-    loc, divergence = study_inputs(study_dirs)
+    loc, divergence = portability.effort_files(study_dirs)
     runs = portability.first_page(md.append, plt, study_dirs, loc, divergence, out_dir)
     study_evidence.evidence(md.append, study_dirs, loc)
     energy_section(md.append, [e for d in study_dirs for e in sorted(glob.glob(os.path.join(d, "energy-*")))], 2)
@@ -71,7 +59,7 @@ def generate(out_dir, study_dirs=None):
     os.makedirs(out_dir, exist_ok=True)
     md = ["# awave portability report\n"]
     w = md.append
-    loc, divergence = study_inputs(study_dirs)
+    loc, divergence = portability.effort_files(study_dirs)
     runs = portability.first_page(w, plt, study_dirs, loc, divergence, out_dir,
                                   STUDY_CAVEATS if study_dirs == DEFAULT_STUDY else ())
     w("After this page: 1. its evidence; the product as it stands, measured: 2. over MPI, 3. bitwise, "

@@ -274,15 +274,29 @@ def screen_apps(runs):
     return rows
 
 
+def effort_files(study_dirs):
+    """(lines of code, code divergence) of the study: the last folder's that has each, loose or packed (the first
+    page uses either only where it was made at the study's commit). The report and the screen's check read them here."""
+    found = {}
+    for d in study_dirs:
+        for name in ("loc.json", "divergence.json"):
+            if runfiles.exists(os.path.join(d, name)):
+                found[name] = runfiles.load(os.path.join(d, name))
+    return found.get("loc.json"), found.get("divergence.json")
+
+
 def screen_samples(runs, platform, app, suffix, size, question):
     """A first-screen cell's runs: su_samples, or the same code's in the platform's build against
-    another Kokkos (its preset's name with that suffix)."""
+    another Kokkos (its preset's name with that suffix); none where they are unchecked (a held plan whose checked
+    run failed or is missing), so that the screen shows "—" rather than an unchecked number."""
     if suffix is None:
-        return su_samples(runs, platform, app, size, question)[0]
-    if platform[1] not in APPLICATIONS[app]:
+        samples, note = su_samples(runs, platform, app, size, question)
+    elif platform[1] not in APPLICATIONS[app]:
         return []
-    impl, label = APPLICATIONS[app][platform[1]]
-    return impl_samples(runs, platform, impl, label, size, question, build_name=f"{platform[1]}-{suffix}")[0]
+    else:
+        impl, label = APPLICATIONS[app][platform[1]]
+        samples, note = impl_samples(runs, platform, impl, label, size, question, build_name=f"{platform[1]}-{suffix}")
+    return [] if "unchecked" in note else samples  # runs held to no checked run: not evidence
 
 
 def interleaving(runs):

@@ -256,7 +256,7 @@ class Report(unittest.TestCase):
         with open(os.path.join(TOP, "bench", "report", "report.md")) as f:
             self.assertEqual(f.read(), text, "the committed report is stale: run python3 bench/report.py")
         self.assertEqual(portability.first_page_problems(text), [])
-        loc, _ = report.study_inputs(DEFAULT_STUDY)
+        loc, _ = portability.effort_files(DEFAULT_STUDY)
         self.assertEqual(first_screen.problems(text, DEFAULT_STUDY, loc), [], "the first screen, against the study")
         numbered = [int(m) for m in re.findall(r"^## (\d+)\. ", text, re.M)]
         self.assertEqual(numbered, list(range(1, len(numbered) + 1)), "sections in order, none missing")

@@ -808,6 +808,9 @@ class Ranges(unittest.TestCase):
                 runs, _, _ = pp.load_study([d])
                 samples, note = pp.su_samples(runs, plat, "Kokkos tuned", "512x512x512", "single")
                 self.assertEqual(([round(x / 1e10, 6) for x in samples], note), expect, (digest, nsteps))
+                # The first screen takes no unchecked number: such a cell is "—" there, not a measurement.
+                screen = pp.screen_samples(runs, plat, "Kokkos tuned", None, "512x512x512", "single")
+                self.assertEqual(screen, [] if expect[1] == "unchecked" else samples, (digest, nsteps))
             run_file(d, "host-single-steps_512x512x512.json", "host", None, {"kokkos-openmp": 0.6e10},
                      label="single-steps", checked=False, digest="aa")  # not held: no reference of its own
             runs, _, _ = pp.load_study([d])

@@ -21,7 +21,7 @@ def energy_section(w, energy_dirs, number, note=""):
       "read around each chunk, `src/app/gpu_energy.hpp`), over the site updates they made. Runs of "
       "`bench/device/energy.sh`: each code long enough for 2-8 s of chunks (the counter is coarse), "
       "sweeps and single steps in interleaved rounds, one process a size and plan. Spread: min-max of the "
-      "runs (two rounds: not an interval). Power is the chunks' mean, with the board's 700 W limit.\n")
+      "runs (one or two rounds: not an interval). Power is the chunks' mean, with the board's 700 W limit.\n")
     if note:
         w(note + "\n")
     for d in present:

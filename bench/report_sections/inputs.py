@@ -8,15 +8,18 @@ HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # bench/
 # The current portability study (bench/study.sh): five platforms (the Xeon of two machines pooled; each machine's
 # newest folder counts), its lines of code and code divergence in each folder (computed on the build machine).
 DEFAULT_STUDY = [os.path.join(HERE, "results", d) for d in
-                 ("h100-2026-11-27/study-557d8ff", "h100-2026-11-27/study-557d8ff-cpu",
-                  "h200-2026-11-27/study-557d8ff-cpu",
-                  "h200-2026-11-27/study-8f9e458", "h200-2026-11-27/study-d66e879-cuda")]
+                 ("h200-2026-11-27/study-8f9e458", "h200-2026-11-27/study-d66e879-cuda",
+                  "h200-2026-11-27/study-557d8ff-cpu", "h100-2026-11-27/study-557d8ff",
+                  "h100-2026-11-27/study-557d8ff-cpu")]
+# The lines and divergence the page reads are the last folder's with them: one made at the study's commit.
 # What the first screen must say of that study that its run files cannot: (key, text); "under five" says why
 # some cells have fewer than five runs (h100-2026-11-27/study-557d8ff/README.md: after the Xeon part no H200
-# came again, so the H200's GPU runs are the earlier study's, whose 1000^3 rounds the calls' 10 minutes cut);
+# came again, so the H200's GPU runs are earlier studies': study-d66e879-cuda planned 3 rounds at 1000^3,
+# study-8f9e458's offload rounds were cut at 2 by a call's 10 minutes);
 # "cpu", the CPU's noise.
-STUDY_CAVEATS = [("under five", "an earlier study's H200 runs, cut by the device calls' 10 minutes"),
-                 ("cpu", "Xeon runs spread 1.3-1.5 x ([noise study](../results/h100-2026-11-27/cpu-noise-82bd1ae/README.md)): "
+STUDY_CAVEATS = [("under five", "earlier studies' H200 runs: CUDA's planned 3 rounds, offload's cut at 2 by a call's "
+                                "10 minutes"),
+                 ("cpu", "Xeon sweep runs spread 1.3-1.5 x ([noise study](../results/h100-2026-11-27/cpu-noise-82bd1ae/README.md)): "
                          "x86 rows rank nothing within it.")]
 # Section 2, over MPI: the product's present exchange (NCCL ordered on the GPU; the offload codes'),
 # its checks (newest first) and the sweeps over MPI (issue 46, oldest first; the newest is shown).
