@@ -20,7 +20,8 @@ from verdicts import *  # noqa: E402,F401,F403
 def first_page(w, plt, study_dirs, loc, divergence, out_dir, caveats=()):
     """Writes the first page: both questions, each with its table, PP, plots and recommendation.
     Returns the runs it used, for the provenance section and the evidence:
-    {(hardware, build, label, shape): (result, directory)} of each run's first (checked) round."""
+    {(hardware, build, label, shape): [(result, directory)]}, each folder's first (checked) round of that run (a
+    pooled platform's machines each have theirs)."""
     runs, triads, cpus = load_study(study_dirs)
     plats = platforms_of(runs)
     shapes = page_shapes(runs, plats)
@@ -32,7 +33,7 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, caveats=()):
     w("## Which programming model? The answer on one page\n")
     if not plats:
         w("No study results: run `bench/study.sh OUT` on a machine with a build (README).\n")
-        return {k: v[0] for k, v in runs.items()}
+        return {k: list({d: (r, d) for r, d in reversed(v)}.values()) for k, v in runs.items()}
     parts, verdicts, leaders = [], [], []
     for question in QUESTIONS:
         verdict, effs = question_part(parts.append, plt, question, runs, triads, plats, shapes, lines, conv,
@@ -72,7 +73,7 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, caveats=()):
       f"here (Kokkos {' and '.join(kokkos_versions(runs))}) holds for Kokkos 5.0 and older only; on Kokkos 5.1 and "
       f"later the offload platforms ({', '.join(offload) or 'none measured here'}) have no Kokkos code, and "
       f"Kokkos' PP over these {len(plats)} platforms is then 0.\n")
-    return {k: v[0] for k, v in runs.items()}
+    return {k: list({d: (r, d) for r, d in reversed(v)}.values()) for k, v in runs.items()}
 
 
 def effort_notes(lines_note, conv_note):

@@ -11,12 +11,13 @@ def provenance_section(w, study_runs, loc, divergence):
       "report from them, byte for byte. The first page's runs, one row a folder, machine, commit and compiler; "
       "each build with its Kokkos and its runs' labels (default: the build as it is):\n")
     rows = {}  # (folder, hardware, commit, compiler) -> {(build, Kokkos): {labels}}
-    for (h, build, label, s), (r, d) in sorted(study_runs.items()):
-        b = r.get("build") or {}
-        none = f"— ({r.get('status')}: awave wrote no result)" if r.get("status") != "ok" else "?"
-        key = (os.path.relpath(d, os.path.dirname(HERE)), h, b.get("git_commit", none), b.get("compiler", "—"))
-        rows.setdefault(key, {}).setdefault((build, kokkos_release(b.get("kokkos_version", "—"))), set()).add(
-            label or "default")
+    for (h, build, label, s), firsts in sorted(study_runs.items()):
+        for r, d in firsts:
+            b = r.get("build") or {}
+            none = f"— ({r.get('status')}: awave wrote no result)" if r.get("status") != "ok" else "?"
+            key = (os.path.relpath(d, os.path.dirname(HERE)), h, b.get("git_commit", none), b.get("compiler", "—"))
+            rows.setdefault(key, {}).setdefault((build, kokkos_release(b.get("kokkos_version", "—"))), set()).add(
+                label or "default")
     w("| results | hardware | commit | compiler | builds (Kokkos: labels) |")
     w("|---|---|---|---|---|")
     for (d, h, commit, cc), builds in sorted(rows.items()):
