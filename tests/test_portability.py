@@ -118,6 +118,14 @@ class FirstPageTable(unittest.TestCase):
             self.assertEqual(sorted(pp.su_samples(runs, cpu, "Kokkos tuned", "512x512x512", "best")[0]),
                              [0.4e10, 0.4e10, 0.8e10, 0.8e10], "both machines' rounds, one cell")
             self.assertEqual(pp.interleaving(runs), "interleaved", "each machine's rounds on their own")
+            # The provenance names both machines' folders of the pooled platform.
+            import matplotlib.pyplot as plt
+            from report_sections.inputs import HERE
+            from report_sections.provenance import provenance_section
+            text = []
+            provenance_section(text.append, pp.first_page([].append, plt, [self.d, other], None, None, other), None, None)
+            for d in (self.d, other):
+                self.assertIn(f"| `{os.path.relpath(d, os.path.dirname(HERE))}` | CPU (16-core Xeon) |", "\n".join(text))
         finally:
             shutil.rmtree(other)
 
