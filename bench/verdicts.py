@@ -41,8 +41,8 @@ def ranking(pp, shape, pp_ci=None):
 
 def ranges_apart(leader, other):
     """The tie rule, every verdict's: a lead only where the other's whole PP range (its runs' min-max) lies
-    below the leader's as the page prints them (two decimals), so that a reader can check each lead: touching,
-    overlapping or unknown ranges are a tie, whatever the medians say."""
+    below the leader's as the page prints PP and ratios (two decimals; raw SU/s are unaffected), so that a reader
+    can check each lead: touching, overlapping or unknown ranges are a tie, whatever the medians say."""
     return leader is not None and other is not None and round(other[1], 2) < round(leader[0], 2)
 
 
