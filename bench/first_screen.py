@@ -189,8 +189,7 @@ def write(w, runs, triads, plats, shapes, loc, study_commits, known=()):
     cells of fewer than five runs); `known`: [(key, text)] of what the run files cannot show ("under five":
     why those cells have fewer runs; any other key, a line of its own). The terms follow the screen (#terms)."""
     header, table, runs_of = rows(runs, triads, plats, shapes, loc)
-    w("| " + " | ".join(header) + " |")
-    w("|---" * len(header) + "|")
+    pp.table_head(w, header)
     for label, texts, choice, effort in table:
         w(f"| {label} | " + " | ".join(texts) + f" | {choice} | {effort} |")
     w("")
@@ -200,7 +199,7 @@ def write(w, runs, triads, plats, shapes, loc, study_commits, known=()):
         "Cell: PP of each model's best over the row's platforms (1.00: fastest on each); median of "
         f"{f'{counts[0]}-{counts[-1]}' if len(counts) > 1 else counts[0] if counts else 'no'} "
         f"{'interleaved ' if taken == 'interleaved' else ''}runs [min, max]; ranges overlapping: tie.",
-        "Kokkos 5.1 dropped OpenMP offload: Kokkos would score 0 in offload and all-of-these rows; 5.x untimed.",
+        "Kokkos 5.1 dropped OpenMP offload: Kokkos would score 0 in offload and all-of-these rows.",
         f"Built at {study_said(runs, study_commits)}. [Terms](#terms).",
     ]
     under = cells_under_five(runs_of)

@@ -125,8 +125,7 @@ def subsets_table(w, effs_by_question, plats, shape):
     w(f"Which application has the highest median PP over each subset of the platforms ({shape}; each cell (a) / "
       "(b); equal medians counted for each; an application not measured on a platform of a subset does not compete "
       "there). A lead here is no win where the ranges overlap: the recommendations say which are ties.\n")
-    w("| platforms in the subset | subsets | " + " | ".join(APPLICATIONS) + " |")
-    w("|---" * (len(APPLICATIONS) + 2) + "|")
+    table_head(w, ["platforms in the subset", "subsets", *APPLICATIONS])
     for k, row in counts[0].items():
         w(f"| {k} | {row['subsets']} | " + " | ".join(" / ".join(str(c[k][a]) for c in counts) for a in APPLICATIONS)
           + " |")
@@ -160,8 +159,7 @@ def question_part(w, plt, question, runs, triads, plats, shapes, lines, conv, co
         plots.append(f"![navigation chart]({navigation_chart(plt, pp, shapes, conv, out_dir, f'navigation{tag}.png', question)})")
     plots.append(f"![PP over the sizes]({pp_over_sizes_plot(plt, runs, triads, plats, question, out_dir, f'pp_sizes{tag}.png')})")
     w(" ".join(plots) + "\n")
-    w("| application | " + " | ".join(platform_name(p) for p in plats) + " | PP | lines | convergence |")
-    w("|---" * (len(plats) + 4) + "|")
+    table_head(w, ["application", *(platform_name(p) for p in plats), "PP", "lines", "convergence"])
     for app in APPLICATIONS:
         cells = [" / ".join(fmt_eff(*effs[app][s][p], cell_ci[app][s][p]) for s in shapes) for p in plats]
         pps = " / ".join(fmt_pp(pp[app][s], pp_ci[app][s]) for s in shapes)

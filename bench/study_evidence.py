@@ -119,8 +119,7 @@ def kokkos_versions(w, rounds, shapes):
       "against the bootstrapped 3.4.01, on the same platform, in the same device call where the 3.4.01 build ran beside "
       "it: each one's median SU/s over its rounds as a fraction of the 3.4.01 build's hand-written code's, each cell "
       "4.6.01 / 3.4.01; the commits of both builds' runs (4.6.01 / 3.4.01 where they differ):\n")
-    w("| platform | implementation | " + " | ".join(shapes) + " | commits |")
-    w("|---" * (len(shapes) + 3) + "|")
+    pp.table_head(w, ["platform", "implementation", *shapes, "commits"])
     for (h, impl), (cells, commits) in rows.items():
         w(f"| {h} | `{impl}` | " + " | ".join(cells.get(s, "—") for s in shapes) + f" | {', '.join(sorted(commits))} |")
     w("")
@@ -135,8 +134,7 @@ def sweep_gain(w, rounds, shapes):
       "steps (`-tune steps_per_sweep=1`), each over its rounds; in brackets the slowest sweep over the fastest single "
       "step to the fastest over the slowest: a range holding 1 is a tie. — where the code takes single steps by "
       "default or was not measured.\n")
-    w("| platform | code | " + " | ".join(shapes) + " |")
-    w("|---" * (len(shapes) + 2) + "|")
+    pp.table_head(w, ["platform", "code", *shapes])
     for platform in sorted(pp.platforms_of(rounds), key=lambda p: (p[0].startswith("CPU"), p)):
         for app in ("hand-written", "Kokkos tuned"):
             cells = []

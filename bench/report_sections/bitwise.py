@@ -3,7 +3,7 @@ import os
 import statistics
 import sys
 
-from .common import load_runs, runfiles, with_results
+from .common import load_runs, runfiles, table_head, with_results
 from .inputs import HERE
 
 sys.path.insert(0, HERE)
@@ -76,8 +76,7 @@ def fp_cost(w, costs):
       "chunks; rounds interleaved, exact, contracting, exact, ...; `bench/device/fp-cost.sh`, "
       + ", ".join(f"`{os.path.relpath(d, HERE)}`" for d in costs) + "): > 1, the exact build is faster; a tie where "
       "the rounds' ranges overlap.\n")
-    w("| GPU | implementation | " + " | ".join(f"{n}^3" for n in sorted(sizes)) + " |")
-    w("|---" * (len(sizes) + 2) + "|")
+    table_head(w, ["GPU", "implementation", *(f"{n}^3" for n in sorted(sizes))])
     for (gpu, impl), by_n in sorted(table.items()):
         cells = []
         for n in sorted(sizes):

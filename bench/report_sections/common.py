@@ -85,3 +85,9 @@ def kokkos_release(version):
     if len(parts) == 3 and all(p.isdigit() for p in parts):
         return f"{int(parts[0])}.{int(parts[1])}.{int(parts[2]):02d}"
     return version
+
+
+def table_head(w, columns):
+    """A Markdown table's header row and its separator, one column each."""
+    w("| " + " | ".join(columns) + " |")
+    w("|---" * len(columns) + "|")

@@ -16,8 +16,7 @@ DEFAULT_STUDY = [os.path.join(HERE, "results", d) for d in
 # some cells have fewer than five runs (h100-2026-11-27/study-557d8ff/README.md: after the Xeon part no H200
 # came again, so the H200's GPU runs are earlier studies': study-d66e879-cuda planned 3 rounds at 1000^3,
 # study-8f9e458's offload rounds were cut at 2 by a call's 10 minutes); "cpu", the CPU's noise.
-STUDY_CAVEATS = [("under five", "earlier studies' H200 runs: CUDA's planned 3 rounds, offload's cut at 2 by a call's "
-                                "10 minutes"),
+STUDY_CAVEATS = [("under five", "earlier H200 studies: CUDA planned 3 rounds, offload was cut at 2"),
                  ("cpu", "Xeon sweep runs spread 1.3-1.5 x "
                          "([noise study](../results/h100-2026-11-27/cpu-noise-82bd1ae/README.md)): "
                          "x86 rows rank nothing within it.")]
