@@ -170,24 +170,29 @@ SeriesReport check_series(const std::string& path, const std::string& group, con
   if (sums.fields != fields || int64_t(sums.planes.size()) != slot_count * fields * nx ||
       int64_t(sums.records.size()) != slot_count)
     throw std::runtime_error(fmt::format("the checksum arrays of {} do not match its shape (damaged)", group));
-  // Whether entry e's record (its time, slot and the parameters) matches its checksum: read no values.
-  const auto record_matches = [&](int64_t e) {
+  // Whether each entry's record (its time, slot and the parameters) matches its checksum: read no values.
+  // nearest_match[e]: the latest entry before e whose record matches (-1: none).
+  std::vector<char> record_ok(steps.size());
+  std::vector<int64_t> nearest_match(steps.size(), -1);
+  for (int64_t e = 0, last = -1; e < r.count; ++e) {
     const int64_t slot = slots[std::size_t(e)], slot_prev = fields == 2 ? slot : -1;
-    return (prev_slots.empty() || prev_slots[std::size_t(e)] == slot_prev) && slot >= 0 && slot < slot_count &&
-           sums.records[std::size_t(slot)] ==
-               snapshot_record(steps[std::size_t(e)], slot, slot_prev, p, c.n_boundary_layers);
-  };
+    record_ok[std::size_t(e)] = (prev_slots.empty() || prev_slots[std::size_t(e)] == slot_prev) && slot >= 0 &&
+                                slot < slot_count &&
+                                sums.records[std::size_t(slot)] ==
+                                    snapshot_record(steps[std::size_t(e)], slot, slot_prev, p, c.n_boundary_layers);
+    nearest_match[std::size_t(e)] = last;
+    if (record_ok[std::size_t(e)]) last = e;
+  }
   for (int64_t s = r.count - 1; s >= 0; --s) {
     auto& why = r.damage[std::size_t(s)];
     const int64_t slot = slots[std::size_t(s)], time = steps[std::size_t(s)];
     // Each record verifies alone; one whose time does not follow the nearest earlier record that
     // matches is damaged all the same (zeroed Steps arrays make every entry slot 0 at time 0, whose
     // record matches). An earlier record that does not match is no measure: its time is damaged.
-    int64_t before = s - 1;
-    while (before >= 0 && !record_matches(before)) --before;
+    const int64_t before = nearest_match[std::size_t(s)];
     if (before >= 0 && time <= steps[std::size_t(before)]) {
       why = fmt::format("its time counter {} does not follow the one before ({})", time, steps[std::size_t(before)]);
-    } else if (!record_matches(s)) {
+    } else if (!record_ok[std::size_t(s)]) {
       why = fmt::format("its record (time {}, slot {}, parameters) does not match its checksum", time, slot);
     } else {
       for (int a = 0; a < fields && !why; ++a) {
