@@ -205,7 +205,7 @@ class AwaveLines(unittest.TestCase):
         exe = os.environ.get("AWAVE_EXE", os.path.join(HERE, "..", "build", "host", "src", "awave"))
         lines = awave_lines()
         self.assertEqual(set(lines), {"AWAVE_LINE_BITWISE", "AWAVE_LINE_NOT_BITWISE", "AWAVE_LINE_VERDICT",
-                                      "AWAVE_LINE_WRITTEN"})
+                                      "AWAVE_LINE_WRITTEN", "AWAVE_LINE_ONE_FILE_LONGER"})
         with tempfile.TemporaryDirectory() as d:
             r = subprocess.run([exe, "-shape", "12,10,5", "-nsteps", "3", "-impl", "cpu-openmp", "run"],
                                cwd=d, capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="2"))
@@ -217,6 +217,21 @@ class AwaveLines(unittest.TestCase):
         # The failing line's words are the driver's, which tests/test_driver.cpp plants a difference for.
         with open(os.path.join(HERE, "..", "src", "app", "driver.cpp")) as f:
             self.assertIn(lines["AWAVE_LINE_NOT_BITWISE"].replace("check: ", ""), f.read())
+
+    def test_compare_names_the_steps_only_one_file_holds(self):  # bitwise-checks.sh: a continuation cut short
+        exe = os.environ.get("AWAVE_EXE", os.path.join(HERE, "..", "build", "host", "src", "awave"))
+        pattern = awave_lines()["AWAVE_LINE_ONE_FILE_LONGER"]
+        with tempfile.TemporaryDirectory() as d:
+            for name, steps in (("long", "20"), ("short", "10"), ("same", "20")):
+                subprocess.run([exe, "-shape", "12,10,5", "-nsteps", steps, "-out_period", "5", "-impl", "cpu",
+                                "-no_check", "-quiet", name], cwd=d, check=True, capture_output=True)
+            cut = subprocess.run([exe, "-compare", "long.cpu.vtkhdf", "short.cpu.vtkhdf"], cwd=d,
+                                 capture_output=True, text=True)
+            whole = subprocess.run([exe, "-compare", "long.cpu.vtkhdf", "same.cpu.vtkhdf"], cwd=d,
+                                   capture_output=True, text=True)
+        self.assertEqual((cut.returncode, whole.returncode), (0, 0), cut.stderr + whole.stderr)
+        self.assertRegex(cut.stdout + cut.stderr, pattern)
+        self.assertNotRegex(whole.stdout + whole.stderr, pattern)
 
     def test_the_scripts_grep_no_other_line_of_awave(self):
         stale = ("check: 0 differences", "bitwise identical", "NOT BITWISE")

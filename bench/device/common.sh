@@ -7,6 +7,7 @@ AWAVE_LINE_BITWISE='check: bitwise identical to the reference'
 AWAVE_LINE_NOT_BITWISE='check: NOT BITWISE'
 AWAVE_LINE_VERDICT='^(PASS|FAIL|UNCHECKED)'
 AWAVE_LINE_WRITTEN='written: [0-9.]+ GB .* at [0-9.]+ GB/s of wall'
+AWAVE_LINE_ONE_FILE_LONGER='only .* holds a snapshot at step'  # awave -compare: files equal where both hold
 
 # record_machine FILE: the GPUs (name, memory, driver, largest SM clock) and the host's cores (shown where SHOW=1).
 record_machine() {
