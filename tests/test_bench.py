@@ -581,3 +581,63 @@ class NcuSummary(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SameGpuCode(unittest.TestCase):
+    """bench/same_gpu_code.py: planted device-code sections in copies of one ELF file (objcopy)."""
+
+    def planted(self, d, name, sections):
+        path = os.path.join(d, name)
+        args = ["objcopy"]
+        for i, (section, blob) in enumerate(sections.items()):
+            blob_path = os.path.join(d, f"{name}.{i}")
+            with open(blob_path, "wb") as f:
+                f.write(blob)
+            args += ["--add-section", f"{section}={blob_path}", "--set-section-flags", f"{section}=alloc,readonly"]
+        subprocess.run(args + [sys.executable, path], check=True)
+        return path
+
+    def test_same_differing_missing_and_none(self):
+        import same_gpu_code
+        code = bytes(range(256)) * 40
+        changed = code[:5000] + b"\xff" + code[5001:]
+        with tempfile.TemporaryDirectory() as d:
+            a = self.planted(d, "a", {".nv_fatbin": code})
+            same = self.planted(d, "same", {".nv_fatbin": code})
+            other = self.planted(d, "other", {".nv_fatbin": changed})
+            both = self.planted(d, "both", {".nv_fatbin": code, ".llvm.offloading": code})
+            none = self.planted(d, "none", {})
+            status, line = same_gpu_code.compare(a, same)
+            self.assertEqual(status, 0, line)
+            self.assertIn(f".nv_fatbin {len(code)} bytes", line)
+            status, line = same_gpu_code.compare(a, other)
+            self.assertEqual(status, 2, line)
+            self.assertIn("first at byte 5000", line)
+            status, line = same_gpu_code.compare(a, both)
+            self.assertEqual(status, 2, line)
+            self.assertIn(".llvm.offloading only in", line)
+            self.assertEqual(same_gpu_code.compare(none, none)[0], 1)
+            self.assertEqual(same_gpu_code.compare(a, os.path.join(TOP, "README.md"))[0], 1)
+            self.assertEqual(same_gpu_code.compare(a, os.path.join(d, "absent"))[0], 1)
+
+    def test_build_trees_pair_their_objects(self):
+        import same_gpu_code
+        code = bytes(range(256)) * 40
+        with tempfile.TemporaryDirectory() as d:
+            for tree in ("a", "b"):
+                os.makedirs(os.path.join(d, tree, "src", "cuda"))
+            for tree, name, sections in (("a", "kernels", {".nv_fatbin": code}), ("b", "kernels", {".nv_fatbin": code}),
+                                         ("a", "host", {}), ("b", "host", {})):
+                shutil.move(self.planted(d, f"{tree}-{name}", sections), os.path.join(d, tree, "src", "cuda", f"{name}.o"))
+            a, b = os.path.join(d, "a"), os.path.join(d, "b")
+            status, lines = same_gpu_code.compare_trees(a, b)
+            self.assertEqual(status, 0, lines)
+            self.assertEqual(len(lines), 2, lines)  # the kernels' object and the count; host code is no line
+            self.assertTrue(lines[0].startswith("same: src/cuda/kernels.o"), lines)
+            shutil.move(self.planted(d, "new", {".nv_fatbin": code[1:]}), os.path.join(b, "src", "cuda", "kernels.o"))
+            shutil.copy(os.path.join(b, "src", "cuda", "host.o"), os.path.join(b, "src", "added.o"))
+            status, lines = same_gpu_code.compare_trees(a, b)
+            self.assertEqual(status, 2, lines)
+            self.assertIn(f"only in {b}: src/added.o", lines)
+            self.assertTrue(any(line.startswith("DIFFERS: src/cuda/kernels.o") for line in lines), lines)
+            self.assertEqual(same_gpu_code.compare_trees(os.path.join(d, "none"), os.path.join(d, "none"))[0], 1)

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Whether two builds carry the same GPU code: their device-code ELF sections, byte for byte.
+
+    python3 bench/same_gpu_code.py A B     exit 0 the same, 2 they differ, 1 cannot tell (not ELF, no GPU code)
+
+A and B: two executables or object files, or two build trees, whose object files under src/ are paired by path
+(one line each that holds GPU code). The sections: `.nv_fatbin` (nvcc's fatbinary: every kernel's SASS and PTX)
+and `.llvm.offloading` (clang's offload images). It shows that runs made with one commit's binary measured another
+commit's GPU code (`results/build-machine-2026-11-28/gpu-code-557d8ff`). nvcc's `-lineinfo` puts the sources'
+paths and file times in the fatbinary: build both at one path, their sources' times set alike.
+"""
+import os
+import hashlib
+import struct
+import sys
+
+GPU_SECTIONS = (".nv_fatbin", ".llvm.offloading")
+SHT_NOBITS = 8
+
+
+def elf_sections(path):
+    """{name: bytes} of a 64-bit little-endian ELF file's sections; ValueError if it is not one."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+        raise ValueError(f"{path} is not a 64-bit little-endian ELF file")
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    headers = [struct.unpack_from("<IIQQQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    names_at = headers[shstrndx][4]
+    sections = {}
+    for name_off, kind, _flags, _addr, offset, size in headers:
+        end = data.index(b"\0", names_at + name_off)
+        name = data[names_at + name_off:end].decode()
+        sections[name] = b"" if kind == SHT_NOBITS else data[offset:offset + size]
+    return sections
+
+
+def describe(blob):
+    return f"{len(blob)} bytes, sha256 {hashlib.sha256(blob).hexdigest()[:12]}"
+
+
+def compare(a, b):
+    """(exit status, one line): 0 the same GPU code, 2 it differs, 1 cannot tell."""
+    try:
+        code = [{n: s for n, s in elf_sections(p).items() if n in GPU_SECTIONS} for p in (a, b)]
+    except (OSError, ValueError, struct.error) as e:
+        return 1, f"same_gpu_code: cannot tell: {e}"
+    if not code[0] and not code[1]:
+        return 1, f"same_gpu_code: cannot tell: neither {a} nor {b} holds GPU code ({', '.join(GPU_SECTIONS)})"
+    differ = []
+    for name in sorted(set(code[0]) | set(code[1])):
+        x, y = code[0].get(name), code[1].get(name)
+        if x is None or y is None:
+            differ.append(f"{name} only in {a if y is None else b}")
+        elif x != y:
+            first = next((i for i, (p, q) in enumerate(zip(x, y)) if p != q), min(len(x), len(y)))
+            differ.append(f"{name} {describe(x)} against {describe(y)}, first at byte {first}")
+    if differ:
+        return 2, f"GPU code DIFFERS between {a} and {b}: " + "; ".join(differ)
+    same = "; ".join(f"{n} {describe(s)}" for n, s in sorted(code[0].items()))
+    return 0, f"same GPU code in {a} and {b}: {same}"
+
+
+def compare_trees(a, b):
+    """(exit status, lines): each object file under A/src and B/src with GPU code, paired by path."""
+    found = []
+    for top in (a, b):
+        src = os.path.join(top, "src")
+        found.append({os.path.relpath(os.path.join(d, f), src) for d, _, files in os.walk(src)
+                      for f in files if f.endswith(".o")})
+    lines, counts = [], {"same": 0, "differ": 0, "one build only": 0}
+    for rel in sorted(found[0] | found[1]):
+        if rel not in found[0] or rel not in found[1]:
+            lines.append(f"only in {a if rel in found[0] else b}: src/{rel}")
+            counts["one build only"] += 1
+            continue
+        status, line = compare(os.path.join(a, "src", rel), os.path.join(b, "src", rel))
+        if status == 1:
+            continue  # no GPU code in either (host code only)
+        lines.append(f"{'same' if status == 0 else 'DIFFERS'}: src/{rel}: {line.split(': ', 1)[1]}")
+        counts["same" if status == 0 else "differ"] += 1
+    if counts["same"] + counts["differ"] == 0:
+        return 1, [f"same_gpu_code: cannot tell: no object file with GPU code under {a}/src and {b}/src"]
+    lines.append(f"{a} against {b}: " + ", ".join(f"{n} {k}" for k, n in counts.items()) + " (objects with GPU code)")
+    return (0 if counts["differ"] + counts["one build only"] == 0 else 2), lines
+
+
+def main(argv):
+    if len(argv) != 2:
+        print("usage: same_gpu_code.py A B  (exit 0 the same, 2 they differ, 1 cannot tell)", file=sys.stderr)
+        return 1
+    if all(os.path.isdir(p) for p in argv):
+        status, lines = compare_trees(*argv)
+    else:
+        status, line = compare(*argv)
+        lines = [line]
+    print("\n".join(lines), file=sys.stderr if status == 1 else sys.stdout)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
