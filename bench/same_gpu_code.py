@@ -4,7 +4,7 @@
     python3 bench/same_gpu_code.py A B     exit 0 the same, 2 they differ, 1 cannot tell (not ELF, no GPU code)
 
 A and B: two executables or object files, or two build trees, whose object files under src/ are paired by path
-(one line each that holds GPU code). The sections: `.nv_fatbin` (nvcc's fatbinary: every kernel's SASS and PTX)
+(a line for each that holds GPU code; compare_trees says how an object in one build only is judged). The sections: `.nv_fatbin` (nvcc's fatbinary: every kernel's SASS and PTX)
 and `.llvm.offloading` (clang's offload images). It shows that runs made with one commit's binary measured another
 commit's GPU code (`results/build-machine-2026-11-28/gpu-code-557d8ff`). nvcc's `-lineinfo` puts the sources'
 paths and file times in the fatbinary: build both at one path, their sources' times set alike.
@@ -43,7 +43,7 @@ def describe(blob):
 def compare(a, b):
     """(exit status, one line): 0 the same GPU code, 2 it differs, 1 cannot tell."""
     try:
-        code = [{n: s for n, s in elf_sections(p).items() if n in GPU_SECTIONS} for p in (a, b)]
+        code = [gpu_code(p) for p in (a, b)]
     except (OSError, ValueError, struct.error) as e:
         return 1, f"same_gpu_code: cannot tell: {e}"
     if not code[0] and not code[1]:
@@ -62,24 +62,40 @@ def compare(a, b):
     return 0, f"same GPU code in {a} and {b}: {same}"
 
 
+def gpu_code(path):
+    """{section: bytes} of a file's GPU code; {} for host code only."""
+    return {n: b for n, b in elf_sections(path).items() if n in GPU_SECTIONS}
+
+
 def compare_trees(a, b):
-    """(exit status, lines): each object file under A/src and B/src with GPU code, paired by path."""
+    """(exit status, lines): each object file under A/src and B/src with GPU code, paired by path. An object in
+    one build only is a difference unless its GPU code is byte for byte a paired object's (e.g. the code every
+    Kokkos translation unit carries): then it adds no GPU code."""
     found = []
     for top in (a, b):
         src = os.path.join(top, "src")
         found.append({os.path.relpath(os.path.join(d, f), src) for d, _, files in os.walk(src)
                       for f in files if f.endswith(".o")})
-    lines, counts = [], {"same": 0, "differ": 0, "one build only": 0}
-    for rel in sorted(found[0] | found[1]):
-        if rel not in found[0] or rel not in found[1]:
-            lines.append(f"only in {a if rel in found[0] else b}: src/{rel}")
-            counts["one build only"] += 1
-            continue
+    lines, counts, paired_code = [], {"same": 0, "differ": 0, "one build only": 0}, {}
+    for rel in sorted(found[0] & found[1]):
         status, line = compare(os.path.join(a, "src", rel), os.path.join(b, "src", rel))
         if status == 1:
             continue  # no GPU code in either (host code only)
         lines.append(f"{'same' if status == 0 else 'DIFFERS'}: src/{rel}: {line.split(': ', 1)[1]}")
         counts["same" if status == 0 else "differ"] += 1
+        if status == 0:
+            paired_code.setdefault(repr(sorted(gpu_code(os.path.join(a, "src", rel)).items())), "src/" + rel)
+    for rel in sorted(found[0] ^ found[1]):
+        top = a if rel in found[0] else b
+        code = gpu_code(os.path.join(top, "src", rel))
+        if not code:
+            continue
+        twin = paired_code.get(repr(sorted(code.items())))
+        if twin:
+            lines.append(f"adds no GPU code: src/{rel}, only in {top}: its GPU code is {twin}'s, in both builds")
+        else:
+            lines.append(f"only in {top}: src/{rel}: " + "; ".join(f"{n} {describe(c)}" for n, c in sorted(code.items())))
+            counts["one build only"] += 1
     if counts["same"] + counts["differ"] == 0:
         return 1, [f"same_gpu_code: cannot tell: no object file with GPU code under {a}/src and {b}/src"]
     lines.append(f"{a} against {b}: " + ", ".join(f"{n} {k}" for k, n in counts.items()) + " (objects with GPU code)")
