@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Whether two builds carry the same GPU code: their device-code ELF sections, byte for byte.
 
-    python3 bench/same_gpu_code.py A B     exit 0 the same, 2 they differ, 1 cannot tell (not ELF, no GPU code)
+    python3 bench/same_gpu_code.py [--host] A B   exit 0 the same, 2 they differ, 1 cannot tell (not ELF, no GPU code)
 
 A and B: two executables or object files, or two build trees, whose object files under src/ are paired by path
-(a line for each that holds GPU code; compare_trees says how an object in one build only is judged). The sections: `.nv_fatbin` (nvcc's fatbinary: every kernel's SASS and PTX)
+(a line for each that holds GPU code; compare_trees says how an object in one build only is judged). --host: each
+line also says whether that object's host code (.text, .rodata, .data sections) is the same; the exit status is
+the GPU code's. The sections: `.nv_fatbin` (nvcc's fatbinary: every kernel's SASS and PTX)
 and `.llvm.offloading` (clang's offload images). It shows that runs made with one commit's binary measured another
 commit's GPU code (`results/build-machine-2026-11-28/gpu-code-557d8ff`). nvcc's `-lineinfo` puts the sources'
 paths and file times in the fatbinary: build both at one path, their sources' times set alike.
@@ -67,10 +69,19 @@ def gpu_code(path):
     return {n: b for n, b in elf_sections(path).items() if n in GPU_SECTIONS}
 
 
-def compare_trees(a, b):
+def host_code_said(a, b):
+    """Whether two object files' host code sections are byte for byte the same, in words."""
+    code = [{n: c for n, c in elf_sections(p).items() if n.startswith((".text", ".rodata", ".data"))} for p in (a, b)]
+    differ = sorted(n for n in set(code[0]) | set(code[1]) if code[0].get(n) != code[1].get(n))
+    if not differ:
+        return f"host code same ({len(code[0])} sections)"
+    return f"host code DIFFERS in {len(differ)} of {len(set(code[0]) | set(code[1]))} sections (first {differ[0]})"
+
+
+def compare_trees(a, b, host=False):
     """(exit status, lines): each object file under A/src and B/src with GPU code, paired by path. An object in
     one build only is a difference unless its GPU code is byte for byte a paired object's (e.g. the code every
-    Kokkos translation unit carries): then it adds no GPU code."""
+    Kokkos translation unit carries): then it adds no GPU code. host: each paired line says host_code_said."""
     found = []
     for top in (a, b):
         src = os.path.join(top, "src")
@@ -81,7 +92,8 @@ def compare_trees(a, b):
         status, line = compare(os.path.join(a, "src", rel), os.path.join(b, "src", rel))
         if status == 1:
             continue  # no GPU code in either (host code only)
-        lines.append(f"{'same' if status == 0 else 'DIFFERS'}: src/{rel}: {line.split(': ', 1)[1]}")
+        said = "; " + host_code_said(os.path.join(a, "src", rel), os.path.join(b, "src", rel)) if host else ""
+        lines.append(f"{'same' if status == 0 else 'DIFFERS'}: src/{rel}: {line.split(': ', 1)[1]}{said}")
         counts["same" if status == 0 else "differ"] += 1
         if status == 0:
             paired_code.setdefault(repr(sorted(gpu_code(os.path.join(a, "src", rel)).items())), "src/" + rel)
@@ -103,11 +115,13 @@ def compare_trees(a, b):
 
 
 def main(argv):
-    if len(argv) != 2:
-        print("usage: same_gpu_code.py A B  (exit 0 the same, 2 they differ, 1 cannot tell)", file=sys.stderr)
+    host = argv[:1] == ["--host"]
+    argv = argv[1:] if host else argv
+    if len(argv) != 2 or any(p.startswith("-") for p in argv):
+        print("usage: same_gpu_code.py [--host] A B  (exit 0 the same, 2 they differ, 1 cannot tell)", file=sys.stderr)
         return 1
     if all(os.path.isdir(p) for p in argv):
-        status, lines = compare_trees(*argv)
+        status, lines = compare_trees(*argv, host=host)
     else:
         status, line = compare(*argv)
         lines = [line]

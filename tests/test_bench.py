@@ -648,3 +648,18 @@ class SameGpuCode(unittest.TestCase):
             self.assertTrue(any(line.startswith(f"only in {b}: src/added.o") for line in lines), lines)
             self.assertTrue(any(line.startswith("DIFFERS: src/cuda/kernels.o") for line in lines), lines)
             self.assertEqual(same_gpu_code.compare_trees(os.path.join(d, "none"), os.path.join(d, "none"))[0], 1)
+
+    def test_host_code_is_said_apart(self):
+        import same_gpu_code
+        code = bytes(range(256)) * 40
+        with tempfile.TemporaryDirectory() as d:
+            for tree, host in (("a", b"launch(teams)"), ("b", b"launch(heavy)")):
+                os.makedirs(os.path.join(d, tree, "src"))
+                shutil.move(self.planted(d, f"{tree}-kernels", {".nv_fatbin": code, ".rodata.planted": host}),
+                            os.path.join(d, tree, "src", "kernels.o"))
+            status, lines = same_gpu_code.compare_trees(os.path.join(d, "a"), os.path.join(d, "b"), host=True)
+            self.assertEqual(status, 0, lines)  # the exit status is the GPU code's
+            self.assertIn("host code DIFFERS in 1 of", lines[0])
+            self.assertIn("(first .rodata.planted)", lines[0])
+            status, lines = same_gpu_code.compare_trees(os.path.join(d, "a"), os.path.join(d, "a"), host=True)
+            self.assertRegex(lines[0], r"host code same \(\d+ sections\)$")
