@@ -187,7 +187,8 @@ def cells_under_five(runs_of):
 def write(w, runs, triads, plats, shapes, loc, study_commits, known=()):
     """The first screen: one table, then a few lines (how to read it, the Kokkos >= 5.1 case, the build, the
     cells of fewer than five runs); `known`: [(key, text)] of what the run files cannot show ("under five":
-    why those cells have fewer runs; any other key, a line of its own). The terms follow the screen (#terms)."""
+    why those cells have fewer runs; "commits": what the study's commits share, after them; any other key, a
+    line of its own). The terms follow the screen (#terms)."""
     header, table, runs_of = rows(runs, triads, plats, shapes, loc)
     pp.table_head(w, header)
     for label, texts, choice, effort in table:
@@ -200,13 +201,15 @@ def write(w, runs, triads, plats, shapes, loc, study_commits, known=()):
         f"{f'{counts[0]}-{counts[-1]}' if len(counts) > 1 else counts[0] if counts else 'no'} "
         f"{'interleaved ' if taken == 'interleaved' else ''}runs [min, max]; ranges overlapping: tie.",
         "Kokkos 5.1 dropped OpenMP offload: Kokkos would score 0 in offload and all-of-these rows.",
-        f"Built at {study_said(runs, study_commits)}. [Terms](#terms).",
+        f"Built at {study_said(runs, study_commits)}{': ' + said if (said := dict(known).get('commits')) else ''}. "
+        "[Terms](#terms).",
     ]
     under = cells_under_five(runs_of)
     if under:
         why = dict(known).get("under five", "why not recorded")
         lines.append(f"Fewer than five runs {under}; {why}.")
-    w("\n".join(f"- {ln}" for ln in lines + [text for key, text in known if key != "under five"]) + "\n")
+    w("\n".join(f"- {ln}" for ln in lines + [text for key, text in known if key not in ("under five", "commits")])
+      + "\n")
     w(SCREEN_END + "\n")
     w("### Terms\n")
     w("\n".join(f"- **{term}**: {meaning}" for term, meaning in TERMS) + "\n")

@@ -324,6 +324,21 @@ class FirstPageTable(unittest.TestCase):
         screen = self.first_page_text(None, None)
         self.assertIn("| NVIDIA GPUs, CUDA (x): H100, 512^3 | 0.50 | 0.45 | 1.00 | 0.42 |", screen)
 
+    def test_what_the_run_files_cannot_show_lands_where_it_belongs(self):
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        run_file(self.d, "cuda_512x512x512.json", "cuda", "NVIDIA H100", {"cuda": 1e11, "kokkos-cuda": 0.9e11})
+        lines = []
+        pp.first_page(lines.append, plt, [self.d], None, None, self.d,
+                      [("commits", "the GPU code of `def`"), ("under five", "planned so"), ("noise", "A line.")])
+        screen = "\n".join(lines)
+        screen = screen[:screen.index(fs.SCREEN_END)]
+        self.assertIn("- Built at commit `abc`: the GPU code of `def`. [Terms](#terms).", screen)
+        self.assertRegex(screen, r"- Fewer than five runs at 512\^3: [^\n]*; planned so\.")
+        self.assertIn("- A line.", screen)
+        self.assertEqual(screen.count("the GPU code of `def`"), 1, "said once, after the commits")
+
     def test_the_screen_check_catches_a_wrong_number_a_lost_row_and_too_many_words(self):
         text = self.first_page_text(None, None)
         wrong = text.replace("| NVIDIA GPUs, CUDA (x): H100, 512^3 | 1.00 | 0.90 |", "| NVIDIA GPUs, CUDA (x): H100, 512^3 | 1.00 | 0.91 |")
