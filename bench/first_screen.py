@@ -187,7 +187,7 @@ def cells_under_five(runs_of):
 def write(w, runs, triads, plats, shapes, loc, study_commits, known=()):
     """The first screen: one table, then a few lines (how to read it, the Kokkos >= 5.1 case, the build, the
     cells of fewer than five runs); `known`: [(key, text)] of what the run files cannot show ("under five":
-    why those cells have fewer runs; "commits": what the study's commits share, after them; any other key, a
+    why those cells have fewer runs; "commits": a sentence on what the study's commits share, after them; any other key, a
     line of its own). The terms follow the screen (#terms)."""
     header, table, runs_of = rows(runs, triads, plats, shapes, loc)
     pp.table_head(w, header)
@@ -197,11 +197,11 @@ def write(w, runs, triads, plats, shapes, loc, study_commits, known=()):
     counts = sorted(set(runs_of.values()))
     taken = pp.interleaving(runs)
     lines = [
-        "Cell: PP of each model's best over the row's platforms (1.00: fastest on each); median of "
+        "Cell: PP of each model's best over the row's platforms (1.00: fastest everywhere); median of "
         f"{f'{counts[0]}-{counts[-1]}' if len(counts) > 1 else counts[0] if counts else 'no'} "
         f"{'interleaved ' if taken == 'interleaved' else ''}runs [min, max]; ranges overlapping: tie.",
         "Kokkos 5.1 dropped OpenMP offload: Kokkos would score 0 in offload and all-of-these rows.",
-        f"Built at {study_said(runs, study_commits)}{': ' + said if (said := dict(known).get('commits')) else ''}. "
+        f"Built at {study_said(runs, study_commits)}.{' ' + said + '.' if (said := dict(known).get('commits')) else ''} "
         "[Terms](#terms).",
     ]
     under = cells_under_five(runs_of)

@@ -28,6 +28,8 @@ def elf_sections(path):
         raise ValueError(f"{path} is not a 64-bit little-endian ELF file")
     shoff, = struct.unpack_from("<Q", data, 0x28)
     shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    if shnum == 0 or shstrndx >= shnum:  # 0: none, or more than 65,279 (the count elsewhere): not awave's
+        raise ValueError(f"{path}: no section table this tool reads ({shnum} sections)")
     headers = [struct.unpack_from("<IIQQQQ", data, shoff + i * shentsize) for i in range(shnum)]
     names_at = headers[shstrndx][4]
     sections = {}
@@ -88,10 +90,17 @@ def compare_trees(a, b, host=False):
         found.append({os.path.relpath(os.path.join(d, f), src) for d, _, files in os.walk(src)
                       for f in files if f.endswith(".o")})
     lines, counts, paired_code = [], {"same": 0, "differ": 0, "one build only": 0}, {}
+    try:  # an object that cannot be read is "cannot tell", never skipped
+        for rel in sorted(found[0] | found[1]):
+            for top, names in ((a, found[0]), (b, found[1])):
+                if rel in names:
+                    gpu_code(os.path.join(top, "src", rel))
+    except (OSError, ValueError, struct.error) as e:
+        return 1, [f"same_gpu_code: cannot tell: {e}"]
     for rel in sorted(found[0] & found[1]):
         status, line = compare(os.path.join(a, "src", rel), os.path.join(b, "src", rel))
         if status == 1:
-            continue  # no GPU code in either (host code only)
+            continue  # no GPU code in either (host code only): both were read above
         said = "; " + host_code_said(os.path.join(a, "src", rel), os.path.join(b, "src", rel)) if host else ""
         lines.append(f"{'same' if status == 0 else 'DIFFERS'}: src/{rel}: {line.split(': ', 1)[1]}{said}")
         counts["same" if status == 0 else "differ"] += 1

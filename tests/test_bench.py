@@ -579,9 +579,6 @@ class NcuSummary(unittest.TestCase):
         self.assertEqual(ncu_summary.bound(r), "issue (SM)")
 
 
-if __name__ == "__main__":
-    unittest.main()
-
 
 class SameGpuCode(unittest.TestCase):
     """bench/same_gpu_code.py: planted device-code sections in copies of one ELF file (objcopy)."""
@@ -641,12 +638,21 @@ class SameGpuCode(unittest.TestCase):
             self.assertEqual(status, 0, lines)
             self.assertTrue(any(line.startswith("adds no GPU code: src/boilerplate.o") for line in lines), lines)
             self.assertFalse(any("host_only" in line for line in lines), lines)
+            # New GPU code in an object of one build alone is a difference by itself.
             shutil.move(self.planted(d, "added", {".nv_fatbin": code[2:]}), os.path.join(b, "src", "added.o"))
-            shutil.move(self.planted(d, "new", {".nv_fatbin": code[1:]}), os.path.join(b, "src", "cuda", "kernels.o"))
             status, lines = same_gpu_code.compare_trees(a, b)
             self.assertEqual(status, 2, lines)
             self.assertTrue(any(line.startswith(f"only in {b}: src/added.o") for line in lines), lines)
+            shutil.move(self.planted(d, "new", {".nv_fatbin": code[1:]}), os.path.join(b, "src", "cuda", "kernels.o"))
+            status, lines = same_gpu_code.compare_trees(a, b)
+            self.assertEqual(status, 2, lines)
             self.assertTrue(any(line.startswith("DIFFERS: src/cuda/kernels.o") for line in lines), lines)
+            # An object that cannot be read makes the answer "cannot tell", not "the same".
+            with open(os.path.join(b, "src", "cuda", "host.o"), "wb") as f:
+                f.write(b"\x7fELF truncated")
+            status, lines = same_gpu_code.compare_trees(a, b)
+            self.assertEqual(status, 1, lines)
+            self.assertIn("cannot tell", lines[0])
             self.assertEqual(same_gpu_code.compare_trees(os.path.join(d, "none"), os.path.join(d, "none"))[0], 1)
 
     def test_host_code_is_said_apart(self):
@@ -663,3 +669,7 @@ class SameGpuCode(unittest.TestCase):
             self.assertIn("(first .rodata.planted)", lines[0])
             status, lines = same_gpu_code.compare_trees(os.path.join(d, "a"), os.path.join(d, "a"), host=True)
             self.assertRegex(lines[0], r"host code same \(\d+ sections\)$")
+
+
+if __name__ == "__main__":
+    unittest.main()

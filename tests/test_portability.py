@@ -331,13 +331,13 @@ class FirstPageTable(unittest.TestCase):
         run_file(self.d, "cuda_512x512x512.json", "cuda", "NVIDIA H100", {"cuda": 1e11, "kokkos-cuda": 0.9e11})
         lines = []
         pp.first_page(lines.append, plt, [self.d], None, None, self.d,
-                      [("commits", "the GPU code of `def`"), ("under five", "planned so"), ("noise", "A line.")])
+                      [("commits", "The GPU code of `def`"), ("under five", "planned so"), ("noise", "A line.")])
         screen = "\n".join(lines)
         screen = screen[:screen.index(fs.SCREEN_END)]
-        self.assertIn("- Built at commit `abc`: the GPU code of `def`. [Terms](#terms).", screen)
+        self.assertIn("- Built at commit `abc`. The GPU code of `def`. [Terms](#terms).", screen)
         self.assertRegex(screen, r"- Fewer than five runs at 512\^3: [^\n]*; planned so\.")
         self.assertIn("- A line.", screen)
-        self.assertEqual(screen.count("the GPU code of `def`"), 1, "said once, after the commits")
+        self.assertEqual(screen.count("The GPU code of `def`"), 1, "said once, after the commits")
 
     def test_the_screen_check_catches_a_wrong_number_a_lost_row_and_too_many_words(self):
         text = self.first_page_text(None, None)

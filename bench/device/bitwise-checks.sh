@@ -60,10 +60,10 @@ build/openmptarget/src/awave -restart "$k/killed.cuda.vtkhdf.partial" -impl omp 
 (cd "$k" && "$OLDPWD/build/cuda/src/awave" -compare full.cuda.vtkhdf resumed.omp.vtkhdf) > "$out/kill_compare.txt" 2>&1
 rc=$?
 # Equal where both hold is not enough: a continuation that stopped early leaves the later snapshots in one file.
-[ $rc = 0 ] && grep -q -E "$AWAVE_LINE_ONE_FILE_LONGER" "$out/kill_compare.txt" && rc=3
+[ $rc = 0 ] && grep -q -E "$AWAVE_LINE_ONE_FILE_LONGER" "$out/kill_compare.txt" && rc=early
 case $rc in
   0) verdict="every snapshot bitwise equal to the uninterrupted run" ;;
-  3) verdict="EQUAL BUT ONE FILE STOPS EARLY"; status=1 ;;
+  early) verdict="EQUAL BUT ONE FILE STOPS EARLY"; status=1 ;;
   2) verdict=DIFFERS; status=1 ;;
   *) verdict="NOT COMPARED"; status=1 ;;
 esac

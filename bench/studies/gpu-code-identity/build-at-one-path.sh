@@ -20,7 +20,13 @@ for dir in "$clone" "$out"; do  # the build hides this checkout behind the clone
   case "$(realpath -m "$dir")/" in "$top"/*) echo "build-at-one-path: $dir is inside $top: put it outside" >&2; exit 2 ;; esac
 done
 mkdir -p "$out"
-[ -d "$clone/.git" ] || git clone -q "$top" "$clone"
+if [ -d "$clone/.git" ]; then  # a clone made before: clean (tracked files; the builds are moved out), and current
+  [ -z "$(git -C "$clone" status --porcelain --untracked-files=no)" ] ||
+    { echo "build-at-one-path: $clone has local changes: use a fresh clone" >&2; exit 2; }
+  git -C "$clone" fetch -q "$top"
+else
+  git clone -q "$top" "$clone"
+fi
 for item in "$@"; do
   IFS=: read -r commit preset name arg <<< "$item"
   git -C "$clone" checkout -q --detach "$commit"
@@ -34,5 +40,7 @@ for item in "$@"; do
   mkdir -p "$out/${commit:0:7}"
   rm -rf "$out/${commit:0:7}/$name"
   mv "$clone/build/$name" "$out/${commit:0:7}/$name"
-  echo "$commit $name: $out/${commit:0:7}/$name ($(strings "$out/${commit:0:7}/$name/src/awave" | grep -m1 -E '^[0-9a-f]{12}(-dirty)?$'))"
+  stamp=$(strings "$out/${commit:0:7}/$name/src/awave" | grep -m1 -E '^[0-9a-f]{12}(-dirty)?$')
+  echo "$commit $name: $out/${commit:0:7}/$name ($stamp)"
+  [[ $stamp != *-dirty ]] || { echo "build-at-one-path: $commit $name built from a dirty tree" >&2; exit 1; }
 done
