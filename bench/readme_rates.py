@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The README status table's rate column, from the report's study by the first page's sample rules: each
 implementation's median single-step SU/s at 512^3 with its architectural efficiency, each machine named, then
-its sweep's median where its default runs swept on every one.
+its sweep's median where its default runs swept on every one. And the README's single-step limits: each
+machine's triad over 24 B a site update.
 
     python3 bench/readme_rates.py                  each implementation's cell
     python3 bench/readme_rates.py --check README.md   exit 1 naming each row whose cell differs
@@ -15,14 +16,15 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import portability  # noqa: E402
 from report_sections.inputs import DEFAULT_STUDY  # noqa: E402
+from pp_metrics import BYTES_PER_SITE  # noqa: E402
 from sweep import IMPLS  # noqa: E402
 
 SIZE = "512x512x512"
 
 
-def sci(x):
+def sci(x, decimals=2):
     """1.94e9, as the README writes rates."""
-    mantissa, exponent = f"{x:.2e}".split("e")
+    mantissa, exponent = f"{x:.{decimals}e}".split("e")
     return f"{mantissa}e{int(exponent)}"
 
 
@@ -56,8 +58,28 @@ def cells(study_dirs=None):
     return out
 
 
+LIMITS = "The single-step limit at the measured triad is "
+
+
+def limit_problems(readme_text, study_dirs=None):
+    """Each limit of the README's LIMITS sentence ("1.20e11 SU/s on the H100, ... and 4.9e9 on the Xeon") that is
+    not its machine's triad over 24 B, rounded as written: [] if none."""
+    triads = portability.load_study(study_dirs or DEFAULT_STUDY)[1]
+    line = next((ln for ln in readme_text.splitlines() if ln.startswith(LIMITS)), None)
+    said = re.findall(r"(\d\.(\d+)e(\d+))(?: SU/s)? on the (\w+)", line or "")
+    if not said:
+        return [f"no sentence starting {LIMITS!r} with its limits"]
+    wrong = []
+    for text, decimals, _, machine in said:
+        triad = next((t[0] for hw, t in triads.items() if machine in portability.hardware_short(hw) and t[0]), None)
+        want = None if triad is None else sci(triad * 1e9 / BYTES_PER_SITE, len(decimals))
+        if want != text:
+            wrong.append(f"the {machine}'s single-step limit: {text} where its triad gives {want}")
+    return wrong
+
+
 def problems(readme_text, study_dirs=None):
-    """Each README status row whose rate cell is not the study's: [] if none."""
+    """Each README status row whose rate cell is not the study's, and each wrong limit: [] if none."""
     want = cells(study_dirs)
     found, wrong = set(), []
     for line in readme_text.splitlines():
@@ -68,7 +90,7 @@ def problems(readme_text, study_dirs=None):
         got = line.rstrip().rstrip("|").split("|")[-1].strip()
         if got != want[m.group(1)]:
             wrong.append(f"{m.group(1)}: {got!r} where the study gives {want[m.group(1)]!r}")
-    return wrong + [f"{impl}: no row" for impl in sorted(set(want) - found)]
+    return wrong + [f"{impl}: no row" for impl in sorted(set(want) - found)] + limit_problems(readme_text, study_dirs)
 
 
 def main(argv):

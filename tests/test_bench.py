@@ -400,6 +400,17 @@ class ReadmeRates(unittest.TestCase):
     """The README's status table gives the report's study's rates (bench/readme_rates.py), checked
     on the committed README; a planted wrong number and a lost row are caught."""
 
+    def test_the_readme_gives_the_triads_limits_and_a_wrong_one_is_caught(self):
+        with open(os.path.join(TOP, "README.md")) as f:
+            text = f.read()
+        self.assertEqual(readme_rates.limit_problems(text), [])
+        line = next(ln for ln in text.splitlines() if ln.startswith(readme_rates.LIMITS))
+        h200 = re.search(r"(\S+) on the H200", line).group(1)
+        planted = text.replace(f"{h200} on the H200", "9.99e11 on the H200")
+        self.assertEqual(readme_rates.limit_problems(planted),
+                         [f"the H200's single-step limit: 9.99e11 where its triad gives {h200}"])
+        self.assertEqual(len(readme_rates.limit_problems(text.replace(readme_rates.LIMITS, "Limits: "))), 1)
+
     def test_the_readme_gives_the_studys_rates_and_a_wrong_one_is_caught(self):
         with open(os.path.join(TOP, "README.md")) as f:
             text = f.read()
