@@ -187,8 +187,8 @@ def cells_under_five(runs_of):
 def write(w, runs, triads, plats, shapes, loc, study_commits, known=()):
     """The first screen: one table, then a few lines (how to read it, the Kokkos >= 5.1 case, the build, the
     cells of fewer than five runs); `known`: [(key, text)] of what the run files cannot show ("under five":
-    why those cells have fewer runs; "commits": a sentence on what the study's commits share, after them; any other key, a
-    line of its own). The terms follow the screen (#terms)."""
+    why those cells have fewer runs; "commits": a sentence on what the study's commits share, after them; any
+    other key, a line of its own). The terms follow the screen (#terms)."""
     header, table, runs_of = rows(runs, triads, plats, shapes, loc)
     pp.table_head(w, header)
     for label, texts, choice, effort in table:

@@ -14,9 +14,9 @@ DEFAULT_STUDY = [os.path.join(HERE, "results", d) for d in
 # The lines and divergence the page reads are the last folder's with them: one made at the study's commit.
 # What the first screen must say of that study that its run files cannot: (key, text). "commits": the H200's GPU
 # runs are earlier studies' (no H200 came after the Xeon part, h100-2026-11-27/study-557d8ff/README.md), whose
-# builds, made again alike, hold 557d8ff's GPU kernels byte for byte (studies/gpu-code-identity). "under five": why some cells have fewer than
-# five runs (study-d66e879-cuda planned 3 rounds at 1000^3, study-8f9e458's offload rounds were cut at 2 by a
-# call's 10 minutes). "cpu": the CPU's noise.
+# builds, made again alike, hold 557d8ff's GPU kernels byte for byte (studies/gpu-code-identity). "under five":
+# why some cells have fewer than five runs (study-d66e879-cuda planned 3 rounds at 1000^3, study-8f9e458's
+# offload rounds were cut at 2 by a call's 10 minutes). "cpu": the CPU's noise.
 STUDY_CAVEATS = [("commits", "Rebuilt, the H200 builds' GPU kernels are 557d8ff's, bitwise "
                               "([check](../studies/gpu-code-identity/README.md))"),
                  ("under five", "as planned (CUDA), cut short (offload)"),
