@@ -23,6 +23,7 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, caveats=()):
     {(hardware, build, label, shape): [(result, directory)]}, each folder's first (checked) round of that run (a
     pooled platform's machines each have theirs)."""
     runs, triads, cpus = load_study(study_dirs)
+    used = {k: list({d: (r, d) for r, d in reversed(v)}.values()) for k, v in runs.items()}
     plats = platforms_of(runs)
     shapes = page_shapes(runs, plats)
     study_commits = sorted(platforms_by_commit(runs))
@@ -33,7 +34,7 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, caveats=()):
     w("## Which programming model? The answer on one page\n")
     if not plats:
         w("No study results: run `bench/study.sh OUT` on a machine with a build (README).\n")
-        return {k: list({d: (r, d) for r, d in reversed(v)}.values()) for k, v in runs.items()}
+        return used
     parts, verdicts, leaders = [], [], []
     for question in QUESTIONS:
         verdict, effs = question_part(parts.append, plt, question, runs, triads, plats, shapes, lines, conv,
@@ -73,7 +74,7 @@ def first_page(w, plt, study_dirs, loc, divergence, out_dir, caveats=()):
       f"here (Kokkos {' and '.join(kokkos_versions(runs))}) holds for Kokkos 5.0 and older only; on Kokkos 5.1 and "
       f"later the offload platforms ({', '.join(offload) or 'none measured here'}) have no Kokkos code, and "
       f"Kokkos' PP over these {len(plats)} platforms is then 0.\n")
-    return {k: list({d: (r, d) for r, d in reversed(v)}.values()) for k, v in runs.items()}
+    return used
 
 
 def effort_notes(lines_note, conv_note):

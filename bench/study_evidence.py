@@ -49,9 +49,8 @@ def effort_ladder(w, rounds, loc, shapes):
       "default tiles (in the axis order the backend needs: k first on CUDA), the idiomatic form with the policy "
       "file's tile, the tuned form (`kokkos-*`, the march); every rung takes single steps (question (a)). "
       "† unchecked run (a variant of a checked build), ‡ checked but not bitwise.\n")
-    w("| backend | GPU | Kokkos | naive axes (i, j, k), default tiles | idiomatic, default tiles | "
-      "idiomatic, policy tile | tuned | hand-written SU/s |")
-    w("|---|---|---|---|---|---|---|---|")
+    pp.table_head(w, ["backend", "GPU", "Kokkos", "naive axes (i, j, k), default tiles", "idiomatic, default tiles",
+                      "idiomatic, policy tile", "tuned", "hand-written SU/s"])
     hardware = sorted({k[0] for k in rounds if not k[0].startswith("CPU")})
     for build in ("cuda", "openmptarget"):
         kid = f"kokkos-{build}"
@@ -158,9 +157,8 @@ def census(w, study_dirs):
     digest, or a held run's to a checked run's at its size and steps; unchecked, marked †), refused,
     failed or not awave's result format."""
     w("### Every run, checked or marked\n")
-    w("| results | planned | checked | held by digest | digest differs | unchecked † | refused | failed or invalid | "
-      "missing |")
-    w("|---|---|---|---|---|---|---|---|---|")
+    pp.table_head(w, ["results", "planned", "checked", "held by digest", "digest differs", "unchecked †", "refused",
+                      "failed or invalid", "missing"])
     for d in study_dirs:
         counts = dict.fromkeys(("planned", "checked", "digest", "differs", "unchecked", "refused", "failed",
                                 "missing"), 0)

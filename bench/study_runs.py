@@ -9,7 +9,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import backends  # noqa: E402
 import runfiles  # noqa: E402
-from report_sections.common import kokkos_release, table_head, validate_run  # noqa: F401 (table_head: re-exported)  # noqa: E402
+# table_head: re-exported for portability's users
+from report_sections.common import kokkos_release, table_head, validate_run  # noqa: E402,F401
 
 
 # Platform: (hardware, toolchain). Toolchain = the build that runs there.

@@ -45,8 +45,7 @@ def bitwise_section(w, bitwise_dirs, cost_dirs):
         for (run, build, impl), v in cells.items():
             rows.setdefault((run, build, v.get(True, "—"), v.get(False, "—")), []).append(impl)
         w(f"### {gpu} (`{os.path.relpath(d, HERE)}`)\n")
-        w("| run | build | implementations | exact FP: bitwise; spec's check | contracting |")
-        w("|---|---|---|---|---|")
+        table_head(w, ["run", "build", "implementations", "exact FP: bitwise; spec's check", "contracting"])
         for (run, build, exact, contract), impls in rows.items():
             w(f"| {run} | {build} | {', '.join(impls)} | {exact} | {contract} |")
         w("")

@@ -3,7 +3,7 @@ section 5, and a study's own report (bench/study.sh runs energy.sh into STUDY/en
 import os
 import sys
 
-from .common import fmt_su, runfiles, with_results
+from .common import fmt_su, runfiles, table_head, with_results
 from .inputs import HERE
 
 sys.path.insert(0, HERE)
@@ -29,8 +29,7 @@ def energy_section(w, energy_dirs, number, note=""):
         build = runfiles.load(runfiles.glob(d, "energy-*.json")[0])["build"]
         w(f"### {build.get('accelerator', '?')}, `{build.get('name', '?')}` build of {build.get('git_commit', '?')} "
           f"(`{os.path.relpath(d, HERE)}`)\n")
-        w("| size | code | plan | J a site update: median (min-max) | runs | W | SU/s |")
-        w("|---|---|---|---|---|---|---|")
+        table_head(w, ["size", "code", "plan", "J a site update: median (min-max)", "runs", "W", "SU/s"])
         for (n, code, plan), v in sorted(rows.items()):
             j = [x[0] for x in v]
             w(f"| {n}^3 | {code} | {'sweep of 3' if plan == 3 else 'single steps'} | {median_of(v):.2e} "

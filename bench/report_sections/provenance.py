@@ -1,7 +1,7 @@
 """The last section: where every number of the first page comes from."""
 import os
 
-from .common import kokkos_release
+from .common import kokkos_release, table_head
 from .inputs import HERE
 
 
@@ -18,8 +18,7 @@ def provenance_section(w, study_runs, loc, divergence):
             key = (os.path.relpath(d, os.path.dirname(HERE)), h, b.get("git_commit", none), b.get("compiler", "—"))
             rows.setdefault(key, {}).setdefault((build, kokkos_release(b.get("kokkos_version", "—"))), set()).add(
                 label or "default")
-    w("| results | hardware | commit | compiler | builds (Kokkos: labels) |")
-    w("|---|---|---|---|---|")
+    table_head(w, ["results", "hardware", "commit", "compiler", "builds (Kokkos: labels)"])
     for (d, h, commit, cc), builds in sorted(rows.items()):
         w(f"| `{d}` | {h} | `{commit}` | {cc} | "
           + "; ".join(f"{build} ({kv}: {', '.join(sorted(labels))})" for (build, kv), labels in sorted(builds.items()))

@@ -4,7 +4,7 @@ in the results folders' READMEs the section cites."""
 import os
 import re
 
-from .common import fmt_su, load_runs, runfiles, steady_su, steady_su_of, with_results
+from .common import fmt_su, load_runs, runfiles, steady_su, steady_su_of, table_head, with_results
 from .inputs import DEFAULT_NCCL, DEFAULT_SWEEP_MPI, HERE
 
 
@@ -47,8 +47,7 @@ def nccl_checks(w, summaries):
     """The GPU-to-GPU path's checks (bench/device/nccl-checks.sh): each summary's counts and planted faults."""
     w("The GPU-to-GPU path's checks (`bench/device/nccl-checks.sh`: `tests/mpi_check.sh` with `-halo nccl`, each "
       "file h5diff-identical to one process's, and planted faults; what each showed: its folder's README):\n")
-    w("| summary | checks (ok, failures) | planted faults that ended as the check expects | status |")
-    w("|---|---|---|---|")
+    table_head(w, ["summary", "checks (ok, failures)", "planted faults that ended as the check expects", "status"])
     for path in summaries:
         if not runfiles.exists(path):
             continue
@@ -111,10 +110,9 @@ def mpi_machine(w, d):
     if not rows:
         return
     w(f"### {count} x {gpu} (`{os.path.relpath(d, HERE)}`)\n")
-    w("| build | implementation | GPUs | scaling | halo | grid | SU/s | first chunk | efficiency | one slab alone on 1 "
-      "GPU (efficiency against it; the step's time beyond it) | last chunk per step: kernels not overlapped / halo "
-      "copies / exchange wait [ms] |")
-    w("|---|---|---|---|---|---|---|---|---|---|---|")
+    table_head(w, ["build", "implementation", "GPUs", "scaling", "halo", "grid", "SU/s", "first chunk", "efficiency",
+                   "one slab alone on 1 GPU (efficiency against it; the step's time beyond it)",
+                   "last chunk per step: kernels not overlapped / halo copies / exchange wait [ms]"])
     for build, impl, procs, kind, halo, shape, su, first, eff, slab, breakdown in sorted(rows, key=lambda r: r[:4]):
         w(f"| {build} | {impl} | {procs} | {kind} | {halo} | {shape} | {fmt_su(su)} | {fmt_su(first)} | "
           f"{'—' if eff is None else f'{100 * eff:.1f}%'} | {slab} | {breakdown} |")
