@@ -196,17 +196,18 @@ def write(w, runs, triads, plats, shapes, loc, study_commits, known=()):
     w("")
     counts = sorted(set(runs_of.values()))
     taken = pp.interleaving(runs)
+    said = dict(known)
     lines = [
         "Cell: PP of each model's best over the row's platforms (1.00: fastest everywhere); median of "
         f"{f'{counts[0]}-{counts[-1]}' if len(counts) > 1 else counts[0] if counts else 'no'} "
         f"{'interleaved ' if taken == 'interleaved' else ''}runs [min, max]; ranges overlapping: tie.",
         "Kokkos 5.1 dropped OpenMP offload: Kokkos would score 0 in offload and all-of-these rows.",
-        f"Built at {study_said(runs, study_commits)}.{' ' + said + '.' if (said := dict(known).get('commits')) else ''} "
+        f"Built at {study_said(runs, study_commits)}.{' ' + said['commits'] + '.' if 'commits' in said else ''} "
         "[Terms](#terms).",
     ]
     under = cells_under_five(runs_of)
     if under:
-        why = dict(known).get("under five", "why not recorded")
+        why = said.get("under five", "why not recorded")
         lines.append(f"Fewer than five runs {under}; {why}.")
     w("\n".join(f"- {ln}" for ln in lines + [text for key, text in known if key not in ("under five", "commits")])
       + "\n")

@@ -28,11 +28,17 @@ def sci(x, decimals=2):
     return f"{mantissa}e{int(exponent)}"
 
 
-def cells(study_dirs=None):
+def load(study_dirs=None):
+    """(runs, triads) of the report's study (or of STUDY_DIRS)."""
+    return portability.load_study(study_dirs or DEFAULT_STUDY)[:2]
+
+
+def cells(study_dirs=None, loaded=None):
     """{implementation id: its cell}, for every implementation the study measured at SIZE: each machine named
     with its single-step median and efficiency ("H100 1.16e11 (0.96), H200 1.48e11 (0.85)"; a CPU by its
-    model, its machines pooled), then its sweep's median on each where its default runs swept on every one."""
-    runs, triads, _ = portability.load_study(study_dirs or DEFAULT_STUDY)
+    model, its machines pooled), then its sweep's median on each where its default runs swept on every one.
+    loaded: the study's load(), where the caller has it."""
+    runs, triads = loaded or load(study_dirs)
     plats = portability.platforms_of(runs)
     out = {}
     for build, impls in IMPLS.items():
@@ -61,10 +67,10 @@ def cells(study_dirs=None):
 LIMITS = "The single-step limit at the measured triad is "
 
 
-def limit_problems(readme_text, study_dirs=None):
+def limit_problems(readme_text, study_dirs=None, loaded=None):
     """Each limit of the README's LIMITS sentence ("1.20e11 SU/s on the H100, ... and 4.9e9 on the Xeon") that is
     not its machine's triad over 24 B, rounded as written: [] if none."""
-    triads = portability.load_study(study_dirs or DEFAULT_STUDY)[1]
+    triads = (loaded or load(study_dirs))[1]
     line = next((ln for ln in readme_text.splitlines() if ln.startswith(LIMITS)), None)
     said = re.findall(r"(\d\.(\d+)e(\d+))(?: SU/s)? on the (\w+)", line or "")
     if not said:
@@ -80,7 +86,8 @@ def limit_problems(readme_text, study_dirs=None):
 
 def problems(readme_text, study_dirs=None):
     """Each README status row whose rate cell is not the study's, and each wrong limit: [] if none."""
-    want = cells(study_dirs)
+    loaded = load(study_dirs)
+    want = cells(loaded=loaded)
     found, wrong = set(), []
     for line in readme_text.splitlines():
         m = re.match(r"\| `([\w-]+)`", line)
@@ -90,7 +97,8 @@ def problems(readme_text, study_dirs=None):
         got = line.rstrip().rstrip("|").split("|")[-1].strip()
         if got != want[m.group(1)]:
             wrong.append(f"{m.group(1)}: {got!r} where the study gives {want[m.group(1)]!r}")
-    return wrong + [f"{impl}: no row" for impl in sorted(set(want) - found)] + limit_problems(readme_text, study_dirs)
+    missing = [f"{impl}: no row" for impl in sorted(set(want) - found)]
+    return wrong + missing + limit_problems(readme_text, loaded=loaded)
 
 
 def main(argv):

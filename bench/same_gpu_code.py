@@ -44,12 +44,19 @@ def describe(blob):
     return f"{len(blob)} bytes, sha256 {hashlib.sha256(blob).hexdigest()[:12]}"
 
 
-def compare(a, b):
-    """(exit status, one line): 0 the same GPU code, 2 it differs, 1 cannot tell."""
-    try:
-        code = [gpu_code(p) for p in (a, b)]
-    except (OSError, ValueError, struct.error) as e:
-        return 1, f"same_gpu_code: cannot tell: {e}"
+def describe_code(code):
+    """'.nv_fatbin 1984 bytes, sha256 ...' for each section of a gpu_code."""
+    return "; ".join(f"{n} {describe(c)}" for n, c in sorted(code.items()))
+
+
+def gpu_code(sections):
+    """{section: bytes} of a file's GPU code, from its elf_sections; {} for host code only."""
+    return {n: b for n, b in sections.items() if n in GPU_SECTIONS}
+
+
+def compare_code(a, b, code):
+    """(exit status, one line) for the GPU code of files A and B (code: theirs, gpu_code each): 0 the same, 2 it
+    differs, 1 neither holds any."""
     if not code[0] and not code[1]:
         return 1, f"same_gpu_code: cannot tell: neither {a} nor {b} holds GPU code ({', '.join(GPU_SECTIONS)})"
     differ = []
@@ -62,18 +69,22 @@ def compare(a, b):
             differ.append(f"{name} {describe(x)} against {describe(y)}, first at byte {first}")
     if differ:
         return 2, f"GPU code DIFFERS between {a} and {b}: " + "; ".join(differ)
-    same = "; ".join(f"{n} {describe(s)}" for n, s in sorted(code[0].items()))
-    return 0, f"same GPU code in {a} and {b}: {same}"
+    return 0, f"same GPU code in {a} and {b}: {describe_code(code[0])}"
 
 
-def gpu_code(path):
-    """{section: bytes} of a file's GPU code; {} for host code only."""
-    return {n: b for n, b in elf_sections(path).items() if n in GPU_SECTIONS}
+def compare(a, b):
+    """(exit status, one line): 0 the same GPU code, 2 it differs, 1 cannot tell."""
+    try:
+        code = [gpu_code(elf_sections(p)) for p in (a, b)]
+    except (OSError, ValueError, struct.error) as e:
+        return 1, f"same_gpu_code: cannot tell: {e}"
+    return compare_code(a, b, code)
 
 
-def host_code_said(a, b):
-    """Whether two object files' host code sections are byte for byte the same, in words."""
-    code = [{n: c for n, c in elf_sections(p).items() if n.startswith((".text", ".rodata", ".data"))} for p in (a, b)]
+def host_code_said(sections_a, sections_b):
+    """Whether two object files' host code sections (from elf_sections) are byte for byte the same, in words."""
+    code = [{n: c for n, c in s.items() if n.startswith((".text", ".rodata", ".data"))}
+            for s in (sections_a, sections_b)]
     differ = sorted(n for n in set(code[0]) | set(code[1]) if code[0].get(n) != code[1].get(n))
     if not differ:
         return f"host code same ({len(code[0])} sections)"
@@ -89,33 +100,32 @@ def compare_trees(a, b, host=False):
         src = os.path.join(top, "src")
         found.append({os.path.relpath(os.path.join(d, f), src) for d, _, files in os.walk(src)
                       for f in files if f.endswith(".o")})
-    lines, counts, paired_code = [], {"same": 0, "differ": 0, "one build only": 0}, {}
-    try:  # an object that cannot be read is "cannot tell", never skipped
-        for rel in sorted(found[0] | found[1]):
-            for top, names in ((a, found[0]), (b, found[1])):
-                if rel in names:
-                    gpu_code(os.path.join(top, "src", rel))
+    try:  # each object read once; one that cannot be read is "cannot tell", never skipped
+        sections = [{rel: elf_sections(os.path.join(top, "src", rel)) for rel in names}
+                    for top, names in ((a, found[0]), (b, found[1]))]
     except (OSError, ValueError, struct.error) as e:
         return 1, [f"same_gpu_code: cannot tell: {e}"]
+    lines, counts, paired_code = [], {"same": 0, "differ": 0, "one build only": 0}, {}
     for rel in sorted(found[0] & found[1]):
-        status, line = compare(os.path.join(a, "src", rel), os.path.join(b, "src", rel))
+        code = [gpu_code(s[rel]) for s in sections]
+        status, line = compare_code(os.path.join(a, "src", rel), os.path.join(b, "src", rel), code)
         if status == 1:
-            continue  # no GPU code in either (host code only): both were read above
-        said = "; " + host_code_said(os.path.join(a, "src", rel), os.path.join(b, "src", rel)) if host else ""
+            continue  # no GPU code in either (host code only)
+        said = "; " + host_code_said(sections[0][rel], sections[1][rel]) if host else ""
         lines.append(f"{'same' if status == 0 else 'DIFFERS'}: src/{rel}: {line.split(': ', 1)[1]}{said}")
         counts["same" if status == 0 else "differ"] += 1
         if status == 0:
-            paired_code.setdefault(repr(sorted(gpu_code(os.path.join(a, "src", rel)).items())), "src/" + rel)
+            paired_code.setdefault(tuple(sorted(code[0].items())), "src/" + rel)
     for rel in sorted(found[0] ^ found[1]):
-        top = a if rel in found[0] else b
-        code = gpu_code(os.path.join(top, "src", rel))
+        top, mine = (a, sections[0]) if rel in found[0] else (b, sections[1])
+        code = gpu_code(mine[rel])
         if not code:
             continue
-        twin = paired_code.get(repr(sorted(code.items())))
+        twin = paired_code.get(tuple(sorted(code.items())))
         if twin:
             lines.append(f"adds no GPU code: src/{rel}, only in {top}: its GPU code is {twin}'s, in both builds")
         else:
-            lines.append(f"only in {top}: src/{rel}: " + "; ".join(f"{n} {describe(c)}" for n, c in sorted(code.items())))
+            lines.append(f"only in {top}: src/{rel}: {describe_code(code)}")
             counts["one build only"] += 1
     if counts["same"] + counts["differ"] == 0:
         return 1, [f"same_gpu_code: cannot tell: no object file with GPU code under {a}/src and {b}/src"]
