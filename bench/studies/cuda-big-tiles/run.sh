@@ -1,47 +1,6 @@
 #!/usr/bin/env bash
-# The big-tile study (issue 73) on the GPU machine, cuda build (through bench/device/on-device.sh):
-# the bitwise check on odd grids first (no timing if it fails), then ROUNDS interleaved rounds of
-# the product's sweep and the variants at each size, then Nsight Compute's counts (issue slots a
-# site update, DRAM and SM throughput) of the product's sweep and the fastest bitwise variant at
-# 512^3, and summary.md (summary.py: medians, ratios, the README's rule).
+# The big-tile study (issue 73) on the GPU machine, cuda build: bench/device/sweep-variants.sh for
+# awave-cuda-bigtiles (the check, five interleaved rounds at 512^3 and 1000^3, the counts, the summary).
 #   bench/studies/cuda-big-tiles/run.sh OUT_DIR [SIZES] [ROUNDS]     (default "512 1000", 5)
-# Environment: AWAVE_BUILD (default build/cuda), VARIANTS (comma list; default the program's),
-# COUNT=0 to leave out the counts. Each part is capped so the call stays within 10 minutes.
-set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-out=${1:?usage: run.sh OUT_DIR [SIZES] [ROUNDS]}
-sizes=${2:-512 1000}
-rounds=${3:-5}
-exe=${AWAVE_BUILD:-build/cuda}/bench/awave-cuda-bigtiles
-[ -x "$exe" ] || { echo "run.sh: $exe not built" >&2; exit 1; }
-mkdir -p "$out"
-nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv > "$out/gpu.txt" 2>&1
-timeout 90 "$exe" check ${VARIANTS:-} > "$out/check.jsonl" 2> "$out/check.err"
-rc=$?
-echo "check: exit $rc" | tee -a "$out/check.err"
-[ $rc -eq 0 ] || exit 2
-for n in $sizes; do
-  limit=120; [ "$n" -gt 600 ] && limit=210
-  timeout $limit "$exe" "$n" "$rounds" ${VARIANTS:-} >> "$out/timing.jsonl" 2>> "$out/timing.err"
-  echo "timing $n: exit $?" >> "$out/timing.err"
-done
-python3 "$here/summary.py" "$out" > "$out/summary.md"
-if [ "${COUNT:-1}" = 1 ] && command -v ncu > /dev/null; then
-  best=$(python3 "$here/summary.py" --best "$out")
-  # One sweep of each after warm-up launches (12 steps: 4 product sweeps, then 3 or 4 of the variant).
-  for what in product "$best"; do
-    [ -n "$what" ] || continue
-    if [ "$what" = product ]; then filter=regex:product_sweep; skip=2; else filter=regex:big_sweep; skip=1; fi
-    rep=$out/count-$what
-    timeout 90 ncu --clock-control none -k "$filter" --launch-skip $skip --launch-count 1 \
-      --section SpeedOfLight --section Occupancy --section LaunchStats --section InstructionStats \
-      --section SourceCounters --section WarpStateStats --section MemoryWorkloadAnalysis \
-      --metrics smsp__inst_executed.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__throughput.avg.pct_of_peak_sustained_elapsed \
-      -o "$rep" -f "$exe" 512 1 "${best:-b3-k32j64-r4}" 12 > "$rep-run.txt" 2>&1
-    echo "ncu $what: exit $?" >> "$out/timing.err"
-    ncu -i "$rep.ncu-rep" --page raw --csv > "$rep-raw.csv" 2>&1
-    ncu -i "$rep.ncu-rep" --page source --csv --print-source sass > "$rep-sass.csv" 2>&1
-  done
-  python3 "$here/summary.py" "$out" > "$out/summary.md"
-fi
-cat "$out/summary.md"
+exec "$here/../../device/sweep-variants.sh" awave-cuda-bigtiles big_sweep "$@"

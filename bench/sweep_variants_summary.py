@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""The big-tile study's summary (README): per GPU, size and variant the median SU/s (best 12-step
+"""A sweep study's summary (bench/device/sweep-variants.sh; the studies cuda-big-tiles and cuda-bulk-copy,
+whose READMEs state the rule): per GPU, size and variant the median SU/s (best 12-step
 chunk) over the rounds with its min-max, the ratio of medians to the product's sweep in the same
-rounds, whether every round was bitwise, and the README's rule for this GPU; then, where run.sh
+rounds, whether every round was bitwise, and the README's rule for this GPU; then, where the script
 counted them, issue slots a site update (bench/sweep_count_summary.py's reading of Nsight Compute's
 source page) and DRAM / SM throughput (% of peak).
 
-  summary.py OUT_DIR          prints Markdown
-  summary.py --best OUT_DIR   prints the fastest bitwise variant at 512^3 (run.sh counts it)
+  sweep_variants_summary.py OUT_DIR          prints Markdown
+  sweep_variants_summary.py --best OUT_DIR   prints the fastest bitwise variant at 512^3 (the script counts it)
 """
 import csv
 import json
@@ -14,10 +15,9 @@ import os
 import statistics
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-from sweep_count_summary import read as read_sass  # noqa: E402  (one reading of the source page)
+from sweep_count_summary import read as read_sass  # (one reading of the source page)
 
-RATIO = 1.15  # the rule (README): on the H200 at 512^3 and 1000^3
+RATIO = 1.15  # the studies' rule (their READMEs): on the H200 at 512^3 and 1000^3
 RULE_SIZES = (512, 1000)
 
 
@@ -100,7 +100,7 @@ def counts(folder, stats):
         lines.append(f"| {name} | {slots:.1f} | {dram} | {sm} |")
     if not lines:
         return []
-    return ["", "Nsight Compute at 512^3, one sweep (run.sh):", "",
+    return ["", "Nsight Compute at 512^3, one sweep (sweep-variants.sh):", "",
             "| kernel | issue slots a site update | DRAM % of peak | SM % of peak |", "|---|---:|---:|---:|"] + lines
 
 
@@ -116,7 +116,7 @@ def main():
     folder = args[0]
     stats = table(rows(folder))
     if not stats:
-        sys.exit(f"summary.py: no timing lines in {folder}/timing.jsonl")
+        sys.exit(f"sweep_variants_summary.py: no timing lines in {folder}/timing.jsonl")
     print("| GPU | N | variant | rounds | median SU/s | min-max | x product | bitwise | registers | spill B | shared B | blocks an SM |")
     print("|---|---:|---|---:|---:|---|---:|---|---:|---:|---:|---:|")
     for (gpu, n, variant), s in sorted(stats.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2] != "product", kv[0][2])):

@@ -1,0 +1,6 @@
+# awave-cuda-bulkcopy: hand CUDA's sweep with its planes fed by the bulk copy engine (issue 79), bitwise against
+# the product's sweep.
+if(AWAVE_BACKEND STREQUAL "cuda")
+  add_executable(awave-cuda-bulkcopy ${CMAKE_CURRENT_LIST_DIR}/cuda_bulk_copy.cu)
+  target_link_libraries(awave-cuda-bulkcopy PRIVATE awave_core CUDA::cudart)
+endif()
