@@ -15,6 +15,7 @@
 //       bitwise (the run's u(t) and u(t-1) against the product's first run, every padded point)
 //       and the points differing, ptxas' registers and spills, shared memory, blocks an SM.
 // Bad input: exit 1 with one line; no GPU or a CUDA failure: exit 3 (timing) or 77 (check).
+// around_run (optional): runs the command once the GPU is known to be there (a library's lifetime around it).
 #pragma once
 
 #include "cuda_bench.hpp"
@@ -56,14 +57,15 @@ __global__ void __launch_bounds__(SweepTile::kThreads, SweepTile::kTeamsAnSm) pr
 
 struct Variant {
   std::string name;
-  const void* kernel;   // its kernel, for ptxas' numbers and the occupancy
-  const void* planted;  // the planted twin's (one point of the last level one ulp up)
+  const void* kernel;   // its kernel, for ptxas' numbers and the occupancy (nullptr: a library's launch)
+  const void* planted;  // the planted twin's (one point of the last level one ulp up; nullptr: none)
   int steps;            // a sweep
   int ck, cj;           // the block's columns (halo included): the tile kept is (ck - 2 steps) x (cj - 2 steps)
   dim3 block;
   std::size_t shared_bytes;
   // Queues one sweep of f on the default stream over `grid` (tiles x segments of `segment` planes).
   std::function<void(const SweepFields& f, dim3 grid, int segment, bool planted)> launch;
+  bool has_planted_twin = true;  // false: a library's own sweep (its bits are the product's gpu tests' to check)
   std::function<bool(int nx, int ny, int nz)> runs_on = {};  // empty: every grid
 };
 
@@ -183,9 +185,9 @@ class Bench {
     const awave::PaddedGeometry g = problem_->geometry();
     const int tile_k = v.ck - 2 * v.steps, tile_j = v.cj - 2 * v.steps;
     const dim3 grid((g.nz + tile_k - 1) / tile_k, (g.ny + tile_j - 1) / tile_j, (g.nx + segment_ - 1) / segment_);
-    check(cudaFuncSetAttribute(planted ? v.planted : v.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               int(v.shared_bytes)),
-          "opt-in shared memory");
+    if (const void* kernel = planted ? v.planted : v.kernel)
+      check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(v.shared_bytes)),
+            "opt-in shared memory");
     return run(steps, v.steps, [&](const SweepFields& f) { v.launch(f, grid, segment_, planted); });
   }
 
@@ -225,6 +227,7 @@ inline std::string gpu_name() {
 }
 
 inline int blocks_an_sm(const Variant& v) {
+  if (!v.kernel) return -1;
   int blocks = 0;
   check(cudaFuncSetAttribute(v.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(v.shared_bytes)),
         "opt-in shared memory");
@@ -253,6 +256,7 @@ inline int run_check(const std::vector<const Variant*>& variants, const std::vec
           continue;
         }
         for (const bool planted : {false, true}) {
+          if (planted && !v->has_planted_twin) continue;
           bench.run_variant(12, *v, planted);
           const unsigned long long differing = bench.differing_points();
           const bool right = planted ? differing > 0 : differing == 0;
@@ -293,7 +297,8 @@ inline int run_timing(int n, int rounds, const std::vector<const Variant*>& vari
       const Bench::Timing t = bench.run_variant(steps, *v, false);
       const unsigned long long differing = bench.differing_points();
       cudaFuncAttributes attributes{};
-      check(cudaFuncGetAttributes(&attributes, v->kernel), "kernel attributes");
+      attributes.numRegs = -1;
+      if (v->kernel) check(cudaFuncGetAttributes(&attributes, v->kernel), "kernel attributes");
       std::printf(
           "{\"gpu\": \"%s\", \"n\": %d, \"round\": %d, \"steps\": %d, \"variant\": \"%s\", \"segment\": %d, "
           "\"su_per_s\": %.4e, \"su_per_s_run\": %.4e, \"bitwise\": %s, \"differing_points\": %llu, "
@@ -318,7 +323,8 @@ inline int bad_input(const std::string& why) {
 
 // The program's main (the commands at the top). default_variants: the timed default, a comma list.
 inline int sweep_variants_main(int argc, char** argv, const char* program, const std::vector<Variant>& all,
-                               const char* default_variants, const std::vector<std::array<int, 3>>& check_grids) {
+                               const char* default_variants, const std::vector<std::array<int, 3>>& check_grids,
+                               const std::function<int(const std::function<int()>&)>& around_run = {}) {
   program_name = program;
   const std::string usage = std::string("usage: ") + program + " check [VARIANT,...] | " + program +
                             " N ROUNDS [VARIANT,...] [STEPS] [SEGMENT]";
@@ -348,7 +354,8 @@ inline int sweep_variants_main(int argc, char** argv, const char* program, const
                  e != cudaSuccess ? cudaGetErrorString(e) : "none found");
     return checking ? 77 : 3;
   }
-  return checking ? run_check(variants, check_grids) : run_timing(n, rounds, variants, steps, segment);
+  auto run = [&] { return checking ? run_check(variants, check_grids) : run_timing(n, rounds, variants, steps, segment); };
+  return around_run ? around_run(run) : run();
 }
 
 }  // namespace sweep_variants
