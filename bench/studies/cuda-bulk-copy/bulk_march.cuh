@@ -12,19 +12,17 @@
 //   ahead in registers, and level 0 is read from the stage instead of being stored to shared memory.
 //   `tile`: one 3-D box (32 x rows x 1) a field a plane, out-of-grid points zero-filled by the engine; the
 //   tensor map needs row strides of a multiple of 16 B (nz even). `rows`: a 1-D map over the whole field, one
-//   256-B row a lane of one warp, any nz (what lies beyond a padded row is read but never used: only in-grid
+//   256-B row a copy, any nz (what lies beyond a padded row is read but never used: only in-grid
 //   columns compute). Without `kPrevStaged` each thread loads its u(t-1) before the plane's barrier (the
 //   stages then fit Kokkos' 48 KB of team scratch).
 // - D: stages; the copies run D - 2 planes ahead (D - 1 with a producer warp).
 // - Sync: `bar`: one barrier a plane (levels 1..S-1 of the previous plane handed through shared memory in two
 //   buffers); `split`: an mbarrier a buffer instead, arrived once a warp after its stores and waited only
 //   before level 2, so level 1 (which reads the stages alone) overlaps the other warps' arrival.
-// - Producer: `none`: warp 0 (tile: its lane 0) issues the copies once a stage is free (after the plane's
+// - Producer: `none`: a lane of warp 0 issues the copies once a stage is free (after the plane's
 //   barrier); `warp`: a 20th warp does nothing else, refilling a stage as soon as the 19 computing warps
 //   (32 x 19 columns) have released it (an `empty` mbarrier a stage); they meet at a named barrier.
-// The tensor maps live in global memory (TensorMaps): as __grid_constant__ kernel parameters the copy raised
-// "illegal instruction" in kernels with a stack frame (the four-step and rows kernels, on the H200,
-// bench/results/h200-2026-12-01/bulk-copy-e46f671), and a Kokkos functor has no such parameter.
+// The tensor maps live in global memory (TensorMaps), where a Kokkos functor can point to them.
 #pragma once
 
 #include "core/sponge.hpp"
@@ -65,6 +63,12 @@ __host__ __device__ constexpr std::size_t shared_bytes(int S, int D, Producer p,
 
 __device__ inline unsigned shared_address(const void* p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+// One lane of the (converged) warp, as CUTLASS elects the thread that issues its copies.
+__device__ inline bool elect_one() {
+  unsigned elected = 0;
+  asm volatile("{ .reg .pred p; elect.sync _|p, 0xffffffff; selp.u32 %0, 1, 0, p; }" : "=r"(elected));
+  return elected != 0;
 }
 __device__ inline void mbarrier_init(std::uint64_t* bar, unsigned count) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(count) : "memory");
@@ -139,18 +143,23 @@ __device__ inline void bulk_march(const SweepFields& a, const CUtensorMap* now_m
   }
   barrier();
 
-  // Step n's inputs (u(t) at plane m; u(t-1) at m - 1 where staged) into its stage, by one warp.
+  // Step n's inputs (u(t) at plane m; u(t-1) at m - 1 where staged) into its stage: called by a whole warp,
+  // converged; one lane elected by `elect.sync` issues every copy (a copy issued under `lane == 0`, or by
+  // 20 lanes a row each, raised "illegal instruction" in the kernels with a stack frame:
+  // bench/results/h200-2026-12-01/bulk-copy-e46f671).
   auto issue = [&](int n) {
+    if (!elect_one()) return;
     const int m = m_begin + n;
     std::uint64_t* bar = &full[n % D];
-    if (lane == 0) mbarrier_arrive_expect_tx(bar, kStageBytes);
+    mbarrier_arrive_expect_tx(bar, kStageBytes);
     if constexpr (L == Loader::rows) {
-      if (lane < HJ) {
-        const long row = long(j_first + 1 + lane) * a.sj + (k_first + 1);
-        bulk_copy_1d(stage_now(n) + lane * HK, now_map, bar, int((m + 1) * a.si + row));
-        if constexpr (kPrevStaged) bulk_copy_1d(stage_prev(n) + lane * HK, prev_map, bar, int(m * a.si + row));
+      const long row0 = long(j_first + 1) * a.sj + (k_first + 1);
+#pragma unroll 1
+      for (int r = 0; r < HJ; ++r) {
+        bulk_copy_1d(stage_now(n) + r * HK, now_map, bar, int((m + 1) * a.si + row0 + r * a.sj));
+        if constexpr (kPrevStaged) bulk_copy_1d(stage_prev(n) + r * HK, prev_map, bar, int(m * a.si + row0 + r * a.sj));
       }
-    } else if (lane == 0) {
+    } else {
       bulk_copy_3d(stage_now(n), now_map, bar, k_first + 1, j_first + 1, m + 1);
       if constexpr (kPrevStaged) bulk_copy_3d(stage_prev(n), prev_map, bar, k_first + 1, j_first + 1, m);
     }
