@@ -108,9 +108,11 @@ __device__ inline void bulk_copy_1d(void* to, const CUtensorMap* map, std::uint6
 // One thread's part of a team's bulk-copy sweep of S steps: the team's tile (tile_k, tile_j) and segment (its
 // index, of `planes` planes), the thread's column (kk, jj): kk its lane, jj its warp; `shared` 128-B aligned,
 // shared_bytes of it; `barrier` the team's (every thread of it). kPlant: the point (nx/2, ny/2, nz/2) of level S
-// one ulp up (the check's planted twin).
+// one ulp up (the check's planted twin). The fields by value, as the product's march takes them (nvcc then keeps
+// the team-uniform arithmetic on the uniform datapath; by reference the first timed build issued 42.5 integer
+// slots a site update against the product's 23.5: bench/results/h200-2026-12-01/bulk-copy-c5a150e).
 template <int S, int D, Loader L, Sync Y, Producer P, bool kPrevStaged, bool kPlant, class Barrier>
-__device__ inline void bulk_march(const SweepFields& a, const CUtensorMap* now_map, const CUtensorMap* prev_map,
+__device__ inline void bulk_march(SweepFields a, const CUtensorMap* now_map, const CUtensorMap* prev_map,
                                   int tile_k, int tile_j, int segment, int planes, int kk, int jj,
                                   unsigned char* shared, const Barrier& barrier) {
   static_assert(D >= 3 && S >= 2, "a stage for the plane in use, the one before, and one in flight");
