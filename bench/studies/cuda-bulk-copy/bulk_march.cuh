@@ -70,47 +70,46 @@ __device__ inline bool elect_one() {
   asm volatile("{ .reg .pred p; elect.sync _|p, 0xffffffff; selp.u32 %0, 1, 0, p; }" : "=r"(elected));
   return elected != 0;
 }
-__device__ inline void mbarrier_init(std::uint64_t* bar, unsigned count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(count) : "memory");
+// The mbarrier and copy instructions on 32-bit shared-memory addresses, computed once a team (converting a
+// generic pointer a plane read the CTA's window again each time: S2R and vector arithmetic in the march).
+__device__ inline void mbarrier_init(unsigned bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
 }
-__device__ inline void mbarrier_arrive(std::uint64_t* bar) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(shared_address(bar)) : "memory");
+__device__ inline void mbarrier_arrive(unsigned bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
 }
-__device__ inline void mbarrier_arrive_expect_tx(std::uint64_t* bar, unsigned bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(bar)), "r"(bytes)
-               : "memory");
+__device__ inline void mbarrier_arrive_expect_tx(unsigned bar, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
 }
-__device__ inline void mbarrier_wait(std::uint64_t* bar, unsigned parity) {
+__device__ inline void mbarrier_wait(unsigned bar, unsigned parity) {
   unsigned done = 0;
   do {
     asm volatile(
         "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
         : "=r"(done)
-        : "r"(shared_address(bar)), "r"(parity)
+        : "r"(bar), "r"(parity)
         : "memory");
   } while (!done);
 }
-__device__ inline void bulk_copy_3d(void* to, const CUtensorMap* map, std::uint64_t* bar, int c0, int c1, int c2) {
+__device__ inline void bulk_copy_3d(unsigned to, const CUtensorMap* map, unsigned bar, int c0, int c1, int c2) {
   asm volatile(
       "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], "
-      "[%5];" ::"r"(shared_address(to)),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(shared_address(bar))
+      "[%5];" ::"r"(to),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(bar)
       : "memory");
 }
-__device__ inline void bulk_copy_1d(void* to, const CUtensorMap* map, std::uint64_t* bar, int c0) {
+__device__ inline void bulk_copy_1d(unsigned to, const CUtensorMap* map, unsigned bar, int c0) {
   asm volatile(
       "cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2}], [%3];" ::"r"(
-          shared_address(to)),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(c0), "r"(shared_address(bar))
+          to),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(c0), "r"(bar)
       : "memory");
 }
 
 // One thread's part of a team's bulk-copy sweep of S steps: the team's tile (tile_k, tile_j) and segment (its
 // index, of `planes` planes), the thread's column (kk, jj): kk its lane, jj its warp; `shared` 128-B aligned,
 // shared_bytes of it; `barrier` the team's (every thread of it). kPlant: the point (nx/2, ny/2, nz/2) of level S
-// one ulp up (the check's planted twin). The fields by value, as the product's march takes them (nvcc then keeps
-// the team-uniform arithmetic on the uniform datapath; by reference the first timed build issued 42.5 integer
-// slots a site update against the product's 23.5: bench/results/h200-2026-12-01/bulk-copy-c5a150e).
+// one ulp up (the check's planted twin). The fields by value, as the product's march takes them.
 template <int S, int D, Loader L, Sync Y, Producer P, bool kPrevStaged, bool kPlant, class Barrier>
 __device__ inline void bulk_march(SweepFields a, const CUtensorMap* now_map, const CUtensorMap* prev_map,
                                   int tile_k, int tile_j, int segment, int planes, int kk, int jj,
@@ -122,11 +121,16 @@ __device__ inline void bulk_march(SweepFields a, const CUtensorMap* now_map, con
   constexpr unsigned kStageBytes = kFields * kPlane * sizeof(double);
   double* const ring = reinterpret_cast<double*>(shared);  // [D][u(t), u(t-1) if staged][HJ][HK]
   double* const levels = ring + D * kFields * kPlane;      // [2][S - 1][HJ][HK]: levels 1..S-1
-  std::uint64_t* const full = reinterpret_cast<std::uint64_t*>(levels + 2 * (S - 1) * kPlane);
-  std::uint64_t* const empty = full + D;    // the producer warp's: a stage released by every computing warp
-  std::uint64_t* const handed = empty + D;  // Sync::split: a level buffer's stores arrived
-  auto stage_now = [&](int n) { return ring + (n % D) * kFields * kPlane; };
-  auto stage_prev = [&](int n) { return ring + (n % D) * kFields * kPlane + kPlane; };
+  // then the mbarriers: full[D] (a stage's copies landed), empty[D] (the producer warp's: a stage released by
+  // every computing warp), handed[2] (Sync::split: a level buffer's stores arrived)
+  // A stage's fields (stage in [0, D)); its mbarriers' and its planes' shared addresses.
+  auto stage_now = [&](unsigned stage) { return ring + stage * kFields * kPlane; };
+  auto stage_prev = [&](unsigned stage) { return ring + stage * kFields * kPlane + kPlane; };
+  // (one base address held; the rest are constant offsets from it)
+  constexpr unsigned kFull = (D * kFields + 2 * (S - 1)) * kPlane * sizeof(double), kEmpty = kFull + 8 * D;
+  constexpr unsigned kHanded = kEmpty + 8 * D;
+  const unsigned ring0 = shared_address(shared), full0 = ring0 + kFull, empty0 = ring0 + kEmpty;
+  const unsigned handed0 = ring0 + kHanded;
   auto level_plane = [&](int buffer, int s) { return levels + (buffer * (S - 1) + s - 1) * kPlane; };
 
   const int i0 = segment * planes, i1 = min(i0 + planes, a.nx);
@@ -135,11 +139,11 @@ __device__ inline void bulk_march(SweepFields a, const CUtensorMap* now_map, con
   const int lane = kk;
   if (kk == 0 && jj == 0) {
     for (int d = 0; d < D; ++d) {
-      mbarrier_init(&full[d], 1);
-      mbarrier_init(&empty[d], kComputingWarps);
+      mbarrier_init(full0 + 8 * d, 1);
+      mbarrier_init(empty0 + 8 * d, kComputingWarps);
     }
-    mbarrier_init(&handed[0], kComputingWarps);
-    mbarrier_init(&handed[1], kComputingWarps);
+    mbarrier_init(handed0, kComputingWarps);
+    mbarrier_init(handed0 + 8, kComputingWarps);
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
   }
@@ -149,39 +153,40 @@ __device__ inline void bulk_march(SweepFields a, const CUtensorMap* now_map, con
   // converged; one lane elected by `elect.sync` issues every copy (a copy issued under `lane == 0`, or by
   // 20 lanes a row each, raised "illegal instruction" in the kernels with a stack frame:
   // bench/results/h200-2026-12-01/bulk-copy-e46f671).
-  auto issue = [&](int n) {
+  auto issue = [&](int n, unsigned stage) {  // (stage: n % D)
     if (!elect_one()) return;
     const int m = m_begin + n;
-    std::uint64_t* bar = &full[n % D];
+    const unsigned bar = full0 + 8 * stage, now_to = ring0 + stage * kStageBytes;
+    const unsigned prev_to = now_to + kPlane * sizeof(double);
     mbarrier_arrive_expect_tx(bar, kStageBytes);
     if constexpr (L == Loader::rows) {
       const long row0 = long(j_first + 1) * a.sj + (k_first + 1);
 #pragma unroll 1
       for (int r = 0; r < HJ; ++r) {
-        bulk_copy_1d(stage_now(n) + r * HK, now_map, bar, int((m + 1) * a.si + row0 + r * a.sj));
-        if constexpr (kPrevStaged) bulk_copy_1d(stage_prev(n) + r * HK, prev_map, bar, int(m * a.si + row0 + r * a.sj));
+        bulk_copy_1d(now_to + r * HK * 8, now_map, bar, int((m + 1) * a.si + row0 + r * a.sj));
+        if constexpr (kPrevStaged) bulk_copy_1d(prev_to + r * HK * 8, prev_map, bar, int(m * a.si + row0 + r * a.sj));
       }
     } else {
-      bulk_copy_3d(stage_now(n), now_map, bar, k_first + 1, j_first + 1, m + 1);
-      if constexpr (kPrevStaged) bulk_copy_3d(stage_prev(n), prev_map, bar, k_first + 1, j_first + 1, m);
+      bulk_copy_3d(now_to, now_map, bar, k_first + 1, j_first + 1, m + 1);
+      if constexpr (kPrevStaged) bulk_copy_3d(prev_to, prev_map, bar, k_first + 1, j_first + 1, m);
     }
   };
 
   if constexpr (P == Producer::warp) {
     if (jj == HJ) {
       for (int n = 0; n < steps; ++n) {
-        if (n >= D) mbarrier_wait(&empty[n % D], ((n / D) - 1) & 1);
-        issue(n);
+        if (n >= D) mbarrier_wait(empty0 + 8 * (unsigned(n) % D), (unsigned(n) / D - 1) & 1);
+        issue(n, unsigned(n) % D);
       }
       return;
     }
   } else if (jj == 0) {
-    for (int n = 0; n < D - 2 && n < steps; ++n) issue(n);
+    for (int n = 0; n < D - 2 && n < steps; ++n) issue(n, n);
   }
   // The copies D - 2 planes ahead, into the stage step n - 2 used: free once every warp is past step n - 1.
-  auto refill = [&](int n) {
+  auto refill = [&](int n, unsigned stage) {
     if constexpr (P == Producer::none)
-      if (jj == 0 && n + D - 2 < steps) issue(n + D - 2);
+      if (jj == 0 && n + D - 2 < steps) issue(n + D - 2, stage >= 2 ? stage - 2 : stage + D - 2);
   };
 
   const int me = jj * HK + kk, k = k_first + kk, j = j_first + jj;
@@ -204,6 +209,8 @@ __device__ inline void bulk_march(SweepFields a, const CUtensorMap* now_map, con
   auto plane = [&](int n, auto bulk) {
     constexpr bool kBulk = decltype(bulk)::value;
     const int m = m_begin + n, buffer = n & 1;
+    const unsigned stage = unsigned(n) % D, phase = (unsigned(n) / D) & 1;  // (n >= 0: unsigned is cheaper)
+    const unsigned previous = unsigned(n + D - 1) % D;                      // step n - 1's
     double prev_p = 0.0;  // u(t-1) at plane m - 1, where level 1 is computed
     if constexpr (!kPrevStaged)
       if (ring_out <= S - 1 && (kBulk || live(1, m - 1))) prev_p = a.prev[c0 + (m - 1) * a.si];
@@ -214,25 +221,25 @@ __device__ inline void bulk_march(SweepFields a, const CUtensorMap* now_map, con
         asm volatile("bar.sync 1, %0;" ::"n"(32 * kComputingWarps) : "memory");
       else
         barrier();  // (two buffers: the next plane's stores cannot meet this plane's reads)
-      refill(n);
+      refill(n, stage);
     } else {
       __syncwarp();
-      if (lane == 0) mbarrier_arrive(&handed[buffer]);
+      if (lane == 0) mbarrier_arrive(handed0 + 8 * buffer);
     }
-    mbarrier_wait(&full[n % D], (n / D) & 1);
+    mbarrier_wait(full0 + 8 * stage, phase);
     double level[S + 1];
-    level[0] = stage_now(n)[me];
-    if constexpr (kPrevStaged) prev_p = stage_prev(n)[me];
+    level[0] = stage_now(stage)[me];
+    if constexpr (kPrevStaged) prev_p = stage_prev(stage)[me];
 #pragma unroll
     for (int s = 1; s <= S; ++s) {
       if (Y == Sync::split && s == 2) {
-        mbarrier_wait(&handed[buffer], (n >> 1) & 1);
-        refill(n);
+        mbarrier_wait(handed0 + 8 * buffer, (n >> 1) & 1);
+        refill(n, stage);
       }
       const int p = m - s;  // level s at plane p, from level s - 1
       level[s] = 0.0;
       if (ring_out <= S - s && (kBulk || live(s, p))) {
-        const double* Lp = s == 1 ? stage_now(n + D - 1) : level_plane(buffer, s - 1);  // (n + D - 1: step n - 1's)
+        const double* Lp = s == 1 ? stage_now(previous) : level_plane(buffer, s - 1);
         const awave::Stencil7 st{w[s - 1][0],           w[s - 1][1],           level[s - 1],
                                  Lp[(jj - 1) * HK + kk], Lp[(jj + 1) * HK + kk], Lp[jj * HK + kk - 1],
                                  Lp[jj * HK + kk + 1]};
@@ -254,7 +261,7 @@ __device__ inline void bulk_march(SweepFields a, const CUtensorMap* now_map, con
     if constexpr (P == Producer::warp) {
       if (n >= 1) {  // step n - 1's stage: its last reader was this step's level 1
         __syncwarp();
-        if (lane == 0) mbarrier_arrive(&empty[(n - 1) % D]);
+        if (lane == 0) mbarrier_arrive(empty0 + 8 * previous);
       }
     }
 #pragma unroll
