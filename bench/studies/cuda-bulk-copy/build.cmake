@@ -6,3 +6,8 @@ if(AWAVE_BACKEND STREQUAL "cuda")
   add_executable(awave-kokkos-bulkcopy ${CMAKE_CURRENT_LIST_DIR}/kokkos_island.cpp)
   target_link_libraries(awave-kokkos-bulkcopy PRIVATE awave_core Kokkos::kokkos)
 endif()
+# awave-tma-probe: one bulk tensor copy at given coordinates (which copies raise "illegal instruction").
+if(AWAVE_BACKEND STREQUAL "cuda")
+  add_executable(awave-tma-probe ${CMAKE_CURRENT_LIST_DIR}/tma_probe.cu)
+  target_link_libraries(awave-tma-probe PRIVATE awave_core CUDA::cudart)
+endif()
