@@ -18,11 +18,11 @@
 // around_run (optional): runs the command once the GPU is known to be there (a library's lifetime around it).
 #pragma once
 
-#include "cuda_bench.hpp"
 #include "core/step_plan.hpp"
 #include "core/sweep_march.hpp"
 #include "core/wave_params.hpp"
 #include "core/wave_problem.hpp"
+#include "cuda_bench.hpp"
 
 #include <cuda_runtime.h>
 
@@ -51,8 +51,8 @@ inline void check(cudaError_t e, const char* what) {
 template <bool BulkPlanes>
 __global__ void __launch_bounds__(SweepTile::kThreads, SweepTile::kTeamsAnSm) product_sweep(SweepFields a) {
   extern __shared__ double scratch[];
-  awave::sweep_march<SweepFields, BulkPlanes>(a, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y,
-                                              scratch, [] { __syncthreads(); });
+  awave::sweep_march<SweepFields, BulkPlanes>(a, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, scratch,
+                                              [] { __syncthreads(); });
 }
 
 struct Variant {
@@ -296,18 +296,19 @@ inline int run_timing(int n, int rounds, const std::vector<const Variant*>& vari
       if (!runs_on(*v, bench.shape())) continue;
       const Bench::Timing t = bench.run_variant(steps, *v, false);
       const unsigned long long differing = bench.differing_points();
-      cudaFuncAttributes attributes{};
+      cudaFuncAttributes attributes{};  // (-1: a library's kernel, not known here)
       attributes.numRegs = -1;
+      attributes.localSizeBytes = std::size_t(-1);
       if (v->kernel) check(cudaFuncGetAttributes(&attributes, v->kernel), "kernel attributes");
       std::printf(
           "{\"gpu\": \"%s\", \"n\": %d, \"round\": %d, \"steps\": %d, \"variant\": \"%s\", \"segment\": %d, "
           "\"su_per_s\": %.4e, \"su_per_s_run\": %.4e, \"bitwise\": %s, \"differing_points\": %llu, "
-          "\"registers\": %d, \"spill_bytes\": %zu, \"shared_bytes\": %zu, \"threads\": %u, "
+          "\"registers\": %d, \"spill_bytes\": %lld, \"shared_bytes\": %zu, \"threads\": %u, "
           "\"blocks_an_sm\": %d, \"steps_per_sweep\": %d}\n",
           gpu.c_str(), n, round, steps, v->name.c_str(), segment, points * 12 / t.best_chunk_s,
           points * steps / t.run_s, differing == 0 ? "true" : "false", differing, attributes.numRegs,
-          attributes.localSizeBytes, v->shared_bytes, v->block.x * v->block.y * v->block.z, blocks_an_sm(*v),
-          v->steps);
+          v->kernel ? (long long)attributes.localSizeBytes : -1LL, v->shared_bytes,
+          v->block.x * v->block.y * v->block.z, blocks_an_sm(*v), v->steps);
       std::fflush(stdout);
       ok &= differing == 0;
     }
@@ -354,7 +355,9 @@ inline int sweep_variants_main(int argc, char** argv, const char* program, const
                  e != cudaSuccess ? cudaGetErrorString(e) : "none found");
     return checking ? 77 : 3;
   }
-  auto run = [&] { return checking ? run_check(variants, check_grids) : run_timing(n, rounds, variants, steps, segment); };
+  auto run = [&] {
+    return checking ? run_check(variants, check_grids) : run_timing(n, rounds, variants, steps, segment);
+  };
   return around_run ? around_run(run) : run();
 }
 

@@ -121,9 +121,11 @@ def main():
     print("|---|---:|---|---:|---:|---|---:|---|---:|---:|---:|---:|")
     for (gpu, n, variant), s in sorted(stats.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2] != "product", kv[0][2])):
         r = s["row"]
+        known = r.get("registers", -1) != -1  # (-1: a library's kernel, its numbers not known to the program)
+        cells = [r.get(k, "-") if known else "-" for k in ("registers", "spill_bytes")]
         print(f"| {gpu} | {n} | {variant} | {s['rounds']} | {s['median']:.3e} | {s['min']:.3e}-{s['max']:.3e} | "
-              f"{s['ratio']:.3f} | {'yes' if s['bitwise'] else 'NO'} | {r.get('registers', '-')} | "
-              f"{r.get('spill_bytes', '-')} | {r.get('shared_bytes', '-')} | {r.get('blocks_an_sm', '-')} |")
+              f"{s['ratio']:.3f} | {'yes' if s['bitwise'] else 'NO'} | {cells[0]} | "
+              f"{cells[1]} | {r.get('shared_bytes', '-')} | {r.get('blocks_an_sm', '-') if known else '-'} |")
     print()
     print("The rule on this GPU (README: H200 >= 1.15 x at 512^3 and 1000^3; H100 not slower; bitwise always):")
     for (gpu, variant), (ok, why) in sorted(verdicts(stats).items()):

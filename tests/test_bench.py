@@ -484,6 +484,46 @@ class SweepCountSummary(unittest.TestCase):
             self.assertEqual(kinds["fp64 arithmetic"][1], 384)
 
 
+class SweepVariantsSummary(unittest.TestCase):
+    """bench/sweep_variants_summary.py (the sweep studies' rule) on planted rounds: a variant 1.16 x at both sizes
+    holds on the H200; one under 1.15 x at one size, one not bitwise in a round, and one run at 512^3 alone fail;
+    on the H100 a median under the product's slowest round fails; a library's kernel shows no register count."""
+
+    @staticmethod
+    def line(gpu, n, rnd, variant, su, bitwise=True, registers=48):
+        return json.dumps({"gpu": gpu, "n": n, "round": rnd, "variant": variant, "su_per_s": su,
+                           "bitwise": bitwise, "registers": registers, "spill_bytes": 0 if registers > 0 else -1})
+
+    def test_planted_rounds(self):
+        import sweep_variants_summary as summary
+        lines = []
+        for gpu in ("NVIDIA H200", "NVIDIA H100 80GB HBM3"):
+            for n in (512, 1000):
+                for rnd in range(3):
+                    lines.append(self.line(gpu, n, rnd, "product", 1.00e11 + rnd * 1e8))
+                    lines.append(self.line(gpu, n, rnd, "fast", 1.161e11))
+                    lines.append(self.line(gpu, n, rnd, "short", 1.20e11 if n == 512 else 1.14e11))
+                    lines.append(self.line(gpu, n, rnd, "unchecked", 1.30e11, bitwise=rnd != 1))
+                    lines.append(self.line(gpu, n, rnd, "library", 0.999e11, registers=-1))
+                    if n == 512:
+                        lines.append(self.line(gpu, n, rnd, "half", 1.30e11))
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "timing.jsonl"), "w") as f:
+                f.write("\n".join(lines) + "\n")
+            stats = summary.table(summary.rows(d))
+            verdicts = summary.verdicts(stats)
+            self.assertTrue(verdicts[("NVIDIA H200", "fast")][0])
+            for variant in ("short", "unchecked", "half", "library"):
+                self.assertFalse(verdicts[("NVIDIA H200", variant)][0], variant)
+            self.assertTrue(verdicts[("NVIDIA H100 80GB HBM3", "fast")][0])
+            self.assertFalse(verdicts[("NVIDIA H100 80GB HBM3", "library")][0])  # under the slowest product round
+            self.assertEqual(summary.best(stats), "half")  # the fastest bitwise variant at 512^3
+            out = subprocess.run([sys.executable, os.path.join(TOP, "bench", "sweep_variants_summary.py"), d],
+                                 capture_output=True, text=True, check=True).stdout
+            library_row = next(r for r in out.splitlines() if "| 512 | library |" in r and "H200" in r)
+            self.assertIn("| - | - |", library_row)  # registers and spills unknown, not -1 and 0
+
+
 class SweepMpiSummary(unittest.TestCase):
     """bench/sweep_mpi_summary.py on planted runs whose rates and efficiencies are known."""
 

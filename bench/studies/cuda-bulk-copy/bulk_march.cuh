@@ -84,11 +84,10 @@ __device__ inline void mbarrier_arrive_expect_tx(unsigned bar, unsigned bytes) {
 __device__ inline void mbarrier_wait(unsigned bar, unsigned parity) {
   unsigned done = 0;
   do {
-    asm volatile(
-        "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-        : "=r"(done)
-        : "r"(bar), "r"(parity)
-        : "memory");
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                 : "=r"(done)
+                 : "r"(bar), "r"(parity)
+                 : "memory");
   } while (!done);
 }
 __device__ inline void bulk_copy_3d(unsigned to, const CUtensorMap* map, unsigned bar, int c0, int c1, int c2) {
@@ -111,9 +110,9 @@ __device__ inline void bulk_copy_1d(unsigned to, const CUtensorMap* map, unsigne
 // shared_bytes of it; `barrier` the team's (every thread of it). kPlant: the point (nx/2, ny/2, nz/2) of level S
 // one ulp up (the check's planted twin). The fields by value, as the product's march takes them.
 template <int S, int D, Loader L, Sync Y, Producer P, bool kPrevStaged, bool kPlant, class Barrier>
-__device__ inline void bulk_march(SweepFields a, const CUtensorMap* now_map, const CUtensorMap* prev_map,
-                                  int tile_k, int tile_j, int segment, int planes, int kk, int jj,
-                                  unsigned char* shared, const Barrier& barrier) {
+__device__ inline void bulk_march(SweepFields a, const CUtensorMap* now_map, const CUtensorMap* prev_map, int tile_k,
+                                  int tile_j, int segment, int planes, int kk, int jj, unsigned char* shared,
+                                  const Barrier& barrier) {
   static_assert(D >= 3 && S >= 2, "a stage for the plane in use, the one before, and one in flight");
   static_assert(P == Producer::none || kPrevStaged, "the producer warp copies both fields");
   constexpr int HK = kColumnsK, HJ = columns_j(P), TK = HK - 2 * S, TJ = HJ - 2 * S, kPlane = HK * HJ;
@@ -240,9 +239,9 @@ __device__ inline void bulk_march(SweepFields a, const CUtensorMap* now_map, con
       level[s] = 0.0;
       if (ring_out <= S - s && (kBulk || live(s, p))) {
         const double* Lp = s == 1 ? stage_now(previous) : level_plane(buffer, s - 1);
-        const awave::Stencil7 st{w[s - 1][0],           w[s - 1][1],           level[s - 1],
-                                 Lp[(jj - 1) * HK + kk], Lp[(jj + 1) * HK + kk], Lp[jj * HK + kk - 1],
-                                 Lp[jj * HK + kk + 1]};
+        const awave::Stencil7 st{
+            w[s - 1][0],          w[s - 1][1],         level[s - 1], Lp[(jj - 1) * HK + kk], Lp[(jj + 1) * HK + kk],
+            Lp[jj * HK + kk - 1], Lp[jj * HK + kk + 1]};
         const double prev = s == 1 ? prev_p : w[s < 2 ? 0 : s - 2][1];
         double value;
         if (kBulk) {

@@ -16,8 +16,8 @@ namespace {
 
 // A thread block a team, two an SM (48 registers), as the product's sweep.
 template <int S, int D, Loader L, Sync Y, Producer P, bool kPrevStaged, bool kPlant>
-__global__ void __launch_bounds__(640, 2) bulk_sweep(SweepFields a, int planes, const CUtensorMap* now_map,
-                                                     const CUtensorMap* prev_map) {
+__global__ void __launch_bounds__(640, 2)
+    bulk_sweep(SweepFields a, int planes, const CUtensorMap* now_map, const CUtensorMap* prev_map) {
   extern __shared__ __align__(128) unsigned char shared[];
   bulk_march<S, D, L, Y, P, kPrevStaged, kPlant>(a, now_map, prev_map, blockIdx.x, blockIdx.y, blockIdx.z, planes,
                                                  threadIdx.x, threadIdx.y, shared, [] { __syncthreads(); });
@@ -42,8 +42,7 @@ Variant variant(const char* name) {
               const CUtensorMap* now = tensor_maps.map(f.now, f, L, HJ);
               const CUtensorMap* prev = tensor_maps.map(f.prev, f, L, HJ);
               (planted ? bulk_sweep<S, D, L, Y, P, kPrevStaged, true>
-                       : bulk_sweep<S, D, L, Y, P, kPrevStaged, false>)<<<grid, block, shared>>>(f, segment, now,
-                                                                                                 prev);
+                       : bulk_sweep<S, D, L, Y, P, kPrevStaged, false>)<<<grid, block, shared>>>(f, segment, now, prev);
             }};
   if (L == Loader::tile) v.runs_on = [](int, int, int nz) { return nz % 2 == 0; };  // rows of 16-B multiples
   // The 1-D map's coordinates are 32-bit: fields of under 2^31 doubles (1000^3 is 1.006e9).

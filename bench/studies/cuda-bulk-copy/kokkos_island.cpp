@@ -38,7 +38,8 @@ struct IslandSweep {
     const unsigned tile = t & ((1u << tile_bits) - 1u), segment = t >> tile_bits;
     if (tile >= teams_k * unsigned(SweepTile::teams_j(fields.ny))) return;  // padding
     auto* raw = static_cast<unsigned char*>(team.team_scratch(0).get_shmem(std::size_t(kScratchBytes)));
-    auto* shared = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(raw) + 127) & ~std::uintptr_t(127));
+    auto* shared =
+        reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(raw) + 127) & ~std::uintptr_t(127));
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDA_ARCH__)
     bulk_march<S, D, Loader::tile, Sync::bar, Producer::none, false, kPlant>(
         fields, now_map, nullptr, tile % teams_k, tile / teams_k, segment, planes, r % kColumnsK, r / kColumnsK, shared,
@@ -50,11 +51,12 @@ struct IslandSweep {
 
   void launch(const Kokkos::Cuda& exec) const {
     const int league = (1 << tile_bits) * ((fields.nx + planes - 1) / planes);
-    Kokkos::parallel_for("wave::bulk_sweep",
-                         Kokkos::Experimental::require(
-                             Policy(exec, league, SweepTile::kThreads).set_scratch_size(0, Kokkos::PerTeam(kScratchBytes)),
-                             Kokkos::Experimental::WorkItemProperty::HintHeavyWeight),
-                         *this);
+    Kokkos::parallel_for(
+        "wave::bulk_sweep",
+        Kokkos::Experimental::require(
+            Policy(exec, league, SweepTile::kThreads).set_scratch_size(0, Kokkos::PerTeam(kScratchBytes)),
+            Kokkos::Experimental::WorkItemProperty::HintHeavyWeight),
+        *this);
   }
 };
 // --- end of the island ---
@@ -71,16 +73,27 @@ void launch_island(const SweepFields& f, int planes) {
 
 std::vector<Variant> variants() {
   const dim3 team(1, SweepTile::kThreads);  // (Kokkos' CUDA team: a thread a team rank along y)
-  Variant portable{"kokkos", nullptr, nullptr, SweepTile::kSteps, SweepTile::kColumnsK, SweepTile::kColumnsJ, team,
-                   SweepTile::kScratchBytes,
-                   [](const SweepFields& f, dim3, int, bool) {
-                     awave::SweepStep<Kokkos::Cuda, true>(f).launch(Kokkos::Cuda());
-                   }};
+  Variant portable{
+      "kokkos",
+      nullptr,
+      nullptr,
+      SweepTile::kSteps,
+      SweepTile::kColumnsK,
+      SweepTile::kColumnsJ,
+      team,
+      SweepTile::kScratchBytes,
+      [](const SweepFields& f, dim3, int, bool) { awave::SweepStep<Kokkos::Cuda, true>(f).launch(Kokkos::Cuda()); }};
   portable.has_planted_twin = false;
   // The product's Kokkos sweep marches segments of its own (SweepTile::kSegment): timed at that segment alone.
   portable.runs_on = {};
-  Variant island{"kokkos-island-d4-now", nullptr, nullptr, SweepTile::kSteps, kColumnsK, columns_j(Producer::none),
-                 team, IslandSweep<false>::kScratchBytes,
+  Variant island{"kokkos-island-d4-now",
+                 nullptr,
+                 nullptr,
+                 SweepTile::kSteps,
+                 kColumnsK,
+                 columns_j(Producer::none),
+                 team,
+                 IslandSweep<false>::kScratchBytes,
                  [](const SweepFields& f, dim3, int segment, bool planted) {
                    planted ? launch_island<true>(f, segment) : launch_island<false>(f, segment);
                  }};
