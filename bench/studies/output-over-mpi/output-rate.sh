@@ -15,6 +15,7 @@
 #   [LAUNCHES="issue none pe"] [PROCS="1 2 3 4"] [SHAPES="wide big"] [ROUNDS=1] [LIMIT=150] [HINTS=...]
 #   bench/studies/output-over-mpi/output-rate.sh OUT_DIR [BUILD]        (BUILD default host-mpi)
 # HINTS: ROMIO hints for every run (ROMIO_HINTS file lines, ';'-separated), e.g. "romio_cb_write disable".
+# ENVS: more VAR=VALUE for every process (space-separated), e.g. LD_PRELOAD of no_fsync.c's library.
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../device/common.sh"
 out=${1:?usage: output-rate.sh OUT_DIR [BUILD]}
@@ -45,7 +46,8 @@ for round in $(seq 1 "${ROUNDS:-1}"); do
       for shape in ${SHAPES:-wide big}; do
         t=$((cores / np))
         name=$launch-$shape-np$np-r$round
-        envs=(OMP_NUM_THREADS=$t "${hint_env[@]}")
+        # shellcheck disable=SC2206
+        envs=(OMP_NUM_THREADS=$t "${hint_env[@]}" ${ENVS:-})
         flags=(--oversubscribe)
         case $launch in
           issue) envs+=(OMP_PROC_BIND=spread OMP_PLACES=threads) ;;
