@@ -118,6 +118,13 @@ MUTANTS = [
      "^AwaveProcess\\.BadInputFails"),
     ("MPI-IO: OMPIO left in (the heap corruption of issue 54)", "src/parallel/process_group.cpp",
      "setenv(\"OMPI_MCA_io\", \"^ompio\", 1);", "", "^mpi\\.output_beside", "host-mpi"),
+    ("output over MPI: ROMIO's aggregators left as they are (one a node)", "src/parallel/process_group.cpp",
+     "tuning_word(\"mpi_io.aggregators\").value_or(\"all\") == \"all\"", "false",
+     "^mpi\\.output_hints", "host-mpi"),
+    ("output over MPI: every commit flush syncs the file", "src/parallel/process_group.cpp",
+     "if (!io_layer.file_sync) return MPI_SUCCESS;", "", "^mpi\\.output_hints", "host-mpi"),
+    ("over MPI: threads of two processes bound to the same CPUs, unsaid", "src/parallel/process_group.cpp",
+     "g.binding_warning_ = binding_problem(node, g.local_size_);", "", "^mpi\\.output_hints", "host-mpi"),
     # Issue 71's list: decisions no test caught.
     ("energy: a counter that did not move taken as one gone backwards", "src/app/gpu_energy.cpp",
      "*stop < *start_", "*stop <= *start_", "^GpuEnergy\\."),

@@ -11,6 +11,7 @@
 #include "git_commit.hpp"
 #include "io/integrity.hpp"
 #include "io/snapshot_writer.hpp"
+#include "io/vtkhdf.hpp"
 #include "parallel/step_loop.hpp"
 
 #include <fmt/format.h>
@@ -357,11 +358,24 @@ RunReport run_comparison(const Options& options, const std::vector<const ImplEnt
   if (group.distributed())
     log << fmt::format("awave: {} MPI processes, slabs of {} to {} x-planes\n", group.size(),
                        smallest_slab_nx(p.nx(), group.size()), largest_slab_nx(p.nx(), group.size()));
+  if (group.distributed() && !group.binding_warning().empty())
+    log << fmt::format(
+        "awave: warning: {}: give each process its own cores (mpirun --map-by slot:PE=T --bind-to "
+        "core) or unset OMP_PROC_BIND and OMP_PLACES (docs/mpi.md, \"Binding several processes of a "
+        "node\")\n",
+        group.binding_warning());
   if (group.distributed() && options.write_output) {
     const ProcessGroup::MpiIoLayer& io = ProcessGroup::mpi_io_layer();
     log << fmt::format("awave: MPI-IO: OMPI_MCA_io={} (set by {}{})\n", io.setting.empty() ? "(unset)" : io.setting,
                        io.chosen_by,
                        io.chosen_by == "awave" ? ": Open MPI's OMPIO is not safe beside the exchange" : "");
+    log << fmt::format(
+        "awave: MPI-IO: {}; file syncs at each commit {}\n",
+        tuning_word("mpi_io.aggregators").value_or("all") == "all"
+            ? "every process gathers collective writes (cb_nodes " + std::to_string(group.size()) +
+                  ", cb_config_list *:*)"
+            : std::string("ROMIO's own aggregators (-tune mpi_io.aggregators=romio)"),
+        io.file_sync ? "on (HDF5_DO_MPI_FILE_SYNC)" : "off, as HDF5 1.13.2+ (HDF5_DO_MPI_FILE_SYNC=1 turns them on)");
   }
   if (group.distributed() && options.digest)
     log << "awave: -digest is for one process (each process holds a slab of u): no digest over MPI\n";
@@ -502,9 +516,18 @@ void write_json(const RunReport& report, const std::string& path) {
                  {"nsteps", p.nsteps},
                  {"out_period", p.out_period},
                  {"start_step", p.start_step}};
+  if (!ProcessGroup::world().binding_warning().empty())  // (ProcessGroup::binding_warning)
+    j["binding_warning"] = ProcessGroup::world().binding_warning();
   if (ProcessGroup::world().distributed()) {  // Open MPI's MPI-IO layer (ProcessGroup::mpi_io_layer)
     const ProcessGroup::MpiIoLayer& io = ProcessGroup::mpi_io_layer();
-    j["mpi_io"] = {{"OMPI_MCA_io", io.setting}, {"chosen_by", io.chosen_by}, {"may_be_ompio", io.may_be_ompio}};
+    const ProcessGroup::FileSyncs syncs = ProcessGroup::file_syncs();
+    j["mpi_io"] = {{"OMPI_MCA_io", io.setting},
+                   {"chosen_by", io.chosen_by},
+                   {"may_be_ompio", io.may_be_ompio},
+                   {"aggregators", tuning_word("mpi_io.aggregators").value_or("all")},
+                   {"hints_in_effect", mpi_io_hints_in_effect()},
+                   {"file_sync", io.file_sync},
+                   {"file_syncs", {{"calls", syncs.calls}, {"made", syncs.made}}}};
   }
   if (report.options.start) j["restart_file"] = report.options.start->file;
   j["checked_against_cpu"] = report.options.check;

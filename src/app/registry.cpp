@@ -85,6 +85,9 @@ std::vector<std::string> tuning_scopes_in_build() {
     for (const std::string& scope : b->tuning_scopes)
       if (std::find(scopes.begin(), scopes.end(), scope) == scopes.end()) scopes.push_back(scope);
   if (nccl_link::in_build()) scopes.push_back("nccl");
+#if defined(AWAVE_HAVE_MPI)
+  scopes.push_back("mpi");
+#endif
   return scopes;
 }
 

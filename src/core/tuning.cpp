@@ -82,6 +82,10 @@ const std::vector<KeySpec>& specs() {
       {{"sweep.overlap", "AWAVE_SWEEP_OVERLAP", "0 or 1", "1", "cuda",
         "over MPI, hand CUDA's sweep computes its interior segments while its halo travels (0: after it has arrived)"},
        Kind::word, 0, 0, false, {"0", "1"}},
+      {{"mpi_io.aggregators", "AWAVE_MPI_IO_AGGREGATORS", "all or romio", "all", "mpi",
+        "which processes gather the output's collective writes into the file (ROMIO's collective buffering): all "
+        "(cb_nodes = processes, cb_config_list *:*), or romio (its default: one a node); docs/mpi.md"},
+       Kind::word, 0, 0, false, {"all", "romio"}},
       {{"nccl.order", "AWAVE_NCCL_ORDER", "gpu or host", "gpu", "nccl",
         "who orders the NCCL halo exchange where the implementation's stream could"},
        Kind::word, 0, 0, false, {"gpu", "host"}},

@@ -18,7 +18,7 @@ struct TuningKey {
   const char* env;       // the environment's spelling: "AWAVE_KOKKOS_TILE"
   const char* form;      // the values it takes, in words
   const char* fallback;  // what runs where it is not set
-  const char* used_by;   // "all", "kokkos", "kokkos-gpu", "cuda", "omp" or "nccl"
+  const char* used_by;   // "all", "kokkos", "kokkos-gpu", "cuda", "omp", "nccl" or "mpi"
   const char* help;
 };
 const std::vector<TuningKey>& tuning_keys();

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <future>
 #include <limits>
+#include <map>
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
@@ -196,6 +197,27 @@ hid_t create_steps_array(hid_t group, const char* name, hsize_t slots) {
   Handle access(uncached_access_plist(), H5Pclose, "dataset access");
   return check(H5Dcreate2(group, name, H5T_NATIVE_INT64, space, H5P_DEFAULT, create, access), name);
 }
+
+std::map<std::string, std::string> hints_in_effect;  // the last output file's (mpi_io_hints_in_effect)
+
+#if defined(H5_HAVE_PARALLEL)
+// The collective-buffering hints ROMIO applies to `file` (MPI_File_get_info: what it took of awave's
+// MPI_Info, ROMIO_HINTS and its defaults), kept for -json.
+void record_mpi_io_hints(hid_t file, hid_t fapl) {
+  void* handle = nullptr;
+  MPI_Info info = MPI_INFO_NULL;
+  if (H5Fget_vfd_handle(file, fapl, &handle) < 0 || !handle ||
+      MPI_File_get_info(*static_cast<MPI_File*>(handle), &info) != MPI_SUCCESS)
+    return;
+  hints_in_effect.clear();
+  for (const char* key : {"cb_nodes", "cb_config_list", "cb_buffer_size", "romio_cb_write", "romio_ds_write"}) {
+    char value[MPI_MAX_INFO_VAL + 1] = {};
+    int found = 0;
+    if (MPI_Info_get(info, key, MPI_MAX_INFO_VAL, value, &found) == MPI_SUCCESS && found) hints_in_effect[key] = value;
+  }
+  MPI_Info_free(&info);
+}
+#endif
 
 // What one process writes: planes [i0, i0 + ni) of the file's x extent (all of it for a single
 // process), with which transfer properties (collective for parallel HDF5), and whether it is
@@ -406,7 +428,9 @@ VtkHdfWriter::VtkHdfWriter(const std::string& path, const WaveProblem& problem, 
   if (const void* comm = ProcessGroup::world().hdf5_comm()) {
 #if defined(H5_HAVE_PARALLEL)
     // One file for every process, written collectively (parallel HDF5).
-    check(H5Pset_fapl_mpio(fapl, *static_cast<const MPI_Comm*>(comm), MPI_INFO_NULL), "MPI-IO file access");
+    // (ProcessGroup::hdf5_info: every process gathers collective writes into the file)
+    const MPI_Info info = *static_cast<const MPI_Info*>(ProcessGroup::world().hdf5_info());
+    check(H5Pset_fapl_mpio(fapl, *static_cast<const MPI_Comm*>(comm), info), "MPI-IO file access");
     check(H5Pset_dxpl_mpio(dxpl_, H5FD_MPIO_COLLECTIVE), "collective transfers");
 #else
     (void)comm;
@@ -419,6 +443,9 @@ VtkHdfWriter::VtkHdfWriter(const std::string& path, const WaveProblem& problem, 
     H5Pclose(std::exchange(dxpl_, -1));
     fail("cannot create " + path);
   }
+#if defined(H5_HAVE_PARALLEL)
+  if (ProcessGroup::world().hdf5_comm()) record_mpi_io_hints(file_, fapl);
+#endif
   const Part part{hsize_t(i0_), hsize_t(ni_), dxpl_, root_, pi0_};
   try {
     Handle root(H5Gcreate2(file_, "/VTKHDF", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, "/VTKHDF");
@@ -1041,6 +1068,10 @@ void read_vtkhdf_state(const std::string& path, const std::string& group, int64_
   WaveParams global;
   global.shape = {g.nx, g.ny, g.nz};
   read_vtkhdf_state(path, group, slot, global, 0, g.nx, g, 1, padded_now, padded_prev);
+}
+
+const std::map<std::string, std::string>& mpi_io_hints_in_effect() {
+  return hints_in_effect;
 }
 
 }  // namespace awave

@@ -178,4 +178,9 @@ std::optional<VtkHdfChecksums> read_vtkhdf_checksums(const std::string& path);
 // PointData array `name` at time slot t, as nz*ny*nx values, x fastest.
 std::vector<double> read_vtkhdf_array(const std::string& path, const std::string& name, int64_t t);
 
+// Over MPI: the collective-buffering hints ROMIO applied to the last output file this process created
+// (cb_nodes, cb_config_list, cb_buffer_size, romio_cb_write, romio_ds_write, as MPI_File_get_info gives
+// them; empty on one process). -json records them (docs/mpi.md, "Output over MPI at the disk's speed").
+const std::map<std::string, std::string>& mpi_io_hints_in_effect();
+
 }  // namespace awave

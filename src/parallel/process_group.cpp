@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +19,8 @@
 
 #if defined(AWAVE_HAVE_MPI)
 #include <mpi.h>
+#include <omp.h>
+#include <sched.h>  // CPU_SETSIZE
 #endif
 
 namespace awave {
@@ -24,9 +28,11 @@ namespace awave {
 namespace {
 ProcessGroup world_group;
 ProcessGroup::MpiIoLayer io_layer;
+std::atomic<long long> file_sync_calls{0}, file_syncs_made{0};
 #if defined(AWAVE_HAVE_MPI)
 bool mpi_started = false;
 MPI_Comm hdf5_comm_handle = MPI_COMM_NULL;  // its own communicator: collective I/O apart from halos
+MPI_Info hdf5_info_handle = MPI_INFO_NULL;  // the output file's hints (hdf5_info), made at first use
 void check_mpi(int status, const char* what) {
   if (status != MPI_SUCCESS) throw std::runtime_error(fmt::format("MPI: {} failed", what));
 }
@@ -36,7 +42,64 @@ T allreduce(T x, MPI_Datatype type, MPI_Op op) {
   return x;
 }
 #endif
+#if defined(AWAVE_HAVE_MPI)
+// Whether this node's processes bind their OpenMP threads onto each other's CPUs, or more threads than
+// CPUs: the line saying so, else empty. Under mpirun's default binding with OMP_PROC_BIND=spread
+// OMP_PLACES=threads, 3 and 4 processes of 16 cores each had every place of the node and bound their
+// threads (the output writer's with its main thread) to the same cores: a 10 s run was cut after 90 s,
+// where each process on its own cores took 6.7 s (docs/mpi.md, "Binding several processes of a node").
+std::string binding_problem(MPI_Comm node, int local_size) {
+  const bool bound = omp_get_proc_bind() != omp_proc_bind_false;
+  std::vector<unsigned char> mine(CPU_SETSIZE / 8, 0);  // the CPUs of this process's places
+  int cpus = 0;
+  if (bound)
+    for (int p = 0; p < omp_get_num_places(); ++p) {
+      std::vector<int> ids(std::size_t(std::max(omp_get_place_num_procs(p), 0)));
+      if (!ids.empty()) omp_get_place_proc_ids(p, ids.data());
+      for (int id : ids)
+        if (id >= 0 && id < CPU_SETSIZE && !(mine[id / 8] & (1u << (id % 8)))) mine[id / 8] |= 1u << (id % 8), ++cpus;
+    }
+  std::vector<unsigned char> all(mine.size() * std::size_t(local_size));
+  check_mpi(MPI_Allgather(mine.data(), int(mine.size()), MPI_UNSIGNED_CHAR, all.data(), int(mine.size()),
+                          MPI_UNSIGNED_CHAR, node),
+            "gather the processes' places");
+  const int threads = omp_get_max_threads();
+  if (bound && threads > cpus)
+    return fmt::format("{} OpenMP threads bound to {} CPU{} (OMP_PROC_BIND with this process's places)", threads, cpus,
+                       cpus == 1 ? "" : "s");
+  for (int a = 0; bound && a < local_size; ++a)
+    for (int b = a + 1; b < local_size; ++b)
+      for (std::size_t i = 0; i < mine.size(); ++i)
+        if (all[a * mine.size() + i] & all[b * mine.size() + i])
+          return fmt::format(
+              "processes {} and {} of this node bind their OpenMP threads to the same CPUs (OMP_PROC_BIND "
+              "with places every process has)",
+              a, b);
+  return {};
+}
+#endif
+
+// HDF5_DO_MPI_FILE_SYNC as HDF5 1.13.2 reads it: TRUE or 1 asks for the syncs.
+bool hdf5_asks_for_file_syncs() {
+  const char* v = std::getenv("HDF5_DO_MPI_FILE_SYNC");
+  if (!v) return false;
+  std::string s(v);
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::toupper(c)); });
+  return s == "TRUE" || s == "1";
+}
 }  // namespace
+
+#if defined(AWAVE_HAVE_MPI)
+// HDF5 1.10's MPI-IO driver calls this at every H5Fflush; found here before Open MPI's (the dynamic linker
+// looks in the executable first, as MPI's profiling interface intends). process_group.hpp, file_syncs(),
+// says why a sync returns at once unless HDF5_DO_MPI_FILE_SYNC asks for it.
+extern "C" int MPI_File_sync(MPI_File fh) {
+  ++file_sync_calls;
+  if (!io_layer.file_sync) return MPI_SUCCESS;
+  ++file_syncs_made;
+  return PMPI_File_sync(fh);
+}
+#endif
 
 ProcessGroup& ProcessGroup::world() {
   return world_group;
@@ -66,6 +129,7 @@ void ProcessGroup::init(int& argc, char**& argv) {
     setenv("OMPI_MCA_io", "^ompio", 1);
     io_layer = {"^ompio", "awave", false};
   }
+  io_layer.file_sync = hdf5_asks_for_file_syncs();
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   mpi_started = true;
@@ -76,6 +140,7 @@ void ProcessGroup::init(int& argc, char**& argv) {
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, g.rank_, MPI_INFO_NULL, &node);
   MPI_Comm_rank(node, &g.local_rank_);
   MPI_Comm_size(node, &g.local_size_);
+  g.binding_warning_ = binding_problem(node, g.local_size_);
   MPI_Comm_free(&node);
   MPI_Comm_dup(MPI_COMM_WORLD, &hdf5_comm_handle);
   g.threads_ok_ = provided >= MPI_THREAD_MULTIPLE;
@@ -100,6 +165,7 @@ void ProcessGroup::finalize() {
   nccl_link::close();  // its communicator was bootstrapped over MPI
 #if defined(AWAVE_HAVE_MPI)
   if (mpi_started) {
+    if (hdf5_info_handle != MPI_INFO_NULL) MPI_Info_free(&hdf5_info_handle);
     MPI_Comm_free(&hdf5_comm_handle);
     MPI_Finalize();
     mpi_started = false;
@@ -199,16 +265,36 @@ void ProcessGroup::finish_exchange(double timeout_seconds) {
     check_mpi(MPI_Testall(count, requests, &done, MPI_STATUSES_IGNORE), "halo exchange");
     if (done) break;
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > timeout_seconds)
-      throw std::runtime_error(fmt::format(
-          "halo exchange: no plane from the neighbours of process {} within {} s (a process stopped; "
-          "-halo_timeout sets the limit)",
-          rank_, timeout_seconds));
+      throw std::runtime_error(
+          fmt::format("halo exchange: no plane from the neighbours of process {} within {} s (a process stopped; "
+                      "-halo_timeout sets the limit)",
+                      rank_, timeout_seconds));
     std::this_thread::yield();
   }
   requests_.clear();
 #else
   (void)timeout_seconds;
 #endif
+}
+
+const void* ProcessGroup::hdf5_info() const {
+#if defined(AWAVE_HAVE_MPI)
+  if (!distributed()) return nullptr;
+  if (hdf5_info_handle == MPI_INFO_NULL) {  // (after the tuning is read: the first file's writer asks)
+    check_mpi(MPI_Info_create(&hdf5_info_handle), "MPI_Info_create");
+    if (tuning_word("mpi_io.aggregators").value_or("all") == "all") {
+      check_mpi(MPI_Info_set(hdf5_info_handle, "cb_config_list", "*:*"), "MPI_Info_set");
+      check_mpi(MPI_Info_set(hdf5_info_handle, "cb_nodes", std::to_string(size_).c_str()), "MPI_Info_set");
+    }
+  }
+  return &hdf5_info_handle;
+#else
+  return nullptr;
+#endif
+}
+
+ProcessGroup::FileSyncs ProcessGroup::file_syncs() {
+  return {file_sync_calls.load(), file_syncs_made.load()};
 }
 
 const void* ProcessGroup::hdf5_comm() const {

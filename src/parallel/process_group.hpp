@@ -28,8 +28,26 @@ class ProcessGroup {
     std::string setting;       // OMPI_MCA_io as MPI_Init_thread read it ("" where unset)
     std::string chosen_by;     // "awave", "user", or "test fault" (AWAVE_TEST_FAULT_OMPIO keeps the default)
     bool may_be_ompio = true;  // the setting lets Open MPI pick OMPIO
+    bool file_sync = false;    // MPI_File_sync reaches the disk (HDF5_DO_MPI_FILE_SYNC), see file_syncs()
   };
   static const MpiIoLayer& mpi_io_layer();
+  // The MPI-IO hints awave gives its output file (an MPI_Info, as an opaque pointer; null without MPI, or
+  // on one process): every process gathers collective writes into the file (cb_nodes = processes,
+  // cb_config_list *:*) where ROMIO would take one a node; tuning key mpi_io.aggregators=romio keeps ROMIO's
+  // choice. On 16 cores, 4 processes wrote at 0.54 x one process's rate with them, 0.44 without, the file's
+  // syncs aside (docs/mpi.md, "Output over MPI at the disk's speed").
+  const void* hdf5_info() const;
+  // HDF5 1.10's MPI-IO driver syncs the whole file (MPI_File_sync: an fsync) at every H5Fflush, which
+  // awave makes once a snapshot to commit it; its serial driver does not, nor does HDF5 from 1.13.2, which
+  // syncs only where HDF5_DO_MPI_FILE_SYNC is TRUE or 1. awave's MPI_File_sync (process_group.cpp) follows
+  // 1.13.2: without the variable a sync returns at once, so a commit over MPI keeps the serial writer's
+  // guarantee (what is written survives the process; the kernel writes it to disk) instead of waiting for the
+  // disk: 4 processes then wrote at 0.87 x one process's rate, 0.54 with the syncs (docs/mpi.md).
+  // calls: HDF5's MPI_File_sync calls so far; made: those that reached the disk.
+  struct FileSyncs {
+    long long calls = 0, made = 0;
+  };
+  static FileSyncs file_syncs();
   // Whether an OMPI_MCA_io value lets Open MPI pick OMPIO: a list of components to use ("romio321"),
   // or after '^' a list to leave out; unset or empty, every component (OMPIO first).
   static bool setting_allows_ompio(const std::string& setting);
@@ -47,6 +65,10 @@ class ProcessGroup {
   int local_size() const { return local_size_; }
   bool distributed() const { return size_ > 1; }
   bool threads_ok() const { return threads_ok_; }  // MPI calls from several threads allowed
+  // Over MPI: why this process's OpenMP threads will fight over CPUs (bound, with more threads than its
+  // places' CPUs, or onto CPUs another process of the node binds to), else empty; the run says so in a
+  // warning (process_group.cpp, binding_problem).
+  const std::string& binding_warning() const { return binding_warning_; }
 
   double max(double x) const;
   std::size_t sum(std::size_t x) const;
@@ -71,6 +93,7 @@ class ProcessGroup {
   int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
   std::vector<char> requests_;  // MPI_Request storage of an exchange in flight
   bool threads_ok_ = true;
+  std::string binding_warning_;
 };
 
 // The GPUs of this node as this process first saw them (CUDA_VISIBLE_DEVICES, else the
