@@ -358,7 +358,7 @@ RunReport run_comparison(const Options& options, const std::vector<const ImplEnt
   if (group.distributed())
     log << fmt::format("awave: {} MPI processes, slabs of {} to {} x-planes\n", group.size(),
                        smallest_slab_nx(p.nx(), group.size()), largest_slab_nx(p.nx(), group.size()));
-  if (group.distributed() && !group.binding_warning().empty())
+  if (!group.binding_warning().empty())  // (one process under mpirun's binding too)
     log << fmt::format(
         "awave: warning: {}: give each process its own cores (mpirun --map-by slot:PE=T --bind-to "
         "core) or unset OMP_PROC_BIND and OMP_PLACES (docs/mpi.md, \"Binding several processes of a "
