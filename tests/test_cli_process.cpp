@@ -177,7 +177,8 @@ TEST_F(AwaveProcess, EveryTuningKeyIsValidatedAndRecorded) {
                       {"omp.teams", "AWAVE_OMP_TEAMS", "runtime", "0"},
                       {"omp.loop", "AWAVE_OMP_LOOP", "worksharing", "loop"},
                       {"sweep.overlap", "AWAVE_SWEEP_OVERLAP", "0", "2"},
-                      {"nccl.order", "AWAVE_NCCL_ORDER", "host", "cpu"}};
+                      {"nccl.order", "AWAVE_NCCL_ORDER", "host", "cpu"},
+                      {"mpi_io.aggregators", "AWAVE_MPI_IO_AGGREGATORS", "romio", "one"}};
   const std::string run_args = "-shape 12,10,5 -nsteps 2 -out_period 1 -impl cpu -json r.json run";
   for (const Key& k : keys) {
     for (const bool from_env : {false, true}) {
