@@ -173,6 +173,9 @@ def sh(args, cwd, log=None):
 
 
 def main(argv):
+    if any(a in ("-h", "--help") for a in argv):
+        print(__doc__.strip())
+        return 0
     only = None
     if "--only" in argv:
         i = argv.index("--only")

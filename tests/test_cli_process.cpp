@@ -55,6 +55,41 @@ TEST_F(AwaveProcess, BadInputFailsWithOneLineAndCreatesNothing) {
   }
 }
 
+// The writer's names (the file, its .partial and .creating) that are links, or folders, are refused before the
+// run, in one line, and nothing is written through them (issue 81: a leftover .creating link was followed and
+// another complete file overwritten; a .partial folder failed only after the whole run).
+TEST_F(AwaveProcess, OutputThroughALinkOrOntoAFolderIsRefusedBeforeTheRun) {
+  const fs::path precious = dir_ / "precious.vtkhdf";
+  for (const char* name : {"run.cpu.vtkhdf", "run.cpu.vtkhdf.partial", "run.cpu.vtkhdf.creating"}) {
+    std::ofstream(precious) << "another run's results";
+    fs::create_symlink(precious, dir_ / "work" / name);
+    const Outcome o = run("-shape 12,10,5 -nsteps 2 -impl cpu run");
+    EXPECT_EQ(o.status, 1) << name << ": " << o.err;
+    EXPECT_NE(o.err.find("is a symbolic link: awave writes no file through a link"), std::string::npos) << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+    std::string kept;
+    std::getline(std::ifstream(precious), kept);
+    EXPECT_EQ(kept, "another run's results") << name;
+    fs::remove(dir_ / "work" / name);
+  }
+  for (const char* name : {"run.cpu.vtkhdf.partial", "run.cpu.vtkhdf.creating"}) {
+    fs::create_directory(dir_ / "work" / name);
+    const Outcome o = run("-shape 12,10,5 -nsteps 2 -impl cpu run");
+    EXPECT_EQ(o.status, 1) << name << ": " << o.err;
+    EXPECT_NE(o.err.find("is a directory"), std::string::npos) << o.err;
+    EXPECT_EQ(files_in_work().size(), 1u) << name << ": only the folder";
+    fs::remove(dir_ / "work" / name);
+  }
+  const Outcome json = [&] {
+    fs::create_symlink(precious, dir_ / "work" / "r.json");
+    return run("-shape 12,10,5 -nsteps 2 -impl cpu -no_output -json r.json");
+  }();
+  EXPECT_EQ(json.status, 1) << json.err;
+  EXPECT_NE(json.err.find("is a symbolic link"), std::string::npos) << json.err;
+  fs::remove(dir_ / "work" / "r.json");
+  fs::remove(precious);
+}
+
 TEST_F(AwaveProcess, AGridThatCannotFitIsRefusedWithTheEstimateBeforeAnythingIsWritten) {
   std::ofstream(dir_ / "work" / "run.cpu.vtkhdf") << "earlier results";
   // 3000^3: the CPU reference alone needs about 1.6 TiB.

@@ -180,11 +180,13 @@ TEST_F(Integrity, ADamagedCheckpointIsNamedAndARestartContinuesFromTheCheckpoint
 
 TEST_F(Integrity, ARestartSkipsADamagedLastSnapshotSaysSoAndComputesTheSameField) {
   const std::vector<double> expected = last_u(original());  // step 23
-  for (const char* array : {"u", "u_prev", "values"}) {
+  for (const char* array : {"u", "u_prev", "values", "values_earlier"}) {
     SCOPED_TRACE(array);
     const std::string f = copy("damaged.vtkhdf");
     if (std::string(array) == "values")
       awave_test::set_steps_entry(f, "Values", kLast, 22);
+    else if (std::string(array) == "values_earlier")  // (a time before the intact one's: no count of steps)
+      awave_test::set_steps_entry(f, "Values", kLast, 12);
     else
       awave_test::damage_slot(f, array, kLast, 800, 16);
     fs::remove(work() / "next.cpu.vtkhdf");
@@ -193,6 +195,10 @@ TEST_F(Integrity, ARestartSkipsADamagedLastSnapshotSaysSoAndComputesTheSameField
     EXPECT_NE(r.err.find("awave: warning: restart file 'damaged.vtkhdf': snapshot 5 (step "), std::string::npos)
         << r.err;
     EXPECT_NE(r.err.find("continuing from snapshot 4 (step 20), which loses"), std::string::npos) << r.err;
+    if (std::string(array) == "values_earlier")
+      EXPECT_NE(r.err.find("which loses 1 later snapshot (the newest one's time is damaged)"), std::string::npos)
+          << r.err;
+    EXPECT_EQ(r.err.find("loses -"), std::string::npos) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
     EXPECT_TRUE(same_bits(last_u(work() / "next.cpu.vtkhdf"), expected)) << "the field differs";
     // -restart_strict refuses instead, in one line, writing nothing.

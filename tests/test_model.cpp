@@ -293,6 +293,17 @@ TEST(Stability, CourantLimit) {
   EXPECT_NE(validate(p)->find("largest stable dt"), std::string::npos);
 }
 
+// A run whose end step does not fit the file's 32-bit steps attribute is refused, not written truncated.
+TEST(Validate, EndStepPast32Bits) {
+  WaveParams p;
+  p.start_step = std::numeric_limits<int32_t>::max() - 10;
+  p.nsteps = 10;
+  EXPECT_FALSE(validate(p)) << "ending exactly at 2^31 - 1 fits";
+  p.nsteps = 11;
+  ASSERT_TRUE(validate(p));
+  EXPECT_NE(validate(p)->find("past 2147483647"), std::string::npos) << *validate(p);
+}
+
 TEST(Stats, SampleStatistics) {
   const SampleStats s = sample_stats({1.0, 2.0, 3.0, 4.0});
   EXPECT_EQ(s.min, 1.0);

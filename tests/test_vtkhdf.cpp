@@ -142,6 +142,23 @@ TEST_F(VtkHdf, WritesNoMoreSnapshotsThanItsSlotsAndReportsTheClosedFile) {
   EXPECT_FALSE(c.complete);
 }
 
+// The writer creates its file exclusively: a name that exists, a file or a link to one, is refused and
+// what it names left as it was (a leftover link was followed and another run's file overwritten).
+TEST_F(VtkHdf, CreatesExclusivelyThroughNoLink) {
+  const WaveProblem problem(params_);
+  const std::string precious = path_ + ".precious";
+  std::ofstream(precious) << "another run's results";
+  std::filesystem::create_symlink(precious, path_);
+  EXPECT_THROW(VtkHdfWriter(path_, problem, {}, 2), std::runtime_error);
+  std::filesystem::remove(path_);
+  std::ofstream(path_) << "a file";
+  EXPECT_THROW(VtkHdfWriter(path_, problem, {}, 2), std::runtime_error);
+  std::string kept;
+  std::getline(std::ifstream(precious), kept);
+  EXPECT_EQ(kept, "another run's results");
+  std::filesystem::remove(precious);
+}
+
 // The restart reader inverts the writer's transpose, also where a slot is written in several
 // slabs (an x-y plane of more than 2^20 points) and across the 16-point tiles.
 TEST_F(VtkHdf, StateReadBackIsBitwiseWhatWasWritten) {
@@ -150,6 +167,7 @@ TEST_F(VtkHdf, StateReadBackIsBitwiseWhatWasWritten) {
     const WaveProblem problem(params_);
     const PaddedGeometry g = problem.geometry();
     const std::vector<double> now = position_field(g, 1.0), prev = position_field(g, 0.25);
+    std::filesystem::remove(path_);  // (the writer creates its file exclusively)
     {
       VtkHdfWriter w(path_, problem, {}, 3);
       w.append(0, {prev.data(), prev.data()}, false);

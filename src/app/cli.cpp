@@ -293,13 +293,27 @@ std::optional<std::string> check_output_locations(const Options& options, const 
     for (const std::string& id : impl_ids) {
       const std::string file = output_path(options.output_base, id);
       if (auto problem = check_file_location(file)) return problem;
+      // The names the writer makes and renames (io/snapshot_writer.cpp): a leftover link there was
+      // followed, and the file it named overwritten; a folder there failed only after the whole run.
+      for (const std::string& name : {file, file + ".partial", file + ".creating"}) {
+        if (fs::is_symlink(fs::symlink_status(name, ec)))
+          return fmt::format("'{}' is a symbolic link: awave writes no file through a link; remove it", name);
+        if (name != file && fs::is_directory(fs::symlink_status(name, ec)))
+          return fmt::format("cannot write '{}': '{}' is a directory", file, name);
+      }
       if (!options.restart_file.empty() &&
           (same_file(file, options.restart_file) || same_file(file + ".partial", options.restart_file)))
         return fmt::format("output '{}' would overwrite the restart file '{}'; give another output_base", file,
                            options.restart_file);
     }
   }
-  if (!options.json_path.empty()) return check_file_location(options.json_path);
+  if (!options.json_path.empty()) {
+    std::error_code ec;
+    for (const std::string& name : {options.json_path, options.json_path + ".partial"})
+      if (fs::is_symlink(fs::symlink_status(name, ec)))
+        return fmt::format("'{}' is a symbolic link: awave writes no file through a link; remove it", name);
+    return check_file_location(options.json_path);
+  }
   return std::nullopt;
 }
 

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 
 namespace awave {
 
@@ -39,6 +41,11 @@ std::optional<std::string> validate(const WaveParams& p) {
   if (p.nsteps < 1) return fmt::format("nsteps must be at least 1, got {}", p.nsteps);
   if (p.out_period < 1) return fmt::format("out_period must be at least 1, got {}", p.out_period);
   if (p.start_step < 0) return fmt::format("the start step must not be negative, got {}", p.start_step);
+  // (the file's steps attribute is a 32-bit integer: a later end was written truncated, and the run's own
+  // file then read as damaged)
+  if (p.end_step() > std::numeric_limits<int32_t>::max())
+    return fmt::format("the run would end at step {}, past {}, the last step an awave file records", p.end_step(),
+                       std::numeric_limits<int32_t>::max());
   const double courant = courant_number(p.dx, p.dt);
   if (courant > 1.0)
     return fmt::format("dt {} is unstable for dx {} (Courant number {:.4g} > 1); the largest stable dt is {:.10g}",

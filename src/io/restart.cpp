@@ -73,10 +73,15 @@ RestartPoint read_restart_point(const std::string& path) {
                                *points.damage[std::size_t(n - 1)]));
     if (*intact != n - 1) {
       skipped = true;
-      notice = fmt::format(
-          "restart file '{}': {} {} (step {}) is damaged ({}); continuing from {} {} (step {}), which loses {} steps",
-          path, kind, n - 1, steps[n - 1], *points.damage[std::size_t(n - 1)], kind, *intact,
-          steps[std::size_t(*intact)], steps[n - 1] - steps[std::size_t(*intact)]);
+      // (the newest entry's time may be the damage itself: then its step says nothing of what is lost)
+      const int64_t lost = steps[n - 1] - steps[std::size_t(*intact)];
+      const std::string loses = lost > 0 ? fmt::format("{} steps", lost)
+                                         : fmt::format("{} later {}{} (the newest one's time is damaged)",
+                                                       n - 1 - *intact, kind, n - 1 - *intact == 1 ? "" : "s");
+      notice = fmt::format("restart file '{}': {} {} (step {}) is damaged ({}); continuing from {} {} (step {}), which "
+                           "loses {}",
+                           path, kind, n - 1, steps[n - 1], *points.damage[std::size_t(n - 1)], kind, *intact,
+                           steps[std::size_t(*intact)], loses);
     }
     start = *intact;
   }

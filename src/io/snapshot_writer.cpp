@@ -51,12 +51,17 @@ void SnapshotWriter::write_loop() {
   const std::string creating = path_ + ".creating";
   const bool renames = ProcessGroup::world().rank() == 0;
   try {
+    // A leftover of a killed run is removed (a link itself, not what it names), and the file is
+    // created exclusively (VtkHdfWriter): nothing is written through a name that appears meanwhile.
+    std::error_code ignored;
+    if (renames) std::filesystem::remove(creating, ignored);
     file_ = std::make_unique<VtkHdfWriter>(creating, problem_, layout_, slots_planned_);
     if (renames) std::filesystem::rename(creating, partial_);
   } catch (...) {
     error = std::current_exception();
     std::error_code ignored;  // a file that could not be made is no use to anyone
-    if (renames) std::filesystem::remove(creating, ignored);
+    if (renames && !std::filesystem::is_symlink(std::filesystem::symlink_status(creating, ignored)))
+      std::filesystem::remove(creating, ignored);
   }
   std::unique_lock lock(mutex_);
   write_seconds_ += seconds_since(start);

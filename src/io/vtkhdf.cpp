@@ -438,7 +438,7 @@ VtkHdfWriter::VtkHdfWriter(const std::string& path, const WaveProblem& problem, 
     fail("this build's HDF5 is not parallel: a run over MPI cannot write one file");
 #endif
   }
-  file_ = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  file_ = H5Fcreate(path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, fapl);  // (exclusive: through no link, over nothing)
   if (file_ < 0) {
     H5Pclose(std::exchange(dxpl_, -1));
     fail("cannot create " + path);
