@@ -90,6 +90,34 @@ TEST_F(AwaveProcess, OutputThroughALinkOrOntoAFolderIsRefusedBeforeTheRun) {
   fs::remove(precious);
 }
 
+// A file's read that crashes or hangs inside HDF5 happens in a child (app/contained_read.hpp): -verify, -compare
+// and -restart say so in one line and exit 1, write nothing, and the parent never reads the file itself.
+TEST_F(AwaveProcess, AReadThatCrashesOrHangsIsContainedInOneLine) {
+  ASSERT_EQ(run("-shape 12,10,5 -nsteps 2 -out_period 1 -impl cpu -quiet run").status, 0);
+  auto last_line = [](const std::string& err) {
+    const std::size_t end = err.find_last_not_of('\n');
+    const std::size_t start = err.rfind('\n', end);
+    return err.substr(start == std::string::npos ? 0 : start + 1, end + 1 - (start == std::string::npos ? 0 : start + 1));
+  };
+  const std::string crash = "AWAVE_TEST_FAULT_READ_CRASH=1";
+  for (const std::string& args : {std::string("-verify run.cpu.vtkhdf"), std::string("-compare run.cpu.vtkhdf run.cpu.vtkhdf"),
+                                  std::string("-restart run.cpu.vtkhdf -nsteps 1 -impl cpu again")}) {
+    const Outcome o = run_with_env(crash, args);
+    EXPECT_EQ(o.status, 1) << args << ": " << o.err;
+    EXPECT_NE(last_line(o.err).find("run.cpu.vtkhdf: HDF5 failed reading its structure: signal 11"), std::string::npos)
+        << args << ": " << o.err;
+    EXPECT_EQ(last_line(o.err).rfind("awave: error: ", 0), 0u) << o.err;
+    EXPECT_EQ(files_in_work().size(), 1u) << args << " wrote a file";
+  }
+  const Outcome hang = run_with_env("AWAVE_TEST_FAULT_READ_HANG=2", "-verify run.cpu.vtkhdf");
+  EXPECT_EQ(hang.status, 1) << hang.err;
+  EXPECT_NE(last_line(hang.err).find("reading it took longer than 2 s"), std::string::npos) << hang.err;
+  // Without a fault the child's verdict and lines are the command's.
+  const Outcome fine = run("-verify run.cpu.vtkhdf");
+  EXPECT_EQ(fine.status, 0) << fine.err;
+  EXPECT_NE(fine.out.find("every checksum verifies"), std::string::npos) << fine.out;
+}
+
 TEST_F(AwaveProcess, AGridThatCannotFitIsRefusedWithTheEstimateBeforeAnythingIsWritten) {
   std::ofstream(dir_ / "work" / "run.cpu.vtkhdf") << "earlier results";
   // 3000^3: the CPU reference alone needs about 1.6 TiB.

@@ -2,6 +2,7 @@
 // Exit status: 0 all checks pass, 1 bad input, 2 an implementation differs from the reference
 // or produced a NaN/Inf, 3 a run-time failure (I/O, device).
 #include "app/cli.hpp"
+#include "app/contained_read.hpp"
 #include "app/driver.hpp"
 #include "app/memory_estimate.hpp"
 #include "app/registry.hpp"
@@ -17,12 +18,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <streambuf>
 #include <string>
+#include <thread>
 
 namespace {
 
@@ -173,9 +177,38 @@ int run(int argc, char* argv[]) {
     return 1;
   }
   for (const std::string& note : tuning_notes) err << "awave: note: " << note << "\n";
-  if (!options.verify_file.empty()) return verify_file(options.verify_file, out, err);
+  // Files awave did not write in this run are read first by a child (app/contained_read.hpp says why).
+  const bool child = contained_child();
+  if (child && test_fault("READ_CRASH")) std::raise(SIGSEGV);  // (planted: a read that crashes, or hangs)
+  if (child && test_fault("READ_HANG")) std::this_thread::sleep_for(std::chrono::hours(1));
+  auto relay = [&](const ContainedRead& c) {
+    if (c.contained_failure) {
+      err << "awave: error: " << c.line << "\n";
+      return 1;
+    }
+    out << c.out;
+    err << c.err;
+    return c.status;
+  };
+  if (!options.verify_file.empty())
+    return child ? verify_file(options.verify_file, out, err)
+                 : relay(read_in_child({"-verify", options.verify_file}, {options.verify_file}));
   if (!options.compare_files.empty())
-    return compare_two_files(options.compare_files[0], options.compare_files[1], out, err);
+    return child ? compare_two_files(options.compare_files[0], options.compare_files[1], out, err)
+                 : relay(read_in_child({"-compare", options.compare_files[0], options.compare_files[1]},
+                                       options.compare_files));
+  if (!options.restart_file.empty()) {  // one child for the run (the first process's), whatever it finds
+    std::string failure;
+    if (group.rank() == 0 && std::filesystem::is_regular_file(options.restart_file)) {
+      const ContainedRead c = read_in_child({"-verify", options.restart_file}, {options.restart_file});
+      if (c.contained_failure) failure = c.line;
+    }
+    failure = group.broadcast(failure, 0);
+    if (!failure.empty()) {
+      err << "awave: error: restart file " << failure << "\n";
+      return 1;
+    }
+  }
   if (auto problem = apply_restart(options)) {  // reads and checks the file; writes nothing
     err << "awave: error: " << *problem << "\n";
     return 1;
@@ -227,6 +260,7 @@ int run(int argc, char* argv[]) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
+  if (awave::contained_child()) return run(argc, argv);  // (a file's reader: no MPI, app/contained_read.hpp)
   awave::ProcessGroup::init(argc, argv);
   const int status = run(argc, argv);
   awave::ProcessGroup::finalize();

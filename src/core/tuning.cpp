@@ -245,8 +245,8 @@ std::optional<std::string> tuning_word(const std::string& key) {
 }
 
 namespace {
-const char* const kTestFaults[] = {"NCCL_SHARED_GPU",  "NCCL_UNORDERED", "STALL_HALO",
-                                   "NO_PINNED_MEMORY", "SHALLOW_HALO",   "OMPIO"};
+const char* const kTestFaults[] = {"NCCL_SHARED_GPU",  "NCCL_UNORDERED", "STALL_HALO", "NO_PINNED_MEMORY",
+                                   "SHALLOW_HALO",     "OMPIO",          "READ_CRASH", "READ_HANG"};
 }
 
 std::optional<std::string> test_fault(const std::string& name) {
@@ -274,7 +274,9 @@ std::string tuning_help() {
                                                           : fmt::format("used by the {} code", s.key.used_by));
   out += "Faults planted by the tests (not tuning; a run with one set says so first): AWAVE_TEST_FAULT_NCCL_SHARED_GPU,\n"
          "  AWAVE_TEST_FAULT_NCCL_UNORDERED, AWAVE_TEST_FAULT_STALL_HALO=RANK, AWAVE_TEST_FAULT_NO_PINNED_MEMORY,\n"
-         "  AWAVE_TEST_FAULT_SHALLOW_HALO, AWAVE_TEST_FAULT_OMPIO (output over MPI through Open MPI's OMPIO)\n";
+         "  AWAVE_TEST_FAULT_SHALLOW_HALO, AWAVE_TEST_FAULT_OMPIO (output over MPI through Open MPI's OMPIO),\n"
+         "  AWAVE_TEST_FAULT_READ_CRASH, AWAVE_TEST_FAULT_READ_HANG=SECONDS (a file's read crashes, or hangs past\n"
+         "  SECONDS, in its child)\n";
   return out;
 }
 

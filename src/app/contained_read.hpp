@@ -1,0 +1,30 @@
+// Reading a file awave did not write in this run is decoding untrusted input, and HDF5 (1.10.8 and 1.14.5
+// alike) crashes, hangs or allocates without bound on some damaged structures before awave's own checks can
+// look: SIGSEGV in H5Aopen, a B-tree node pointing at itself (stack overflow), a FIFO named by an external link
+// (issue 81, docs/output.md). So -verify, -compare and -restart first read each file in a child awave
+// (`-verify FILE`, `-compare A B`), limited in address space and in time: a child that dies by a signal, runs
+// past its time or is refused memory becomes one line and exit 1, and the parent reads a file only after a
+// child has read it whole.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace awave {
+
+struct ContainedRead {
+  bool contained_failure = false;  // the child died (signal, time, memory): `line` says how
+  int status = 0;                  // the child's exit status where it exited
+  std::string line;                // "FILE: HDF5 failed reading its structure: signal 11 (Segmentation fault)"
+  std::string out, err;            // what the child printed
+};
+
+// Runs this executable with `args` (`-verify FILE` or `-compare A B`) in a child: no MPI (the launcher's
+// variables removed), address space limited to 4 GiB plus 10 x the files' sizes, 120 s plus 10 s a GB of
+// them (AWAVE_TEST_FAULT_READ_HANG=S, the planted hang, sets S). `files`: what the child reads, for the line.
+ContainedRead read_in_child(const std::vector<std::string>& args, const std::vector<std::string>& files);
+
+// In the child: whether this process is one (AWAVE_CONTAINED_READ set), applying its address-space limit.
+bool contained_child();
+
+}  // namespace awave
