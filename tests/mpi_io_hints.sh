@@ -6,7 +6,8 @@
 # mpi_io.aggregators=romio leaves ROMIO's aggregators (no *:*). Each file still equals one process's.
 # And the launch that made the 3 and 4 processes stall: processes whose OpenMP threads are bound
 # to the same CPUs (OMP_PROC_BIND=spread OMP_PLACES=threads under --bind-to none) get a warning, recorded
-# in -json (binding_warning); the others none.
+# in -json (binding_warning); the others none. (HDF5 1.10, Debian bookworm's: its MPI-IO driver calls
+# MPI_File_sync at every flush; from 1.13.2 it makes no call unless asked, and the counts below would change.)
 #   mpi_io_hints.sh AWAVE_EXE WORK_DIR
 set -uo pipefail
 exe=${1:?usage: mpi_io_hints.sh AWAVE_EXE WORK_DIR}

@@ -80,6 +80,13 @@ TEST_F(AwaveProcess, OutputThroughALinkOrOntoAFolderIsRefusedBeforeTheRun) {
     EXPECT_EQ(files_in_work().size(), 1u) << name << ": only the folder";
     fs::remove(dir_ / "work" / name);
   }
+  // A killed run's leftover .creating (a file) is the writer's own: removed, and the run writes its file.
+  std::ofstream(dir_ / "work" / "run.cpu.vtkhdf.creating") << "a killed run's leftover";
+  const Outcome leftover = run("-shape 12,10,5 -nsteps 2 -impl cpu -quiet run");
+  EXPECT_EQ(leftover.status, 0) << leftover.err;
+  EXPECT_TRUE(fs::exists(dir_ / "work" / "run.cpu.vtkhdf"));
+  EXPECT_FALSE(fs::exists(dir_ / "work" / "run.cpu.vtkhdf.creating"));
+  fs::remove(dir_ / "work" / "run.cpu.vtkhdf");
   const Outcome json = [&] {
     fs::create_symlink(precious, dir_ / "work" / "r.json");
     return run("-shape 12,10,5 -nsteps 2 -impl cpu -no_output -json r.json");

@@ -46,9 +46,15 @@ std::string join(const std::vector<std::string>& files) {
 }
 }  // namespace
 
-bool contained_child() {
+bool contained_child(int argc, char** argv) {
   const char* limit = std::getenv(kChildVariable);
   if (!limit) return false;
+  bool reads = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a(argv[i]);
+    reads = reads || a == "-verify" || a == "--verify" || a == "-compare" || a == "--compare";
+  }
+  if (!reads) return false;
   const rlim_t bytes = std::strtoull(limit, nullptr, 10);
   if (bytes > 0) {
     const rlimit as{bytes, bytes};
@@ -79,8 +85,10 @@ ContainedRead read_in_child(const std::vector<std::string>& args, const std::vec
   for (std::string& e : env_strings) env.push_back(e.data());
   env.push_back(nullptr);
 
-  int out_pipe[2], err_pipe[2];
+  int out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1};
   if (pipe(out_pipe) != 0 || pipe(err_pipe) != 0) {
+    for (int fd : {out_pipe[0], out_pipe[1]})
+      if (fd >= 0) close(fd);
     r.contained_failure = true;
     r.line = fmt::format("{}: cannot read it in a child process: pipe: {}", join(files), std::strerror(errno));
     return r;
@@ -115,7 +123,10 @@ ContainedRead read_in_child(const std::vector<std::string>& args, const std::vec
       timed_out = true;
       break;
     }
-    if (poll(fds, 2, int(std::min(left, 1.0) * 1000) + 1) < 0 && errno != EINTR) break;
+    if (poll(fds, 2, int(std::min(left, 1.0) * 1000) + 1) < 0 && errno != EINTR) {
+      timed_out = true;  // (cannot watch the child any more: stop it rather than wait on it unwatched)
+      break;
+    }
     for (int i = 0; i < 2; ++i) {
       if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       char buffer[4096];
@@ -133,7 +144,13 @@ ContainedRead read_in_child(const std::vector<std::string>& args, const std::vec
     if (p.fd >= 0) close(p.fd);
   if (timed_out) kill(pid, SIGKILL);
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  pid_t waited = -1;
+  while ((waited = waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
+  }
+  if (waited != pid && !timed_out) {  // (its status unknown: not taken as a clean exit)
+    r.contained_failure = true;
+    r.line = fmt::format("{}: its reading child's end could not be seen: {}", join(files), std::strerror(errno));
+    return r;
   }
   if (timed_out) {
     r.contained_failure = true;

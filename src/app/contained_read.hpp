@@ -24,7 +24,8 @@ struct ContainedRead {
 // them (AWAVE_TEST_FAULT_READ_HANG=S, the planted hang, sets S). `files`: what the child reads, for the line.
 ContainedRead read_in_child(const std::vector<std::string>& args, const std::vector<std::string>& files);
 
-// In the child: whether this process is one (AWAVE_CONTAINED_READ set), applying its address-space limit.
-bool contained_child();
+// Whether this process is such a child (AWAVE_CONTAINED_READ set and its command -verify or -compare: the
+// variable alone, set by accident, does not keep a run from MPI), applying its address-space limit.
+bool contained_child(int argc, char** argv);
 
 }  // namespace awave

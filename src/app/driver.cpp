@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fcntl.h>   // open: the -json file created exclusively
 #include <unistd.h>  // environ
 #include <nlohmann/json.hpp>
 
@@ -23,6 +24,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -609,12 +611,25 @@ void write_json(const RunReport& report, const std::string& path) {
     j["implementations"].push_back(ji);
   }
   j["passed"] = report.all_passed();
+  // Written under another name, created exclusively (a leftover removed, the link itself where one
+  // appeared during the run: nothing is written through it), then renamed over `path`.
   const std::string partial = path + ".partial";
-  {
-    std::ofstream file(partial);
-    file << j.dump(2) << "\n";
-    if (!file) throw std::runtime_error("cannot write " + path);
+  std::error_code ignored;
+  std::filesystem::remove(partial, ignored);
+  const int fd = ::open(partial.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+  const std::string text = j.dump(2) + "\n";
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ::close(fd);
+      throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+    }
+    done += std::size_t(n);
   }
+  if (::close(fd) != 0) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
   std::filesystem::rename(partial, path);
 }
 

@@ -153,7 +153,8 @@ int run(int argc, char* argv[]) {
         *copies);
     return 1;
   }
-  for (const std::string& fault : test_faults_set())  // the first line a test with a planted fault sees
+  const bool child = contained_child(argc, argv);  // (its parent says what follows, once)
+  for (const std::string& fault : child ? std::vector<std::string>{} : test_faults_set())  // a test's first line
     err << "awave: TEST FAULT PLANTED: " << fault << " (for the test suite; results of this run are not valid)\n";
   const ParsedCommandLine parsed = parse_command_line(argc, argv);
   if (parsed.error) {
@@ -176,9 +177,9 @@ int run(int argc, char* argv[]) {
     err << "awave: error: " << e.what() << "\n";
     return 1;
   }
-  for (const std::string& note : tuning_notes) err << "awave: note: " << note << "\n";
+  if (!child)
+    for (const std::string& note : tuning_notes) err << "awave: note: " << note << "\n";
   // Files awave did not write in this run are read first by a child (app/contained_read.hpp says why).
-  const bool child = contained_child();
   if (child && test_fault("READ_CRASH")) std::raise(SIGSEGV);  // (planted: a read that crashes, or hangs)
   if (child && test_fault("READ_HANG")) std::this_thread::sleep_for(std::chrono::hours(1));
   auto relay = [&](const ContainedRead& c) {
@@ -199,7 +200,8 @@ int run(int argc, char* argv[]) {
                                        options.compare_files));
   if (!options.restart_file.empty()) {  // one child for the run (the first process's), whatever it finds
     std::string failure;
-    if (group.rank() == 0 && std::filesystem::is_regular_file(options.restart_file)) {
+    std::error_code ec;  // (a path that cannot be looked at is apply_restart's to refuse, in one line)
+    if (group.rank() == 0 && std::filesystem::is_regular_file(options.restart_file, ec)) {
       const ContainedRead c = read_in_child({"-verify", options.restart_file}, {options.restart_file});
       if (c.contained_failure) failure = c.line;
     }
@@ -260,7 +262,7 @@ int run(int argc, char* argv[]) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  if (awave::contained_child()) return run(argc, argv);  // (a file's reader: no MPI, app/contained_read.hpp)
+  if (awave::contained_child(argc, argv)) return run(argc, argv);  // (a file's reader: no MPI, contained_read.hpp)
   awave::ProcessGroup::init(argc, argv);
   const int status = run(argc, argv);
   awave::ProcessGroup::finalize();

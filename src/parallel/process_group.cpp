@@ -142,6 +142,16 @@ void ProcessGroup::init(int& argc, char**& argv) {
   MPI_Comm_size(node, &g.local_size_);
   g.binding_warning_ = binding_problem(node, g.local_size_);
   MPI_Comm_free(&node);
+  // Every process's finding reaches the first (which prints and records it): the lowest rank with one.
+  int first_with = g.binding_warning_.empty() ? g.size_ : g.rank_;
+  MPI_Allreduce(MPI_IN_PLACE, &first_with, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first_with < g.size_) {
+    unsigned long long n = g.binding_warning_.size();
+    MPI_Bcast(&n, 1, MPI_UNSIGNED_LONG_LONG, first_with, MPI_COMM_WORLD);
+    g.binding_warning_.resize(n);
+    MPI_Bcast(g.binding_warning_.data(), int(n), MPI_CHAR, first_with, MPI_COMM_WORLD);
+    if (first_with != 0) g.binding_warning_ = fmt::format("process {}: {}", first_with, g.binding_warning_);
+  }
   MPI_Comm_dup(MPI_COMM_WORLD, &hdf5_comm_handle);
   g.threads_ok_ = provided >= MPI_THREAD_MULTIPLE;
 #else
