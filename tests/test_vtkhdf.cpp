@@ -294,6 +294,59 @@ TEST_F(DamagedVtkHdf, AStringAttributeOfAnotherKindIsRefused) {
       << refusal();
 }
 
+// What awave never writes is refused before HDF5 follows it (issue 81): an external link (the file it
+// names is not opened: it could be a FIFO, which hung the reader), a dataset whose values are in external
+// files, a virtual dataset.
+TEST_F(DamagedVtkHdf, ExternalLinksStorageAndVirtualDatasetsAreRefused) {
+  // (a readable target of the right shape: followed, the link would read as sos)
+  const std::string elsewhere = path_ + ".elsewhere";
+  {
+    const hid_t other = H5Fcreate(elsewhere.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    const hsize_t dims[4] = {1, 4, 9, 11};
+    const hid_t space = H5Screate_simple(4, dims, nullptr);
+    H5Dclose(H5Dcreate2(other, "/sos", H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    H5Sclose(space);
+    H5Fclose(other);
+  }
+  damage([&elsewhere](hid_t file) {
+    H5Ldelete(file, "/VTKHDF/PointData/sos", H5P_DEFAULT);
+    H5Lcreate_external(elsewhere.c_str(), "/sos", file, "/VTKHDF/PointData/sos", H5P_DEFAULT, H5P_DEFAULT);
+  });
+  EXPECT_NE(refusal().find("/VTKHDF/PointData/sos"), std::string::npos) << "an external link followed";
+  std::filesystem::remove(elsewhere);
+  // A dataset of the same shape whose values are kept in an external file.
+  auto replace_sos = [this](hid_t create) {
+    damage([create](hid_t file) {
+      H5Ldelete(file, "/VTKHDF/PointData/sos", H5P_DEFAULT);
+      const hsize_t dims[4] = {1, 4, 9, 11};
+      const hid_t space = H5Screate_simple(4, dims, nullptr);
+      H5Dclose(H5Dcreate2(file, "/VTKHDF/PointData/sos", H5T_IEEE_F64LE, space, H5P_DEFAULT, create, H5P_DEFAULT));
+      H5Sclose(space);
+    });
+  };
+  std::filesystem::remove(path_);  // (a fresh file: the writer creates it exclusively)
+  SetUp();
+  const hid_t external = H5Pcreate(H5P_DATASET_CREATE);
+  H5Pset_external(external, (path_ + ".values").c_str(), 0, 4 * 9 * 11 * 8);
+  replace_sos(external);
+  H5Pclose(external);
+  EXPECT_NE(refusal().find("keeps its values in external files, which awave never writes"), std::string::npos)
+      << refusal();
+  std::filesystem::remove(path_ + ".values");
+  // A virtual dataset mapping the same shape from another file.
+  std::filesystem::remove(path_);
+  SetUp();
+  const hid_t virt = H5Pcreate(H5P_DATASET_CREATE);
+  const hsize_t dims[4] = {1, 4, 9, 11};
+  const hid_t vspace = H5Screate_simple(4, dims, nullptr), sspace = H5Screate_simple(4, dims, nullptr);
+  H5Pset_virtual(virt, vspace, (path_ + ".source").c_str(), "/sos", sspace);
+  replace_sos(virt);
+  H5Pclose(virt);
+  H5Sclose(vspace);
+  H5Sclose(sspace);
+  EXPECT_NE(refusal().find("is a virtual dataset, which awave never writes"), std::string::npos) << refusal();
+}
+
 TEST_F(DamagedVtkHdf, AChunkIndexEntryOfAnotherSizeIsRefusedBeforeHdf5ReadsIt) {
   // Values' one chunk (3 slots of int64), and its entry in the chunk index (a version-1 B-tree
   // node: the key's chunk size, filter mask and offsets, then the chunk's address).

@@ -697,6 +697,30 @@ class ReadFile {
   hsize_t bytes_ = 0;
 };
 
+// The link access of every read by path: an external link is refused before HDF5 opens what it names
+// (awave writes none; one naming a FIFO hung the reader, issue 81), and no chain of soft links is followed.
+herr_t refuse_external_link(const char*, const char*, const char*, const char*, unsigned*, hid_t, void*) {
+  return -1;
+}
+hid_t refusing_links(hid_t plist_class) {
+  const hid_t p = check(H5Pcreate(plist_class), "link access");
+  check(H5Pset_elink_cb(p, refuse_external_link, nullptr), "link access");
+  check(H5Pset_nlinks(p, 1), "link access");
+  return p;
+}
+hid_t read_links() {  // for H5Lexists
+  static const hid_t lapl = refusing_links(H5P_LINK_ACCESS);
+  return lapl;
+}
+hid_t read_group_access() {  // for H5Gopen2 (a group access list is a link access list)
+  static const hid_t gapl = refusing_links(H5P_GROUP_ACCESS);
+  return gapl;
+}
+hid_t read_dataset_access() {  // for H5Dopen2
+  static const hid_t dapl = refusing_links(H5P_DATASET_ACCESS);
+  return dapl;
+}
+
 // Which of `types` the stored datatype `type` of `what` is, exactly; refused if none.
 hid_t require_stored_type(hid_t type, const std::vector<hid_t>& types, const std::string& what) {
   for (hid_t t : types)
@@ -743,7 +767,7 @@ class CheckedDataset {
  public:
   CheckedDataset(const ReadFile& file, const std::string& path, const std::vector<hid_t>& types, int rank)
       : path(path),
-        ds(H5Dopen2(file, path.c_str(), H5P_DEFAULT), H5Dclose, path.c_str()),
+        ds(H5Dopen2(file, path.c_str(), read_dataset_access()), H5Dclose, path.c_str()),
         space(H5Dget_space(ds), H5Sclose, path.c_str()) {
     {
       Handle type(H5Dget_type(ds), H5Tclose, path.c_str());
@@ -752,6 +776,11 @@ class CheckedDataset {
     value_bytes = H5Tget_size(stored);
     Handle create(H5Dget_create_plist(ds), H5Pclose, path.c_str());
     if (H5Pget_nfilters(create) != 0) fail(path + " has filters, which awave never writes");
+    const H5D_layout_t layout = H5Pget_layout(create);
+    if (layout != H5D_CHUNKED && layout != H5D_CONTIGUOUS)
+      fail(path + (layout == H5D_VIRTUAL ? " is a virtual dataset" : " is not laid out as awave writes it") +
+           ", which awave never writes");
+    if (H5Pget_external_count(create) != 0) fail(path + " keeps its values in external files, which awave never writes");
     dims = checked_extent(space, rank, value_bytes, file.bytes(), path);
     file_bytes = file.bytes();
     if (H5Pget_layout(create) == H5D_CHUNKED) {  // HDF5 allocates a chunk to read one
@@ -890,7 +919,7 @@ bool VtkHdfContents::snapshots_restart() const {
 
 VtkHdfContents read_vtkhdf_contents(const std::string& path) {
   const ReadFile file(path);
-  Handle root(H5Gopen2(file, "/VTKHDF", H5P_DEFAULT), H5Gclose, "/VTKHDF");
+  Handle root(H5Gopen2(file, "/VTKHDF", read_group_access()), H5Gclose, "/VTKHDF");
   VtkHdfContents c;
   c.version = read_fixed<int64_t, 2>(root, "Version");
   c.type = read_string_attribute(root, "Type");
@@ -909,7 +938,7 @@ VtkHdfContents read_vtkhdf_contents(const std::string& path) {
   for (const char* name : kAllArrays) {
     const std::string ds_path = std::string(kSnapshotArrays) + "/" + name;
     const bool time_array = std::strcmp(name, "u") == 0 || std::strcmp(name, "u_prev") == 0;
-    if (std::strcmp(name, "u_prev") == 0 && H5Lexists(file, ds_path.c_str(), H5P_DEFAULT) <= 0)
+    if (std::strcmp(name, "u_prev") == 0 && H5Lexists(file, ds_path.c_str(), read_links()) <= 0)
       continue;  // snapshots of u only (-snapshot_fields u)
     const CheckedDataset d =
         open_time_array(file, ds_path, time_array ? field_types() : std::vector<hid_t>{stored_type<double>()}, grid);
@@ -919,13 +948,13 @@ VtkHdfContents read_vtkhdf_contents(const std::string& path) {
   }
   if (c.dims.count("u_prev") && c.dims.at("u_prev")[0] != c.dims.at("u")[0])
     fail("/VTKHDF/PointData/u_prev does not have u's slots");
-  Handle steps(H5Gopen2(root, "Steps", H5P_DEFAULT), H5Gclose, "Steps");
+  Handle steps(H5Gopen2(root, "Steps", read_group_access()), H5Gclose, "Steps");
   c.nsteps = read_fixed<int64_t, 1>(steps, "NSteps")[0];
   c.step_values = read_1d<int64_t>(file, "/VTKHDF/Steps/Values");
   for (const auto& [name, dims] : c.dims)
     c.offsets[name] = read_1d<int64_t>(file, "/VTKHDF/Steps/PointDataOffsets/" + name);
-  if (H5Lexists(file, kCheckpointGroup, H5P_DEFAULT) > 0) {
-    Handle group(H5Gopen2(file, kCheckpointGroup, H5P_DEFAULT), H5Gclose, kCheckpointGroup);
+  if (H5Lexists(file, kCheckpointGroup, read_links()) > 0) {
+    Handle group(H5Gopen2(file, kCheckpointGroup, read_group_access()), H5Gclose, kCheckpointGroup);
     CheckpointIndex index;
     index.period = read_fixed<int, 1>(group, "period")[0];
     for (const char* name : kTimeArrays) {
@@ -937,7 +966,7 @@ VtkHdfContents read_vtkhdf_contents(const std::string& path) {
     index.steps = read_1d<int64_t>(file, std::string(kCheckpointGroup) + "/steps");
     c.checkpoints = std::move(index);
   }
-  Handle wave(H5Gopen2(file, "/wave_params", H5P_DEFAULT), H5Gclose, "/wave_params");
+  Handle wave(H5Gopen2(file, "/wave_params", read_group_access()), H5Gclose, "/wave_params");
   c.params.dt = read_fixed<double, 1>(wave, "dt")[0];
   c.params.dx = read_fixed<double, 1>(wave, "dx")[0];
   c.params.nsteps = read_fixed<int, 1>(wave, "nsteps")[0];
@@ -1013,8 +1042,8 @@ void read_vtkhdf_kslabs(const std::string& path, const std::string& dataset, int
 
 std::optional<VtkHdfChecksums> read_vtkhdf_checksums(const std::string& path) {
   const ReadFile file(path);
-  if (H5Lexists(file, "/awave_integrity", H5P_DEFAULT) <= 0) {
-    Handle wave(H5Gopen2(file, "/wave_params", H5P_DEFAULT), H5Gclose, "/wave_params");
+  if (H5Lexists(file, "/awave_integrity", read_links()) <= 0) {
+    Handle wave(H5Gopen2(file, "/wave_params", read_group_access()), H5Gclose, "/wave_params");
     if (H5Aexists(wave, "checksums") > 0) fail("/wave_params says it has checksums, but /awave_integrity is missing");
     return std::nullopt;
   }
@@ -1029,7 +1058,7 @@ std::optional<VtkHdfChecksums> read_vtkhdf_checksums(const std::string& path) {
   c.snapshots.planes = read_all("/awave_integrity/planes", 3, &c.snapshots.fields);
   c.snapshots.records = read_all("/awave_integrity/records", 1);
   c.static_planes = read_all("/awave_integrity/static_planes", 2);
-  if (H5Lexists(file, kCheckpointGroup, H5P_DEFAULT) > 0) {
+  if (H5Lexists(file, kCheckpointGroup, read_links()) > 0) {
     c.checkpoints.emplace();
     c.checkpoints->planes = read_all(std::string(kCheckpointGroup) + "/planes", 3, &c.checkpoints->fields);
     c.checkpoints->records = read_all(std::string(kCheckpointGroup) + "/records", 1);
