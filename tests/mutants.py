@@ -123,6 +123,12 @@ MUTANTS = [
      "^mpi\\.output_hints", "host-mpi"),
     ("output over MPI: every commit flush syncs the file", "src/parallel/process_group.cpp",
      "if (!io_layer.file_sync) return MPI_SUCCESS;", "", "^mpi\\.output_hints", "host-mpi"),
+    ("compare: sos and damp through the first file's checksums on both sides", "src/io/compare.cpp",
+     "                            &b.sums.static_planes[std::size_t(s) * nx],",
+     "                            &a.sums.static_planes[std::size_t(s) * nx],", "^Compare\\.AChangedSpeed"),
+    ("compare: dx not compared", "src/io/compare.cpp",
+     "  if (pa.dx != pb.dx) refuse(\"dx\", fmt::format(\"{}\", pa.dx), fmt::format(\"{}\", pb.dx));\n", "",
+     "^Compare\\.FilesThatCannot"),
     ("over MPI: threads of two processes bound to the same CPUs, unsaid", "src/parallel/process_group.cpp",
      "g.binding_warning_ = binding_problem(node, g.local_size_);", "", "^mpi\\.output_hints", "host-mpi"),
     # Issue 71's list: decisions no test caught.

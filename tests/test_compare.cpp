@@ -63,11 +63,14 @@ std::pair<double, double> flip_bit_keeping_checksums(const std::string& path, co
   const std::uint32_t crc = awave::plane_checksum<Stored>(padded.data(), g, 1);
   const std::string group =
       dataset.rfind(awave::kCheckpointGroup, 0) == 0 ? awave::kCheckpointGroup : "/awave_integrity";
-  const hid_t sums = H5Dopen2(file, (group + "/planes").c_str(), H5P_DEFAULT);
+  // (sos and damp: [2][nx] static planes, field 0 and 1; the time arrays: [slot][fields][nx])
+  const bool is_static = dataset.find("/sos") != std::string::npos || dataset.find("/damp") != std::string::npos;
+  const hid_t sums = H5Dopen2(file, (group + (is_static ? "/static_planes" : "/planes")).c_str(), H5P_DEFAULT);
   const hid_t sums_space = H5Dget_space(sums);
-  const hsize_t at[3] = {slot, hsize_t(field), hsize_t(i)}, one[3] = {1, 1, 1};
-  H5Sselect_hyperslab(sums_space, H5S_SELECT_SET, at, nullptr, one, nullptr);
-  const hid_t one_value = H5Screate_simple(3, one, nullptr);
+  const hsize_t at[3] = {slot, hsize_t(field), hsize_t(i)}, at_static[2] = {hsize_t(field), hsize_t(i)},
+                one[3] = {1, 1, 1};
+  H5Sselect_hyperslab(sums_space, H5S_SELECT_SET, is_static ? at_static : at, nullptr, one, nullptr);
+  const hid_t one_value = H5Screate_simple(is_static ? 2 : 3, one, nullptr);
   ok = ok && H5Dwrite(sums, H5T_NATIVE_UINT32, one_value, sums_space, H5P_DEFAULT, &crc) >= 0;
   H5Sclose(one_value);
   H5Sclose(sums_space);
@@ -163,6 +166,21 @@ TEST_F(Compare, OneFlippedBitIsNamedWithItsStepFieldPointAndValuesAndCountedOnce
       << back.out;
 }
 
+// sos is compared by each file's own checksums and values (issue 81: compared through one file's checksums
+// on both sides, a changed sos read "identical"); a changed value with its checksum kept verifies and differs.
+TEST_F(Compare, AChangedSpeedOfSoundIsADifference) {
+  write(kRun, "a");
+  copy("a.cpu.vtkhdf", "b.cpu.vtkhdf");
+  const auto [before, after] =
+      flip_bit_keeping_checksums<double>(path("b.cpu.vtkhdf"), "/VTKHDF/PointData/sos", 0, 0, 13, 7, 5, 3);
+  ASSERT_NE(before, after);
+  ASSERT_EQ(run("-verify b.cpu.vtkhdf").status, 0) << "the planted copy must still verify";
+  const Outcome o = compare("a.cpu.vtkhdf", "b.cpu.vtkhdf");
+  EXPECT_EQ(o.status, 2) << o.out << o.err;
+  EXPECT_NE(o.out.find("DIFFER: first in the static arrays, sos at point (i,j,k) = (13,7,5)"), std::string::npos)
+      << o.out;
+}
+
 TEST_F(Compare, TheFirstDifferenceIsTheEarliestStepAndEveryDifferenceIsCounted) {
   write(kRun, "a");
   copy("a.cpu.vtkhdf", "b.cpu.vtkhdf");
@@ -241,6 +259,7 @@ TEST_F(Compare, FilesThatCannotBeComparedAreRefusedInOneLineSayingWhy) {
   write(kRun, "a");
   write("-shape 21,16,12 -nsteps 8 -out_period 4 -impl cpu -quiet", "wide");
   write("-shape 20,16,12 -nsteps 8 -out_period 4 -impl cpu -quiet -dt 0.0015", "slow");
+  write("-shape 20,16,12 -nsteps 8 -out_period 4 -impl cpu -quiet -dx 12", "coarse");
   write(kSingle, "single");
   write("-shape 20,16,12 -nsteps 8 -out_period 4 -impl cpu -quiet -snapshot_fields u", "uonly");
   write("-shape 20,16,12 -nsteps 3 -out_period 3 -impl cpu -quiet", "short");  // 0, 3
@@ -252,6 +271,7 @@ TEST_F(Compare, FilesThatCannotBeComparedAreRefusedInOneLineSayingWhy) {
   const std::pair<std::string, std::string> cases[] = {
       {"wide.cpu.vtkhdf", "their grids differ (20x16x12 in a.cpu.vtkhdf, 21x16x12 in wide.cpu.vtkhdf)"},
       {"slow.cpu.vtkhdf", "their dt differ (0.002 in a.cpu.vtkhdf, 0.0015 in slow.cpu.vtkhdf)"},
+      {"coarse.cpu.vtkhdf", "their dx differ (10 in a.cpu.vtkhdf, 12 in coarse.cpu.vtkhdf)"},
       {"single.cpu.vtkhdf", "their snapshot precisions differ (float64 in a.cpu.vtkhdf, float32 in single"},
       {"uonly.cpu.vtkhdf", "their snapshot fields differ (u and u_prev in a.cpu.vtkhdf, u in uonly"},
       {"other_steps.cpu.vtkhdf", "they hold no snapshot of the same step"},
