@@ -166,10 +166,14 @@ MUTANTS = [
     ("checked reads: a chunk index entry's size not held to the chunk's", "src/io/vtkhdf.cpp",
      "      if (addr != HADDR_UNDEF && (size != chunk_bytes", "      if (false && (size != chunk_bytes",
      "^DamagedVtkHdf\\."),
+    # (the two above rewritten for 6539740's one-pass search of the nearest earlier matching record)
     ("integrity: a time held to the entry before even where that entry's record is damaged", "src/io/integrity.cpp",
-     "    while (before >= 0 && !record_matches(before)) --before;\n", "", "^Integrity\\.OneDamagedTime"),
+     "    if (record_ok[std::size_t(e)]) last = e;", "    last = e;", "^Integrity\\."),
+    ("integrity: the first matching record taken instead of the nearest", "src/io/integrity.cpp",
+     "    if (record_ok[std::size_t(e)]) last = e;", "    if (record_ok[std::size_t(e)] && last < 0) last = e;",
+     "^Integrity\\."),
     ("integrity: a time counter that does not increase taken as intact", "src/io/integrity.cpp",
-     "    if (s > 0 && time <= steps[std::size_t(s - 1)]) {", "    if (false) {", "^Integrity\\.ZeroedSteps"),
+     "    if (before >= 0 && time <= steps[std::size_t(before)]) {", "    if (false) {", "^Integrity\\."),
 ]
 
 
