@@ -166,6 +166,18 @@ MUTANTS = [
     ("checked reads: a chunk index entry's size not held to the chunk's", "src/io/vtkhdf.cpp",
      "      if (addr != HADDR_UNDEF && (size != chunk_bytes", "      if (false && (size != chunk_bytes",
      "^DamagedVtkHdf\\."),
+    # Issue 81's weakened checks of the checked-read layer, each failing ^DamagedVtkHdf.EachDataset.
+    ("checked reads: a dataset's type matched by class and size", "src/io/vtkhdf.cpp",
+     "    if (H5Tequal(type, t) > 0) return t;",
+     "    if (H5Tget_class(type) == H5Tget_class(t) && H5Tget_size(type) == H5Tget_size(t)) return t;",
+     "^DamagedVtkHdf\\.EachDataset"),
+    ("checked reads: a larger rank accepted", "src/io/vtkhdf.cpp", "H5Sget_simple_extent_ndims(space) == rank))",
+     "H5Sget_simple_extent_ndims(space) >= rank))", "^DamagedVtkHdf\\.EachDataset"),
+    ("checked reads: filters not checked", "src/io/vtkhdf.cpp",
+     "    if (H5Pget_nfilters(create) != 0) fail(path + \" has filters, which awave never writes\");", "",
+     "^DamagedVtkHdf\\.EachDataset"),
+    ("checked reads: an extent checked in values, not bytes", "src/io/vtkhdf.cpp", "  if (!fits(dims, value_bytes, limit))",
+     "  if (!fits(dims, 1, limit))", "^DamagedVtkHdf\\.EachDataset"),
     # (the two above rewritten for 6539740's one-pass search of the nearest earlier matching record)
     ("integrity: a time held to the entry before even where that entry's record is damaged", "src/io/integrity.cpp",
      "    if (record_ok[std::size_t(e)]) last = e;", "    last = e;", "^Integrity\\."),

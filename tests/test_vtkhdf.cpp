@@ -1,6 +1,7 @@
 // VTKHDF structure (what VTK's reader needs) and the write/read round trip.
 #include "io/vtkhdf.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
@@ -345,6 +346,46 @@ TEST_F(DamagedVtkHdf, ExternalLinksStorageAndVirtualDatasetsAreRefused) {
   H5Sclose(vspace);
   H5Sclose(sspace);
   EXPECT_NE(refusal().find("is a virtual dataset, which awave never writes"), std::string::npos) << refusal();
+}
+
+// Each of the checked-read layer's checks on a dataset, seen to fail where it is weakened as issue 81 found
+// untested: a type of the same class and size (big-endian), a rank larger than awave's, a filter (deflate:
+// HDF5 would decode it without complaint), and an extent that fits the file counted in values but not in bytes.
+TEST_F(DamagedVtkHdf, EachDatasetCheckRefusesItsCase) {
+  auto replace = [this](const char* name, int rank, const hsize_t* dims, hid_t type, hid_t create) {
+    std::filesystem::remove(path_);
+    SetUp();
+    damage([=](hid_t file) {
+      H5Ldelete(file, name, H5P_DEFAULT);
+      const hid_t space = H5Screate_simple(rank, dims, nullptr);
+      H5Dclose(H5Dcreate2(file, name, type, space, H5P_DEFAULT, create, H5P_DEFAULT));
+      H5Sclose(space);
+    });
+  };
+  const hsize_t grid[4] = {1, 4, 9, 11}, grid5[5] = {1, 1, 4, 9, 11};
+  replace("/VTKHDF/PointData/sos", 4, grid, H5T_IEEE_F64BE, H5P_DEFAULT);
+  EXPECT_NE(refusal().find("/VTKHDF/PointData/sos is not stored as awave writes it"), std::string::npos) << refusal();
+  replace("/VTKHDF/PointData/sos", 5, grid5, H5T_IEEE_F64LE, H5P_DEFAULT);
+  EXPECT_NE(refusal().find("/VTKHDF/PointData/sos is not 4-D"), std::string::npos) << refusal();
+  const hid_t deflated = H5Pcreate(H5P_DATASET_CREATE);
+  H5Pset_chunk(deflated, 4, grid);
+  H5Pset_deflate(deflated, 1);
+  replace("/VTKHDF/PointData/sos", 4, grid, H5T_IEEE_F64LE, deflated);
+  H5Pclose(deflated);
+  EXPECT_NE(refusal().find("/VTKHDF/PointData/sos has filters, which awave never writes"), std::string::npos)
+      << refusal();
+  // Values (int64) with half as many entries as the file has bytes: fits counted in values, four times the
+  // file in bytes (chunked and never written: the file stays small).
+  std::filesystem::remove(path_);
+  SetUp();
+  const hsize_t n = std::filesystem::file_size(path_) / 2, chunk = 4;
+  const hid_t chunked = H5Pcreate(H5P_DATASET_CREATE);
+  H5Pset_chunk(chunked, 1, &chunk);
+  replace("/VTKHDF/Steps/Values", 1, &n, H5T_STD_I64LE, chunked);
+  H5Pclose(chunked);
+  EXPECT_NE(refusal().find(fmt::format("/VTKHDF/Steps/Values ({} values of 8 bytes) is larger than", n)),
+            std::string::npos)
+      << refusal();
 }
 
 TEST_F(DamagedVtkHdf, AChunkIndexEntryOfAnotherSizeIsRefusedBeforeHdf5ReadsIt) {
