@@ -149,6 +149,8 @@ MUTANTS = [
      "if not pp.ranges_apart(top[1], c[1])", "if not pp.ranges_apart((top[0], top[0]), c[1])", "^bench\\.portability$"),
     ("verdict: a lead on ranges apart by less than the page prints", "bench/verdicts.py",
      "round(other[1], 2) < round(leader[0], 2)", "other[1] < leader[0]", "^bench\\.portability$"),
+    ("verdict: the tie rule rounding the gap instead of the two bounds (issue 81)", "bench/verdicts.py",
+     "round(other[1], 2) < round(leader[0], 2)", "round(leader[0] - other[1], 2) > 0", "^bench\\.portability$"),
     ("first screen: a held plan with no checked run shown as a measurement", "bench/study_runs.py",
      'return [] if "unchecked" in note else samples', "return samples", "^bench\\.portability$"),
     ("first screen: a word only a token wholly of letters and digits", "bench/first_screen.py",

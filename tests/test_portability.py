@@ -591,6 +591,10 @@ class Ranking(unittest.TestCase):
         # Apart by 0.002 but both print 0.98: a lead the reader cannot check on the page is a tie.
         self.assertFalse(pp.ranges_apart((0.981, 1.04), (0.90, 0.979)))
         self.assertTrue(pp.ranges_apart((0.986, 1.04), (0.90, 0.979)))
+        # The bounds rounded as printed, not their gap (issue 81: rounding the gap passed every test): 0.99 above
+        # 0.98 is a lead though the gap rounds to 0.00; 0.98 and 0.98 tie though the gap rounds to 0.01.
+        self.assertTrue(pp.ranges_apart((0.986, 1.04), (0.90, 0.984)))
+        self.assertFalse(pp.ranges_apart((0.984, 1.04), (0.90, 0.976)))
         ppv = {a: {"s": 0.1} for a in pp.APPLICATIONS}
         ci = {a: {"s": (0.05, 0.15)} for a in pp.APPLICATIONS}
         ppv["Kokkos tuned"]["s"], ci["Kokkos tuned"]["s"] = 0.80, (0.70, 0.90)
