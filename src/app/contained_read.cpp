@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <string_view>
 
 extern char** environ;
@@ -22,11 +24,11 @@ extern char** environ;
 namespace awave {
 
 namespace {
-constexpr const char* kChildVariable = "AWAVE_CONTAINED_READ";  // its value: the address-space limit in bytes
+constexpr const char* kChildVariable = "AWAVE_CONTAINED_READ";  // "BYTES SECONDS": the child's budget
 
 // The environment for the child: this one less an MPI launcher's variables (the child must not join the
 // job), plus the child's mark and limit.
-std::vector<std::string> child_environment(unsigned long long address_space) {
+std::vector<std::string> child_environment(unsigned long long address_space, unsigned seconds) {
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
     const std::string_view v(*e);
@@ -35,7 +37,7 @@ std::vector<std::string> child_environment(unsigned long long address_space) {
       continue;
     env.emplace_back(v);
   }
-  env.push_back(fmt::format("{}={}", kChildVariable, address_space));
+  env.push_back(fmt::format("{}={} {}", kChildVariable, address_space, seconds));
   return env;
 }
 
@@ -47,20 +49,34 @@ std::string join(const std::vector<std::string>& files) {
 }  // namespace
 
 bool contained_child(int argc, char** argv) {
-  const char* limit = std::getenv(kChildVariable);
+  const char* limit = std::getenv(kChildVariable);  // "BYTES SECONDS"
   if (!limit) return false;
   bool reads = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view a(argv[i]);
-    reads = reads || a == "-verify" || a == "--verify" || a == "-compare" || a == "--compare";
+    reads = reads || a == "-verify" || a == "--verify" || a == "-compare" || a == "--compare" || a == "-restart" ||
+            a == "--restart";
   }
   if (!reads) return false;
-  const rlim_t bytes = std::strtoull(limit, nullptr, 10);
-  if (bytes > 0) {
-    const rlimit as{bytes, bytes};
-    setrlimit(RLIMIT_AS, &as);
-  }
-  return true;
+  static const bool limited = [limit] {
+    char* rest = nullptr;
+    const unsigned long long budget = std::strtoull(limit, &rest, 10);
+    const unsigned seconds = unsigned(std::strtoul(rest, nullptr, 10));
+    // (the budget beyond what the process has mapped already: an offload runtime maps GBs before main)
+    unsigned long long mapped = 0;
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);)
+      if (line.rfind("VmSize:", 0) == 0) mapped = std::strtoull(line.c_str() + 7, nullptr, 10) * 1024;
+    if (budget > 0) {
+      const rlimit as{mapped + budget, mapped + budget};
+      setrlimit(RLIMIT_AS, &as);
+    }
+    prctl(PR_SET_PDEATHSIG, SIGKILL);     // a child whose parent is gone stops too
+    if (getppid() == 1) std::_Exit(1);    // (the parent was gone before the line above)
+    if (seconds > 0) alarm(seconds + 5);  // a backstop behind the parent's own limit
+    return true;
+  }();
+  return limited;
 }
 
 ContainedRead read_in_child(const std::vector<std::string>& args, const std::vector<std::string>& files) {
@@ -80,7 +96,7 @@ ContainedRead read_in_child(const std::vector<std::string>& args, const std::vec
   std::vector<char*> argv;
   for (std::string& a : argv_strings) argv.push_back(a.data());
   argv.push_back(nullptr);
-  std::vector<std::string> env_strings = child_environment(address_space);
+  std::vector<std::string> env_strings = child_environment(address_space, unsigned(seconds));
   std::vector<char*> env;
   for (std::string& e : env_strings) env.push_back(e.data());
   env.push_back(nullptr);
@@ -99,6 +115,15 @@ ContainedRead read_in_child(const std::vector<std::string>& args, const std::vec
   posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
   posix_spawn_file_actions_addclose(&actions, out_pipe[0]);
   posix_spawn_file_actions_addclose(&actions, err_pipe[0]);
+  // (an inherited "ignore SIGCHLD" would reap the child before waitpid sees it: default while it runs)
+  struct sigaction default_child {
+  }, saved_child{};
+  default_child.sa_handler = SIG_DFL;
+  sigaction(SIGCHLD, &default_child, &saved_child);
+  struct Restore {
+    struct sigaction* saved;
+    ~Restore() { sigaction(SIGCHLD, saved, nullptr); }
+  } restore{&saved_child};
   pid_t pid = 0;
   const int spawned = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), env.data());
   posix_spawn_file_actions_destroy(&actions);
@@ -116,7 +141,7 @@ ContainedRead read_in_child(const std::vector<std::string>& args, const std::vec
   pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
   std::string* sinks[2] = {&r.out, &r.err};
   int open_pipes = 2;
-  bool timed_out = false;
+  bool timed_out = false, unwatched = false;
   while (open_pipes > 0) {
     const double left = seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (left <= 0) {
@@ -124,7 +149,7 @@ ContainedRead read_in_child(const std::vector<std::string>& args, const std::vec
       break;
     }
     if (poll(fds, 2, int(std::min(left, 1.0) * 1000) + 1) < 0 && errno != EINTR) {
-      timed_out = true;  // (cannot watch the child any more: stop it rather than wait on it unwatched)
+      unwatched = true;  // (cannot watch the child any more: stop it rather than wait on it unwatched)
       break;
     }
     for (int i = 0; i < 2; ++i) {
@@ -142,17 +167,21 @@ ContainedRead read_in_child(const std::vector<std::string>& args, const std::vec
   }
   for (const pollfd& p : fds)
     if (p.fd >= 0) close(p.fd);
-  if (timed_out) kill(pid, SIGKILL);
+  if (timed_out || unwatched) kill(pid, SIGKILL);
   int status = 0;
   pid_t waited = -1;
   while ((waited = waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
   }
-  if (waited != pid && !timed_out) {  // (its status unknown: not taken as a clean exit)
+  if (waited != pid && !timed_out && !unwatched) {  // (its status unknown: not taken as a clean exit)
     r.contained_failure = true;
     r.line = fmt::format("{}: its reading child's end could not be seen: {}", join(files), std::strerror(errno));
     return r;
   }
-  if (timed_out) {
+  if (unwatched) {
+    r.contained_failure = true;
+    r.line = fmt::format("{}: its reading child could not be watched (poll: {}); stopped", join(files),
+                         std::strerror(errno));
+  } else if (timed_out) {
     r.contained_failure = true;
     r.line = fmt::format(
         "{}: reading it took longer than {:.0f} s (stopped: a damaged structure, or a link to "

@@ -616,7 +616,7 @@ void write_json(const RunReport& report, const std::string& path) {
   const std::string partial = path + ".partial";
   std::error_code ignored;
   std::filesystem::remove(partial, ignored);
-  const int fd = ::open(partial.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  const int fd = ::open(partial.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);  // (less the umask)
   if (fd < 0) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
   const std::string text = j.dump(2) + "\n";
   std::size_t done = 0;

@@ -198,11 +198,21 @@ int run(int argc, char* argv[]) {
     return child ? compare_two_files(options.compare_files[0], options.compare_files[1], out, err)
                  : relay(read_in_child({"-compare", options.compare_files[0], options.compare_files[1]},
                                        options.compare_files));
-  if (!options.restart_file.empty()) {  // one child for the run (the first process's), whatever it finds
+  // A restart's child makes the restart's own reads (apply_restart: the file checked, the chosen state read),
+  // so the parent's are the same reads, made only after a child survived them (its verdict is the parent's to
+  // give: it reads the same).
+  if (child && !options.restart_file.empty()) {
+    if (auto problem = apply_restart(options)) {
+      err << "awave: error: " << *problem << "\n";
+      return 1;
+    }
+    return 0;
+  }
+  if (!options.restart_file.empty()) {  // one child for the run (the first process's)
     std::string failure;
     std::error_code ec;  // (a path that cannot be looked at is apply_restart's to refuse, in one line)
     if (group.rank() == 0 && std::filesystem::is_regular_file(options.restart_file, ec)) {
-      const ContainedRead c = read_in_child({"-verify", options.restart_file}, {options.restart_file});
+      const ContainedRead c = read_in_child(std::vector<std::string>(argv + 1, argv + argc), {options.restart_file});
       if (c.contained_failure) failure = c.line;
     }
     failure = group.broadcast(failure, 0);

@@ -65,6 +65,7 @@ class Handle {
   Handle(const Handle&) = delete;
   Handle& operator=(const Handle&) = delete;
   operator hid_t() const { return id_; }
+  hid_t release() { return std::exchange(id_, -1); }  // the identifier, no longer closed here
 
  private:
   hid_t id_;
@@ -760,6 +761,19 @@ std::vector<hsize_t> checked_extent(hid_t space, int rank, std::size_t value_byt
   return dims;
 }
 
+// `path` opened, refused before anything reads its dataspace (which a virtual dataset's takes from its sources,
+// opening them) unless laid out as awave writes it: chunked or contiguous, its values in this file.
+hid_t open_as_awave_writes(hid_t file, const std::string& path) {
+  Handle ds(H5Dopen2(file, path.c_str(), read_dataset_access()), H5Dclose, path.c_str());
+  Handle create(H5Dget_create_plist(ds), H5Pclose, path.c_str());
+  const H5D_layout_t layout = H5Pget_layout(create);
+  if (layout != H5D_CHUNKED && layout != H5D_CONTIGUOUS)
+    fail(path + (layout == H5D_VIRTUAL ? " is a virtual dataset" : " is not laid out as awave writes it") +
+         ", which awave never writes");
+  if (H5Pget_external_count(create) != 0) fail(path + " keeps its values in external files, which awave never writes");
+  return ds.release();
+}
+
 // A dataset opened for reading, refused unless its datatype is one of `types` (what the writer
 // stores there), it has no filters (the writer uses none), and its extent (of rank `rank`) and
 // its chunks fit in the file.
@@ -767,7 +781,7 @@ class CheckedDataset {
  public:
   CheckedDataset(const ReadFile& file, const std::string& path, const std::vector<hid_t>& types, int rank)
       : path(path),
-        ds(H5Dopen2(file, path.c_str(), read_dataset_access()), H5Dclose, path.c_str()),
+        ds(open_as_awave_writes(file, path), H5Dclose, path.c_str()),
         space(H5Dget_space(ds), H5Sclose, path.c_str()) {
     {
       Handle type(H5Dget_type(ds), H5Tclose, path.c_str());
@@ -776,11 +790,6 @@ class CheckedDataset {
     value_bytes = H5Tget_size(stored);
     Handle create(H5Dget_create_plist(ds), H5Pclose, path.c_str());
     if (H5Pget_nfilters(create) != 0) fail(path + " has filters, which awave never writes");
-    const H5D_layout_t layout = H5Pget_layout(create);
-    if (layout != H5D_CHUNKED && layout != H5D_CONTIGUOUS)
-      fail(path + (layout == H5D_VIRTUAL ? " is a virtual dataset" : " is not laid out as awave writes it") +
-           ", which awave never writes");
-    if (H5Pget_external_count(create) != 0) fail(path + " keeps its values in external files, which awave never writes");
     dims = checked_extent(space, rank, value_bytes, file.bytes(), path);
     file_bytes = file.bytes();
     if (H5Pget_layout(create) == H5D_CHUNKED) {  // HDF5 allocates a chunk to read one
