@@ -263,6 +263,18 @@ std::string output_path(const std::string& output_base, const std::string& impl_
 }
 
 namespace {
+// A name awave writes (or writes first and renames) that is a symbolic link (a leftover link was followed, and the
+// file it named overwritten) or, `folders` set, a folder (found only after the whole run): one line saying so.
+std::optional<std::string> refuse_link_or_folder(const std::string& file, const std::string& name, bool folders) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status status = fs::symlink_status(name, ec);
+  if (fs::is_symlink(status))
+    return fmt::format("'{}' is a symbolic link: awave writes no file through a link; remove it", name);
+  if (folders && fs::is_directory(status)) return fmt::format("cannot write '{}': '{}' is a directory", file, name);
+  return std::nullopt;
+}
+
 std::optional<std::string> check_file_location(const std::string& file) {
   namespace fs = std::filesystem;
   const fs::path path(file);
@@ -293,14 +305,8 @@ std::optional<std::string> check_output_locations(const Options& options, const 
     for (const std::string& id : impl_ids) {
       const std::string file = output_path(options.output_base, id);
       if (auto problem = check_file_location(file)) return problem;
-      // The names the writer makes and renames (io/snapshot_writer.cpp): a leftover link there was
-      // followed, and the file it named overwritten; a folder there failed only after the whole run.
-      for (const std::string& name : {file, file + ".partial", file + ".creating"}) {
-        if (fs::is_symlink(fs::symlink_status(name, ec)))
-          return fmt::format("'{}' is a symbolic link: awave writes no file through a link; remove it", name);
-        if (name != file && fs::is_directory(fs::symlink_status(name, ec)))
-          return fmt::format("cannot write '{}': '{}' is a directory", file, name);
-      }
+      for (const std::string& name : {file, file + ".partial", file + ".creating"})  // (io/snapshot_writer.cpp's)
+        if (auto problem = refuse_link_or_folder(file, name, name != file)) return problem;
       if (!options.restart_file.empty() &&
           (same_file(file, options.restart_file) || same_file(file + ".partial", options.restart_file)))
         return fmt::format("output '{}' would overwrite the restart file '{}'; give another output_base", file,
@@ -308,10 +314,8 @@ std::optional<std::string> check_output_locations(const Options& options, const 
     }
   }
   if (!options.json_path.empty()) {
-    std::error_code ec;
-    for (const std::string& name : {options.json_path, options.json_path + ".partial"})
-      if (fs::is_symlink(fs::symlink_status(name, ec)))
-        return fmt::format("'{}' is a symbolic link: awave writes no file through a link; remove it", name);
+    for (const std::string& name : {options.json_path, options.json_path + ".partial"})  // (driver.cpp, write_json)
+      if (auto problem = refuse_link_or_folder(options.json_path, name, false)) return problem;
     return check_file_location(options.json_path);
   }
   return std::nullopt;

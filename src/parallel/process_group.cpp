@@ -77,7 +77,6 @@ std::string binding_problem(MPI_Comm node, int local_size) {
               a, b);
   return {};
 }
-#endif
 
 // HDF5_DO_MPI_FILE_SYNC as HDF5 1.13.2 reads it: TRUE or 1 asks for the syncs.
 bool hdf5_asks_for_file_syncs() {
@@ -87,6 +86,7 @@ bool hdf5_asks_for_file_syncs() {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::toupper(c)); });
   return s == "TRUE" || s == "1";
 }
+#endif
 }  // namespace
 
 #if defined(AWAVE_HAVE_MPI)
@@ -143,13 +143,9 @@ void ProcessGroup::init(int& argc, char**& argv) {
   g.binding_warning_ = binding_problem(node, g.local_size_);
   MPI_Comm_free(&node);
   // Every process's finding reaches the first (which prints and records it): the lowest rank with one.
-  int first_with = g.binding_warning_.empty() ? g.size_ : g.rank_;
-  MPI_Allreduce(MPI_IN_PLACE, &first_with, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  const int first_with = allreduce(g.binding_warning_.empty() ? g.size_ : g.rank_, MPI_INT, MPI_MIN);
   if (first_with < g.size_) {
-    unsigned long long n = g.binding_warning_.size();
-    MPI_Bcast(&n, 1, MPI_UNSIGNED_LONG_LONG, first_with, MPI_COMM_WORLD);
-    g.binding_warning_.resize(n);
-    MPI_Bcast(g.binding_warning_.data(), int(n), MPI_CHAR, first_with, MPI_COMM_WORLD);
+    g.binding_warning_ = g.broadcast(g.binding_warning_, first_with);
     if (first_with != 0) g.binding_warning_ = fmt::format("process {}: {}", first_with, g.binding_warning_);
   }
   MPI_Comm_dup(MPI_COMM_WORLD, &hdf5_comm_handle);
@@ -275,10 +271,10 @@ void ProcessGroup::finish_exchange(double timeout_seconds) {
     check_mpi(MPI_Testall(count, requests, &done, MPI_STATUSES_IGNORE), "halo exchange");
     if (done) break;
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > timeout_seconds)
-      throw std::runtime_error(
-          fmt::format("halo exchange: no plane from the neighbours of process {} within {} s (a process stopped; "
-                      "-halo_timeout sets the limit)",
-                      rank_, timeout_seconds));
+      throw std::runtime_error(fmt::format(
+          "halo exchange: no plane from the neighbours of process {} within {} s (a process stopped; "
+          "-halo_timeout sets the limit)",
+          rank_, timeout_seconds));
     std::this_thread::yield();
   }
   requests_.clear();
