@@ -22,8 +22,10 @@ struct ContainedRead {
 // Runs this executable with `args` (`-verify FILE`, `-compare A B`, or a restart's command line) in a child:
 // no MPI (the launcher's variables removed), 4 GiB plus 10 x the files' sizes of address space beyond what it
 // has mapped at its start, 120 s plus 10 s a GB of them (AWAVE_TEST_FAULT_READ_HANG=S, the planted hang, sets
-// S); it stops with its parent. `files`: what the child reads, for the line.
-ContainedRead read_in_child(const std::vector<std::string>& args, const std::vector<std::string>& files);
+// S); it stops with its parent. argv0: how this process was started (where /proc is missing); `files`: what
+// the child reads, for the line.
+ContainedRead read_in_child(const char* argv0, const std::vector<std::string>& args,
+                            const std::vector<std::string>& files);
 
 // Whether this process is such a child (AWAVE_CONTAINED_READ set and its command -verify, -compare or -restart:
 // the variable alone, set by accident, does not keep a run from MPI), applying its limits once.

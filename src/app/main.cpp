@@ -193,10 +193,10 @@ int run(int argc, char* argv[]) {
   };
   if (!options.verify_file.empty())
     return child ? verify_file(options.verify_file, out, err)
-                 : relay(read_in_child({"-verify", options.verify_file}, {options.verify_file}));
+                 : relay(read_in_child(argv[0], {"-verify", options.verify_file}, {options.verify_file}));
   if (!options.compare_files.empty())
     return child ? compare_two_files(options.compare_files[0], options.compare_files[1], out, err)
-                 : relay(read_in_child({"-compare", options.compare_files[0], options.compare_files[1]},
+                 : relay(read_in_child(argv[0], {"-compare", options.compare_files[0], options.compare_files[1]},
                                        options.compare_files));
   // A restart's child makes the restart's own reads (apply_restart: the file checked, the chosen state read),
   // so the parent's are the same reads, made only after a child survived them (its verdict is the parent's to
@@ -212,7 +212,8 @@ int run(int argc, char* argv[]) {
     std::string failure;
     std::error_code ec;  // (a path that cannot be looked at is apply_restart's to refuse, in one line)
     if (group.rank() == 0 && std::filesystem::is_regular_file(options.restart_file, ec)) {
-      const ContainedRead c = read_in_child(std::vector<std::string>(argv + 1, argv + argc), {options.restart_file});
+      const ContainedRead c =
+          read_in_child(argv[0], std::vector<std::string>(argv + 1, argv + argc), {options.restart_file});
       if (c.contained_failure) failure = c.line;
     }
     failure = group.broadcast(failure, 0);
