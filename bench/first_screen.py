@@ -19,7 +19,7 @@ import backends  # noqa: E402
 import portability as pp  # noqa: E402
 
 SCREEN_END = "<!-- end of the first screen -->"
-SCREEN_WORDS = 100
+SCREEN_WORDS = 160  # issue 80: the legend a reader needs to defend the choice (what is measured, PP, the terms)
 HEADING = "## Which programming model? The answer on one page"
 
 # (row name, the toolchains whose platforms it spans): one toolchain's GPUs or CPUs, then the sets one
@@ -53,8 +53,8 @@ def platform_fastest(runs, plats, size):
 
 
 def cell(runs, triads, plats, app, suffix, size, question, fastest):
-    """(PP, PP range or None, {platform: its cell's runs}) of one application over plats; None where a
-    platform is not measured (PP unknown)."""
+    """(PP, PP range or None, {platform: [its cell's runs on each machine]}) of one application over plats; None
+    where a platform is not measured (PP unknown)."""
     medians, spreads, counts = [], [], {}
     for p in plats:
         samples, _ = pp.as_efficiency(pp.screen_samples(runs, p, app, suffix, size, question), "", triads, p,
@@ -64,13 +64,18 @@ def cell(runs, triads, plats, app, suffix, size, question, fastest):
         medians.append(statistics.median(samples))
         spreads.append(pp.triad_spread(samples, triads, p, question))
         if samples != [0.0]:
-            counts[p] = len(samples)
+            counts[p] = pp.run_count(runs, p, app, suffix, size, question)
     return pp.pennycook(medians), pp.pp_range(spreads), counts
 
 
+def printed(x):
+    """A PP as the screen prints it (two decimals), so that a lead recomputes from the page."""
+    return float(f"{x:.2f}")
+
+
 def verdict(named):
-    """The choice among [(name, (PP, range, runs) or None)]: ("lead", leader, how much ahead (its median PP
-    over the runner-up's, less 1), the runner-up) where the leader's range lies above every other's; ("tie",
+    """The choice among [(name, (PP, range, runs) or None)]: ("lead", leader, how much ahead (its printed
+    median PP over the runner-up's, less 1), the runner-up) where the leader's range lies above every other's; ("tie",
     [the leader and those its range cannot tell from it, in the given order]); ("none", why)."""
     known = [(n, c) for n, c in named if c is not None]
     if len(known) < len(named) or len(known) < 2:
@@ -84,7 +89,7 @@ def verdict(named):
     tied = {n for n, c in ranked[1:] if not pp.ranges_apart(top[1], c[1])}
     if tied:  # in the table's order: a tie names no first
         return "tie", [n for n, _ in named if n == lead or n in tied]
-    return "lead", lead, (top[0] / runner[0] - 1 if runner[0] > 0 else None), second
+    return "lead", lead, (printed(top[0]) / printed(runner[0]) - 1 if printed(runner[0]) > 0 else None), second
 
 
 def percent(x):
@@ -109,7 +114,8 @@ def families(names):
 
 
 def choice_text(best, single):
-    """The last column: the choice on each model's best, by how much, and single steps' in brackets."""
+    """The last column: the choice on each model's best, by how much, and single steps' in brackets (who leads,
+    not by how much: their PP are the evidence's table (a), not on the screen)."""
     kind, *what = best
     if kind == "lead":
         lead, ahead, second = what
@@ -119,8 +125,7 @@ def choice_text(best, single):
     else:
         text = f"none named: {what[0]}"
     kind, *what = single
-    said = {"lead": lambda: f"{what[0]} +{percent(what[1])}" if what[1] is not None else what[0],
-            "tie": lambda: "tie", "none": lambda: "n/a"}[kind]()
+    said = {"lead": lambda: f"{what[0]} ahead", "tie": lambda: "tie", "none": lambda: "n/a"}[kind]()
     return f"{text} (single steps: {said})"
 
 
@@ -145,7 +150,7 @@ def rows(runs, triads, plats, shapes, loc=None):
         members = [p for p in plats if p[1] in toolchains]
         if not members or any(not any(p[1] == t for p in members) for t in toolchains):
             continue
-        hardware = ", ".join(dict.fromkeys(pp.hardware_short(p[0]) for p in members))
+        hardware = weights_said(members)
         for size in shapes:
             best = [(h, cell(runs, triads, members, app, suffix, size, "best", fastest[size])) for h, app, suffix in cols]
             single = [(h, cell(runs, triads, members, app, suffix, size, "single", None)) for h, app, suffix in cols]
@@ -161,6 +166,21 @@ def rows(runs, triads, plats, shapes, loc=None):
     return header, out, runs_of
 
 
+def weights_said(members):
+    """The row's platforms and how often each piece of hardware counts in its PP: 'H100, H200 (1/2 each)';
+    'H100 2/5, H200 2/5, 16-core Xeon 1/5' where a GPU counts once a toolchain."""
+    counts = {}
+    for p in members:
+        name = pp.hardware_short(p[0])
+        counts[name] = counts.get(name, 0) + 1
+    n = len(members)
+    if len(counts) == 1:
+        return next(iter(counts))
+    if len(set(counts.values())) == 1:
+        return f"{', '.join(counts)} (1/{len(counts)} each)"
+    return ", ".join(f"{name} {c}/{n}" for name, c in counts.items())
+
+
 def sources_lines(loc, cols, toolchains):
     """'hand 2 / 1,053; Kokkos 1 / 1,156': each family's sources (backend folders) and lines on the row."""
     said = []
@@ -170,47 +190,61 @@ def sources_lines(loc, cols, toolchains):
     return "; ".join(said)
 
 
-def cells_under_five(runs_of):
-    """'at 1000^3: H200 CUDA (3), H200 OpenMP offload (2)': the platforms whose cells have fewer than five runs
-    (the fewest of their columns), size by size; "" where none."""
-    fewest = {}
-    for (p, size, _), n in runs_of.items():
-        if n < 5:
-            fewest[(size, p)] = min(n, fewest.get((size, p), n))
-    by_size = {}
-    for (size, p), n in sorted(fewest.items(), key=lambda x: (pp.points(x[0][0]), pp.platforms_order(x[0][1]))):
-        name = pp.hardware_short(p[0]) if p[1] == "host" else pp.platform_name(p)
-        by_size.setdefault(size, []).append(f"{name} ({n})")
-    return "; ".join(f"at {pp.size_name(size)}: {', '.join(names)}" for size, names in by_size.items())
+def runs_said(runs_of, pooled=None):
+    """'H100 5, H200 5, 16-core Xeon 3 + 3': each hardware's runs a cell on each of its machines (the distinct
+    counts of its cells, fewest first), in the platforms' order, with pooled's note after a hardware it names
+    ({hardware: text}); and [(hardware, size)] of the cells of fewer than five runs in all."""
+    by_hardware, under = {}, set()
+    for (p, size, _), machines in sorted(runs_of.items(), key=lambda item: pp.platforms_order(item[0][0])):
+        name = pp.hardware_short(p[0])
+        by_hardware.setdefault(name, set()).add(tuple(sorted(machines)))
+        if sum(machines) < 5:
+            under.add((name, size))
+    order = list(by_hardware)
+    said = [f"{h} " + " or ".join(" + ".join(map(str, c)) for c in sorted(by_hardware[h], key=sum))
+            + (f" ({(pooled or {})[h]})" if h in (pooled or {}) else "") for h in order]
+    return ", ".join(said), [(h, pp.size_name(size)) for h, size in
+                             sorted(under, key=lambda hs: (order.index(hs[0]), pp.points(hs[1])))]
 
 
 def write(w, runs, triads, plats, shapes, loc, study_commits, known=()):
-    """The first screen: one table, then a few lines (how to read it, the Kokkos >= 5.1 case, the build, the
-    cells of fewer than five runs); `known`: [(key, text)] of what the run files cannot show ("under five":
-    why those cells have fewer runs; "commits": a sentence on what the study's commits share, after them; any
-    other key, a line of its own). The terms follow the screen (#terms)."""
+    """The first screen: one table, then its legend (what is measured, PP, the terms, the runs a cell and how a
+    CPU model's machines weigh, the build); `known`: [(key, text)] of what the run files cannot show ("under
+    five": why cells have fewer than five runs; "commits": a sentence on the study's commits, after them; "cpu":
+    a source for the CPU's noise, after its machines' spread; any other key, a line of its own, e.g. Kokkos 5.x's
+    facts). The terms follow the screen (#terms)."""
     header, table, runs_of = rows(runs, triads, plats, shapes, loc)
     pp.table_head(w, header)
     for label, texts, choice, effort in table:
         w(f"| {label} | " + " | ".join(texts) + f" | {choice} | {effort} |")
     w("")
-    counts = sorted(set(runs_of.values()))
-    taken = pp.interleaving(runs)
     said = dict(known)
+    pooled = {}
+    for p in plats:
+        spread = pp.machine_spread(runs, p, shapes) if p[1] == "host" else None
+        if spread:
+            _, most, between, within = spread
+            pooled[pp.hardware_short(p[0])] = (
+                f"{most} machines weighted alike: medians up to {between:.2f} x apart, one machine's runs "
+                f"{within:.2f} x{'; ' + said['cpu'] if 'cpu' in said else ''}")
+    counts, under = runs_said(runs_of, pooled)
+    taken = pp.interleaving(runs)
     lines = [
-        "Cell: PP of each model's best over the row's platforms (1.00: fastest everywhere); median of "
-        f"{f'{counts[0]}-{counts[-1]}' if len(counts) > 1 else counts[0] if counts else 'no'} "
-        f"{'interleaved ' if taken == 'interleaved' else ''}runs [min, max]; ranges overlapping: tie.",
-        "Kokkos 5.1 dropped OpenMP offload: Kokkos would score 0 in offload and all-of-these rows.",
-        f"Built at {study_said(runs, study_commits)}.{' ' + said['commits'] + '.' if 'commits' in said else ''} "
-        "[Terms](#terms).",
+        "awave: a double-precision 7-point acoustic wave stencil, second order in time; cells: site updates/s "
+        "(points x steps / s, no I/O) at N^3 points.",
+        "PP = n / Σ(1/e) over the row's platforms as weighted there; e = a code's median over the fastest code's "
+        "median (above 1.00: faster than it); [slowest, fastest run]; overlap: tie; % ahead: printed PPs' ratio.",
+        "Best: each model's fastest form (three-step sweep where it has one): what to choose. Single steps: one "
+        "algorithm everywhere: what the model costs.",
+        "Kokkos tuned: TeamPolicy, a k-column a thread; idiomatic: MDRange, a point a work item; Views LayoutRight.",
+        f"Runs a cell{', interleaved' if taken == 'interleaved' else ''}: {counts or 'none'}."
+        + (f" Fewer than five: {', '.join(f'{h} at {s}' for h, s in under)} ({said.get('under five', 'why not recorded')})."
+           if under else ""),
     ]
-    under = cells_under_five(runs_of)
-    if under:
-        why = said.get("under five", "why not recorded")
-        lines.append(f"Fewer than five runs {under}; {why}.")
-    w("\n".join(f"- {ln}" for ln in lines + [text for key, text in known if key not in ("under five", "commits")])
-      + "\n")
+    lines += [text for key, text in known if key not in ("under five", "commits", "cpu")]
+    lines.append(f"Built at {study_said(runs, study_commits)}.{' ' + said['commits'] + '.' if 'commits' in said else ''} "
+                 "[Terms](#terms).")
+    w("\n".join(f"- {ln}" for ln in lines) + "\n")
     w(SCREEN_END + "\n")
     w("### Terms\n")
     w("\n".join(f"- **{term}**: {meaning}" for term, meaning in TERMS) + "\n")
@@ -229,11 +263,20 @@ TERMS = (
     ("Kokkos tuned", "`kokkos-*`: one Kokkos source, TeamPolicy with a column of k values a thread and the "
                      "sweep; idiomatic: `kokkos-*-mdrange`, MDRange, one grid point a work item, as the tutorials "
                      "write it"),
-    ("n% ahead", "the leader's median PP over the runner-up's; a lead only where the leader's range lies above "
-                 "every other's, else a tie"),
-    ("all of these", "every platform: each GPU once through CUDA and once through OpenMP offload, and the CPU"),
+    ("n% ahead", "the leader's PP over the runner-up's, both as printed (two decimals), less 1; a lead only where "
+                 "the leader's range lies above every other's, else a tie"),
+    ("all of these", "every platform: each GPU once through CUDA and once through OpenMP offload, and the CPU, so a "
+                     "GPU counts 2/5 and the CPU 1/5 (the row says so); each row names its weights"),
+    ("machines weighted alike", "a CPU model measured on two machines is one platform whose cell takes each "
+                                "machine's median, then their mean (its range the mean of their slowest runs to the "
+                                "mean of their fastest): a machine with more runs does not count more "
+                                "(`study_runs.machines_alike`)"),
     ("sources / lines", "backend folders, and their non-comment lines beyond the shared core, a part two codes "
                         "share counted once (`bench/count_loc.py`)"),
+    ("CPU runs", "threads bound (OMP_PROC_BIND=spread, OMP_PLACES=threads), as the README advises; the same codes "
+                 "unbound (label unbound) ran in the same rounds as evidence, not as codes of their own, so a platform's "
+                 "fastest code is of its bound runs (the page's CPU sentence gives each code's unbound over bound)"),
+    ("Views", "every Kokkos View is LayoutRight (k contiguous, `src/kokkos/step_fields.hpp`) on every backend"),
     ("run", "one process, timed as its fastest chunk of steps (I/O excluded); the codes compared run "
             "interleaved, round by round (every code once before any runs again); the device machines give a call "
             "10 minutes"),

@@ -36,7 +36,7 @@ def load(study_dirs=None):
 def cells(study_dirs=None, loaded=None):
     """{implementation id: its cell}, for every implementation the study measured at SIZE: each machine named
     with its single-step median and efficiency ("H100 1.16e11 (0.96), H200 1.48e11 (0.85)"; a CPU by its
-    model, its machines pooled), then its sweep's median on each where its default runs swept on every one.
+    model, its machines weighted alike), then its sweep's median on each where its default runs swept on every one.
     loaded: the study's load(), where the caller has it."""
     runs, triads = loaded or load(study_dirs)
     plats = portability.platforms_of(runs)

@@ -1,9 +1,10 @@
 """A study's runs as the report reads them: the run files of its folders (bench/study.sh, bench/runfiles.py)
 keyed by platform, build, plan and size, each cell's samples (checked, or held by digest to a checked run), the
-platforms (one per hardware and toolchain; a CPU model's machines pooled), and what the runs record of their
+platforms (one per hardware and toolchain; a CPU model's machines one platform, weighted alike), and what the runs record of their
 builds (Kokkos versions, compilers, commits)."""
 import os
 import re
+import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -57,8 +58,8 @@ def cpu_model(name):
 
 def cpu_hardware(cores, name=None):
     """A CPU platform's name: its model and cores. One model on several machines (the H100 and H200 device
-    machines carry the same 16-core Xeon) is one platform, its machines' runs pooled (load_study), so that
-    PP weighs each piece of hardware once (issue 70)."""
+    machines carry the same 16-core Xeon) is one platform, its machines' runs pooled (load_study) and weighted
+    alike (machines_alike), so that PP weighs each piece of hardware once (issues 70, 80)."""
     model = cpu_model(name)
     return f"CPU ({cores}-core {model})" if model else f"CPU ({cores} cores)"
 
@@ -197,9 +198,12 @@ def held_references(runs):
     return refs
 
 
-def impl_samples(runs, platform, impl, label, shape, question="single", variant="", build_name=None):
+def impl_samples(runs, platform, impl, label, shape, question="single", variant="", build_name=None,
+                 by_machine=False):
     """su_samples of one implementation id, from the runs of its variant `label` ("" the default);
-    build_name: another build of the platform's preset (e.g. cuda-k46, against another Kokkos)."""
+    build_name: another build of the platform's preset (e.g. cuda-k46, against another Kokkos). A platform of
+    several machines (one CPU model, pooled by load_study) weighs them alike (machines_alike); by_machine: the
+    samples as {machine: [SU/s of its runs]} instead."""
     hardware, build = platform
     source_build = build_name or (CPU_BUILD.get(label, build) if build == "host" else build)
     label = variant or label
@@ -212,7 +216,7 @@ def impl_samples(runs, platform, impl, label, shape, question="single", variant=
         return [], "not measured"
     reference_digests = {i.get("digest") for r, _ in rounds for i in r.get("implementations", [])
                          if i.get("is_reference") and i.get("digest")}
-    samples, notes = [], set()  # samples: (SU/s, steps a sweep)
+    samples, notes = [], set()  # samples: (SU/s, steps a sweep, machine)
     for r, _ in rounds:
         if r.get("status") == "refused":
             return [0.0], "refused"
@@ -236,13 +240,61 @@ def impl_samples(runs, platform, impl, label, shape, question="single", variant=
             notes.add("unchecked")
         if res.get("steps_per_sweep", 1) > 1 and question == "single":
             return [], "swept; no single-step run"
-        samples.append((res["best_su_per_s"], res.get("steps_per_sweep", 1)))
+        samples.append((res["best_su_per_s"], res.get("steps_per_sweep", 1), machine_of(r)))
     # One algorithm a cell: where the code is the check's reference (round 1 of the CPU sweeps), that
     # round ran the reference's single steps, beside rounds that swept; (b) keeps the sweeps alone.
-    steps = max(k for _, k in samples)
+    steps = max(k for _, k, _ in samples)
     if steps > 1:
         notes.add("sweep")
-    return [su for su, k in samples if k == steps], ", ".join(sorted(notes))
+    machines = {}
+    for su, k, machine in samples:
+        if k == steps:
+            machines.setdefault(machine, []).append(su)
+    return (machines if by_machine else machines_alike(list(machines.values()))), ", ".join(sorted(notes))
+
+
+def machines_alike(by_machine):
+    """A cell's runs on several machines of one model as one sample, each machine weighted alike however many
+    runs it has (issue 80: the two 16-core Xeons differ by up to 1.23 x, more than their runs spread): quantile q
+    of the result is the mean of the machines' quantiles q (linear interpolation), at as many points as the
+    machine with the most runs, made odd. So the cell's median is the mean of the machines' medians, its min
+    the mean of their slowest runs, its max the mean of their fastest. One machine: its runs as they are."""
+    if len(by_machine) == 1:
+        return by_machine[0]
+    n = max(len(s) for s in by_machine)
+    n += 1 - n % 2
+    if n == 1:
+        return [sum(s[0] for s in by_machine) / len(by_machine)]
+
+    def quantile(values, q):
+        x = q * (len(values) - 1)
+        lo = int(x)
+        return values[lo] if lo + 1 >= len(values) else values[lo] + (x - lo) * (values[lo + 1] - values[lo])
+
+    ordered = [sorted(s) for s in by_machine]
+    return [sum(quantile(s, i / (n - 1)) for s in ordered) / len(ordered) for i in range(n)]
+
+
+def machine_spread(runs, platform, shapes):
+    """(fewest machines, most machines, the largest ratio of one cell's machine medians, the largest ratio of
+    one machine's fastest run over its slowest) over a platform's cells at the page's sizes (every application
+    and question; the Kokkos builds against another Kokkos included): how far a pooled platform's machines
+    differ beside how far their runs spread. None where the platform has one machine."""
+    machines, between, within = set(), [], []
+    for _, app, suffix in screen_apps(runs):
+        for s in shapes:
+            for q in QUESTIONS:
+                cells = screen_samples(runs, platform, app, suffix, s, q, by_machine=True)
+                if not isinstance(cells, dict) or not cells:
+                    continue
+                machines.add(len(cells))
+                medians = [statistics.median(v) for v in cells.values()]
+                if len(medians) > 1 and min(medians) > 0:
+                    between.append(max(medians) / min(medians))
+                within += [max(v) / min(v) for v in cells.values() if len(v) > 1 and min(v) > 0]
+    if not between:
+        return None
+    return min(machines), max(machines), max(between), max(within, default=1.0)
 
 
 def other_kokkos_builds(runs):
@@ -286,18 +338,29 @@ def effort_files(study_dirs):
     return found.get("loc.json"), found.get("divergence.json")
 
 
-def screen_samples(runs, platform, app, suffix, size, question):
+def screen_samples(runs, platform, app, suffix, size, question, by_machine=False):
     """A first-screen cell's runs: su_samples, or the same code's in the platform's build against
     another Kokkos (its preset's name with that suffix); none where they are unchecked (a held plan whose checked
     run failed or is missing), so that the screen shows "—" rather than an unchecked number."""
     if suffix is None:
-        samples, note = su_samples(runs, platform, app, size, question)
+        spec = APPLICATIONS[app].get(platform[1])
+        if spec is None:
+            return [0.0]  # does not run here (su_samples)
+        samples, note = impl_samples(runs, platform, *spec, size, question, by_machine=by_machine)
     elif platform[1] not in APPLICATIONS[app]:
         return []
     else:
         impl, label = APPLICATIONS[app][platform[1]]
-        samples, note = impl_samples(runs, platform, impl, label, size, question, build_name=f"{platform[1]}-{suffix}")
+        samples, note = impl_samples(runs, platform, impl, label, size, question, build_name=f"{platform[1]}-{suffix}",
+                                     by_machine=by_machine)
     return [] if "unchecked" in note else samples  # runs held to no checked run: not evidence
+
+
+def run_count(runs, platform, app, suffix, size, question):
+    """[the runs of each machine] behind a first-screen cell (e.g. [3, 3]: two machines of three runs); [] where
+    it has none (not measured, or a code that does not run there)."""
+    cells = screen_samples(runs, platform, app, suffix, size, question, by_machine=True)
+    return [len(v) for v in cells.values()] if isinstance(cells, dict) else []
 
 
 def interleaving(runs):

@@ -115,8 +115,8 @@ class FirstPageTable(unittest.TestCase):
             self.assertEqual(triads["CPU (16-core Xeon)"][0], 480, "the best reading of either machine")
             self.assertEqual(sorted(triads["CPU (16-core Xeon)"][2]), [240, 480])
             cpu = next(p for p in plats if p[1] == "host")
-            self.assertEqual(sorted(pp.su_samples(runs, cpu, "Kokkos tuned", "512x512x512", "best")[0]),
-                             [0.4e10, 0.4e10, 0.8e10, 0.8e10], "both machines' rounds, one cell")
+            self.assertEqual(pp.su_samples(runs, cpu, "Kokkos tuned", "512x512x512", "best")[0], [0.6e10] * 3,
+                             "both machines' rounds, one cell, each machine weighted alike")
             self.assertEqual(pp.interleaving(runs), "interleaved", "each machine's rounds on their own")
             # The provenance names both machines' folders of the pooled platform.
             import matplotlib.pyplot as plt
@@ -128,6 +128,68 @@ class FirstPageTable(unittest.TestCase):
                 self.assertIn(f"| `{os.path.relpath(d, os.path.dirname(HERE))}` | CPU (16-core Xeon) |", "\n".join(text))
         finally:
             shutil.rmtree(other)
+
+    def test_two_machines_of_one_cpu_that_differ_by_1_2x_weigh_alike(self):
+        """Issue 80: the pooled Xeon was two machines 1.08-1.23 x apart, and a code with fewer runs on the fast one
+        lost to one it beat on each machine. Planted: machine A 1.2 x machine B; hand-written ahead on each; its
+        round 1 on A took single steps (so its sweep has 2 runs there, 3 on B), as a checked reference's does."""
+        other = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, other)
+        os.remove(os.path.join(self.d, "openmptarget-offload-disabled_512x512x512.json"))  # a CPU of no name
+        plan = ((self.d, "NVIDIA H100", 1.2, (0.5, 1.21, 1.22), (1.17, 1.18, 1.19)),
+                (other, "NVIDIA H200", 1.0, (1.00, 1.01, 1.02), (0.97, 0.98, 0.99)))
+        for d, gpu, k, hand, kokkos in plan:
+            with open(os.path.join(d, "devbench-host.json"), "w") as f:
+                json.dump({"model": "host-openmp", "triad_bandwidth_gb_s": 240 * k, "threads": 16,
+                           "machine_gpu": {"name": gpu}}, f)
+            for r, (h, kk) in enumerate(zip(hand, kokkos), 1):
+                sweeps = ("cpu-openmp", "kokkos-openmp") if h > 0.6 else ("kokkos-openmp",)
+                run_file(d, f"host_512x512x512{'.r%d' % r if r > 1 else ''}.json", "host", None,
+                         {"cpu-openmp": h * 1e10, "kokkos-openmp": kk * 1e10, "kokkos-openmp-mdrange": 0.5e10},
+                         machine_gpu=gpu, cpu_name="Intel(R) Xeon(R) Processor", sweeps=sweeps)
+        runs, _, _ = pp.load_study([self.d, other])
+        cpu = next(p for p in pp.platforms_of(runs) if p[1] == "host")
+        import statistics
+        by_machine = pp.screen_samples(runs, cpu, "hand-written", None, "512x512x512", "best", by_machine=True)
+        self.assertEqual(sorted(map(len, by_machine.values())), [2, 3], "the single-step round left out of (b)")
+        pooled = sorted(su for v in by_machine.values() for su in v)
+        hand = statistics.median(pp.screen_samples(runs, cpu, "hand-written", None, "512x512x512", "best"))
+        kokkos = statistics.median(pp.screen_samples(runs, cpu, "Kokkos tuned", None, "512x512x512", "best"))
+        self.assertLess(statistics.median(pooled), kokkos, "pooled, hand-written would trail (1.02 against 1.08)")
+        self.assertAlmostEqual(hand, (1.215e10 + 1.01e10) / 2, delta=1e3, msg="each machine's median, then the mean")
+        self.assertAlmostEqual(kokkos, (1.18e10 + 0.98e10) / 2, delta=1e3)
+        self.assertGreater(hand, kokkos, "ahead on each machine, ahead on the platform")
+        samples = pp.screen_samples(runs, cpu, "Kokkos tuned", None, "512x512x512", "best")
+        self.assertAlmostEqual(min(samples), (1.17e10 + 0.97e10) / 2, delta=1e3, msg="the mean of the slowest runs")
+        self.assertAlmostEqual(max(samples), (1.19e10 + 0.99e10) / 2, delta=1e3, msg="the mean of the fastest runs")
+        low, high, between, within = pp.machine_spread(runs, cpu, ["512x512x512"])
+        self.assertEqual((low, high), (2, 2))
+        self.assertAlmostEqual(between, 1.18 / 0.98, places=4, msg="Kokkos tuned's machines differ most")
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        text = []
+        pp.first_page(text.append, plt, [self.d, other], None, None, other)
+        screen = "\n".join(text)
+        screen = screen[:screen.index(fs.SCREEN_END)]
+        self.assertIn("16-core Xeon 2 + 3 or 3 + 3", screen, "the runs a cell on each machine")
+        self.assertIn("16-core Xeon 2 + 3 or 3 + 3 (2 machines weighted alike: medians up to 1.20 x apart", screen)
+        self.assertRegex(screen, r"\| x86 CPUs \(x\): 16-core Xeon, 512\^3 \| 1\.00 \[[^|]*\] \| 0\.97 ",
+                         "hand-written the fastest code, Kokkos 1.08 / 1.1125 of it")
+
+    def test_machines_alike_averages_the_machines_quantiles(self):
+        self.assertEqual(pp.machines_alike([[3.0, 1.0, 2.0]]), [3.0, 1.0, 2.0], "one machine: as it is")
+        self.assertEqual(pp.machines_alike([[1.0, 2.0, 3.0], [5.0, 6.0, 7.0]]), [3.0, 4.0, 5.0])
+        self.assertEqual(pp.machines_alike([[2.0], [4.0]]), [3.0])
+        # five runs on one machine, two on the other: the median is the mean of the two medians, not the pool's
+        merged = pp.machines_alike([[10.0, 11.0, 12.0, 13.0, 14.0], [1.0, 3.0]])
+        self.assertEqual(len(merged), 5)
+        self.assertEqual(sorted(merged), merged)
+        self.assertAlmostEqual(merged[2], (12.0 + 2.0) / 2)
+        self.assertEqual((merged[0], merged[-1]), ((10.0 + 1.0) / 2, (14.0 + 3.0) / 2))
+        merged = pp.machines_alike([[1.0, 2.0, 3.0, 4.0], [10.0, 20.0, 30.0, 40.0]])  # even counts: made odd
+        self.assertEqual(len(merged), 5)
+        self.assertAlmostEqual(merged[2], (2.5 + 25.0) / 2)
 
     def test_cpu_models_in_a_word(self):
         self.assertEqual(pp.cpu_model("Intel(R) Xeon(R) Processor"), "Xeon")
@@ -247,11 +309,17 @@ class FirstPageTable(unittest.TestCase):
                       "**hand-written**, 11% ahead of Kokkos tuned (single steps: tie) |", screen)
         self.assertIn("| x86 CPUs (x): 16 cores, 512^3 | 0.62 | 1.00 | 0.75 | none named: cells of one run", screen)
         cpu_and_cuda = 2 / (1 / 1.0 + 1 / 0.625)
-        self.assertIn(f"| NVIDIA GPUs (CUDA) and x86 CPUs: H100, 16 cores, 512^3 | {cpu_and_cuda:.2f} |", screen)
+        # each row says its platforms' weights: the GPU counts once a toolchain in "all of these"
+        self.assertIn(f"| NVIDIA GPUs (CUDA) and x86 CPUs: H100, 16 cores (1/2 each), 512^3 | {cpu_and_cuda:.2f} |",
+                      screen)
+        self.assertIn("| all of these: H100 2/3, 16 cores 1/3, 512^3 |", screen)
         self.assertIn("- Built at commit `abc`. [Terms](#terms).", screen)
         self.assertIn("; compilers: CUDA x, OpenMP offload x, CPU x. ", text)  # below the screen
-        self.assertIn("- Fewer than five runs at 512^3: H100 CUDA (2), H100 OpenMP offload (1), 16 cores (1); "
-                      "why not recorded.", screen)
+        self.assertIn("- Runs a cell, interleaved: H100 1 or 2, 16 cores 1. Fewer than five: H100 at 512^3, 16 cores "
+                      "at 512^3 (why not recorded).", screen)
+        for term in ("awave: a double-precision 7-point", "PP = n / Σ(1/e)", "above 1.00: faster than it", "Best: ",
+                     "Single steps: ", "Kokkos tuned: TeamPolicy", "idiomatic: MDRange", "LayoutRight"):
+            self.assertIn(term, screen, "the legend on the screen")
         self.assertEqual(fs.problems(text, [self.d]), [])
 
     def test_the_evidence_tables_take_the_median_of_the_rounds_and_hold_rounds_by_digest(self):
@@ -335,7 +403,7 @@ class FirstPageTable(unittest.TestCase):
         screen = "\n".join(lines)
         screen = screen[:screen.index(fs.SCREEN_END)]
         self.assertIn("- Built at commit `abc`. The GPU code of `def`. [Terms](#terms).", screen)
-        self.assertRegex(screen, r"- Fewer than five runs at 512\^3: [^\n]*; planned so\.")
+        self.assertRegex(screen, r"Fewer than five: H100 at 512\^3[^\n]* \(planned so\)\.")
         self.assertIn("- A line.", screen)
         self.assertEqual(screen.count("The GPU code of `def`"), 1, "said once, after the commits")
 
@@ -348,9 +416,13 @@ class FirstPageTable(unittest.TestCase):
         row = next(ln for ln in text.splitlines() if ln.startswith("| x86 CPUs (x): 16 cores, 512^3"))
         self.assertEqual(fs.problems(text.replace(row + "\n", ""), [self.d]),
                          ["row 'x86 CPUs (x): 16 cores, 512^3' missing"])
-        wordy = text.replace("- Cell: PP", "- Cell: " + "word " * 100 + "PP")
+        screen = text[text.index(fs.HEADING) + len(fs.HEADING):text.index(fs.SCREEN_END)]
+        words = fs.screen_words(" ".join(ln for ln in screen.splitlines() if not ln.startswith("|")))
+        wordy = text.replace("- PP = n", "- " + "word " * (fs.SCREEN_WORDS - words + 1) + "PP = n")
         self.assertEqual(len(fs.problems(wordy, [self.d])), 1)
-        self.assertIn("words of prose (at most 100)", fs.problems(wordy, [self.d])[0])
+        self.assertIn(f"words of prose (at most {fs.SCREEN_WORDS})", fs.problems(wordy, [self.d])[0])
+        self.assertEqual(fs.problems(text.replace("- PP = n", "- " + "word " * (fs.SCREEN_WORDS - words) + "PP = n"),
+                                     [self.d]), [], "at the budget: no problem")
         second = text.replace(fs.SCREEN_END, "| another | table |\n" + fs.SCREEN_END)
         self.assertIn("2 tables (one)", fs.problems(second, [self.d]))
         self.assertEqual(fs.problems(text.replace(fs.SCREEN_END, ""), [self.d]),
