@@ -3,6 +3,8 @@
 // a parameter changed, random runs of bytes anywhere.
 #pragma once
 
+#include "io/integrity.hpp"
+
 #include <hdf5.h>
 
 #include <cstdint>
@@ -83,6 +85,66 @@ inline void set_dt(const std::string& path, double dt) {
   H5Fclose(file);
 }
 
+// Attribute `name` of group `group` written as the given values, in the attribute's own type (HDF5 converts).
+template <class T>
+inline void set_attribute(const std::string& path, const std::string& group, const std::string& name,
+                          const std::vector<T>& values, hid_t memory_type) {
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  const hid_t g = H5Gopen2(file, group.c_str(), H5P_DEFAULT);
+  const hid_t attr = H5Aopen(g, name.c_str(), H5P_DEFAULT);
+  const bool ok = attr >= 0 && H5Awrite(attr, memory_type, values.data()) >= 0;
+  H5Aclose(attr);
+  H5Gclose(g);
+  if (H5Fclose(file) < 0 || !ok) throw std::runtime_error("cannot set " + group + " " + name + " in " + path);
+}
+inline void set_int_attribute(const std::string& path, const std::string& group, const std::string& name, int value) {
+  set_attribute<int>(path, group, name, {value}, H5T_NATIVE_INT);
+}
+// NSteps alone, as one damaged attribute.
+inline void set_nsteps(const std::string& path, std::int64_t nsteps) {
+  set_attribute<std::int64_t>(path, "/VTKHDF/Steps", "NSteps", {nsteps}, H5T_NATIVE_INT64);
+}
+// /awave_integrity committed as given: {snapshots, checkpoints, crc}.
+inline void set_committed_raw(const std::string& path, const std::vector<std::int64_t>& values) {
+  set_attribute<std::int64_t>(path, "/awave_integrity", "committed", values, H5T_NATIVE_INT64);
+}
+
+// u and u_prev of snapshot slot `slot` exchanged, their plane checksums with them ([slot][fields][nx]).
+inline void swap_fields(const std::string& path, hsize_t slot) {
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  bool ok = true;
+  auto exchange = [&](const char* a_path, const char* b_path, int rank, const hsize_t* start_a, const hsize_t* start_b,
+                      const hsize_t* count, hid_t type, std::size_t n, std::size_t bytes) {
+    const hid_t a = H5Dopen2(file, a_path, H5P_DEFAULT), b = H5Dopen2(file, b_path, H5P_DEFAULT);
+    const hid_t sa = H5Dget_space(a), sb = H5Dget_space(b), mem = H5Screate_simple(rank, count, nullptr);
+    H5Sselect_hyperslab(sa, H5S_SELECT_SET, start_a, nullptr, count, nullptr);
+    H5Sselect_hyperslab(sb, H5S_SELECT_SET, start_b, nullptr, count, nullptr);
+    std::vector<unsigned char> va(n * bytes), vb(n * bytes);
+    ok = ok && H5Dread(a, type, mem, sa, H5P_DEFAULT, va.data()) >= 0 &&
+         H5Dread(b, type, mem, sb, H5P_DEFAULT, vb.data()) >= 0 &&
+         H5Dwrite(a, type, mem, sa, H5P_DEFAULT, vb.data()) >= 0 &&
+         H5Dwrite(b, type, mem, sb, H5P_DEFAULT, va.data()) >= 0;
+    H5Sclose(mem);
+    H5Sclose(sb);
+    H5Sclose(sa);
+    H5Dclose(b);
+    H5Dclose(a);
+  };
+  const hid_t u = H5Dopen2(file, "/VTKHDF/PointData/u", H5P_DEFAULT);
+  const hid_t space = H5Dget_space(u);
+  hsize_t d[4] = {};
+  H5Sget_simple_extent_dims(space, d, nullptr);
+  H5Sclose(space);
+  H5Dclose(u);
+  const hsize_t at[4] = {slot, 0, 0, 0}, count[4] = {1, d[1], d[2], d[3]};
+  exchange("/VTKHDF/PointData/u", "/VTKHDF/PointData/u_prev", 4, at, at, count, H5T_NATIVE_DOUBLE,
+           std::size_t(d[1] * d[2] * d[3]), sizeof(double));
+  const hsize_t sum_u[3] = {slot, 0, 0}, sum_prev[3] = {slot, 1, 0}, sum_count[3] = {1, 1, d[3]};
+  exchange("/awave_integrity/planes", "/awave_integrity/planes", 3, sum_u, sum_prev, sum_count, H5T_NATIVE_UINT32,
+           std::size_t(d[3]), sizeof(std::uint32_t));
+  if (H5Fclose(file) < 0 || !ok) throw std::runtime_error("cannot swap u and u_prev in " + path);
+}
+
 // Adds `delta` to one value of a static PointData array ("sos" or "damp", [1][nz][ny][nx]) at
 // (i, j, k), through HDF5: the stored checksums stay as written, as after a flipped bit on disk.
 inline void add_to_static_value(const std::string& path, const std::string& array, hsize_t i, hsize_t j, hsize_t k,
@@ -122,6 +184,66 @@ inline void set_interrupted_commit(const std::string& path, std::int64_t nsteps,
   H5Aclose(count);
   H5Gclose(steps);
   if (H5Fclose(file) < 0 || !written) throw std::runtime_error("cannot plant an interrupted commit in " + path);
+}
+
+// What a kill between two commits leaves: every count (NSteps, each Steps array, the checksummed count) at
+// `snapshots`, the checkpoints' as they were, and /wave_params complete 0.
+inline void set_committed_snapshots(const std::string& path, std::int64_t snapshots) {
+  set_interrupted_commit(path, snapshots, "Values", hsize_t(snapshots));
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  bool written = true;
+  for (const char* name : {"u", "u_prev", "sos", "damp"}) {
+    const std::string array = std::string("/VTKHDF/Steps/PointDataOffsets/") + name;
+    if (H5Lexists(file, array.c_str(), H5P_DEFAULT) <= 0) continue;
+    const hid_t ds = H5Dopen2(file, array.c_str(), H5P_DEFAULT);
+    const hsize_t length = hsize_t(snapshots);
+    written = written && H5Dset_extent(ds, &length) >= 0;
+    H5Dclose(ds);
+  }
+  const hid_t integrity = H5Gopen2(file, "/awave_integrity", H5P_DEFAULT);
+  const hid_t committed = H5Aopen(integrity, "committed", H5P_DEFAULT);
+  std::int64_t counts[3] = {};
+  written = written && H5Aread(committed, H5T_NATIVE_INT64, counts) >= 0;
+  counts[0] = snapshots;
+  counts[2] = std::int64_t(awave::committed_record(counts[0], counts[1]));
+  written = written && H5Awrite(committed, H5T_NATIVE_INT64, counts) >= 0;
+  H5Aclose(committed);
+  H5Gclose(integrity);
+  if (H5Fclose(file) < 0 || !written) throw std::runtime_error("cannot set the committed snapshots of " + path);
+}
+
+// Slots a and b of dataset `path_in_file` swapped (its first dimension), as swapping their chunk pointers in its
+// index does: each slot's bytes intact, in the other's place.
+inline void swap_slots(const std::string& path, const std::string& path_in_file, hsize_t a, hsize_t b) {
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  const hid_t ds = H5Dopen2(file, path_in_file.c_str(), H5P_DEFAULT);
+  const hid_t space = H5Dget_space(ds);
+  const int rank = H5Sget_simple_extent_ndims(space);
+  std::vector<hsize_t> dims(std::size_t(rank > 0 ? rank : 1));
+  H5Sget_simple_extent_dims(space, dims.data(), nullptr);
+  const hid_t type = H5Dget_type(ds);
+  const std::size_t bytes = H5Tget_size(type);
+  std::vector<hsize_t> count = dims;
+  count[0] = 1;
+  std::size_t n = 1;
+  for (int d = 1; d < rank; ++d) n *= std::size_t(dims[std::size_t(d)]);
+  std::vector<unsigned char> va(n * bytes), vb(n * bytes);
+  const hid_t mem = H5Screate_simple(rank, count.data(), nullptr);
+  auto at = [&](hsize_t slot) {
+    std::vector<hsize_t> start(std::size_t(rank), 0);
+    start[0] = slot;
+    H5Sselect_hyperslab(space, H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr);
+    return space;
+  };
+  bool ok = H5Dread(ds, type, mem, at(a), H5P_DEFAULT, va.data()) >= 0 &&
+            H5Dread(ds, type, mem, at(b), H5P_DEFAULT, vb.data()) >= 0 &&
+            H5Dwrite(ds, type, mem, at(a), H5P_DEFAULT, vb.data()) >= 0 &&
+            H5Dwrite(ds, type, mem, at(b), H5P_DEFAULT, va.data()) >= 0;
+  H5Sclose(mem);
+  H5Tclose(type);
+  H5Sclose(space);
+  H5Dclose(ds);
+  if (H5Fclose(file) < 0 || !ok) throw std::runtime_error("cannot swap slots of " + path_in_file + " in " + path);
 }
 
 // One random damage of the kinds a flaky copy makes: 1, 4 or 32 random bytes overwritten, a

@@ -124,8 +124,8 @@ MUTANTS = [
     ("output over MPI: every commit flush syncs the file", "src/parallel/process_group.cpp",
      "if (!io_layer.file_sync) return MPI_SUCCESS;", "", "^mpi\\.output_hints", "host-mpi"),
     ("compare: sos and damp through the first file's checksums on both sides", "src/io/compare.cpp",
-     "                            &b.sums.static_planes[std::size_t(s) * nx],",
-     "                            &a.sums.static_planes[std::size_t(s) * nx],", "^Compare\\.AChangedSpeed"),
+     "unbound(&b.sums.static_planes[std::size_t(s) * nx], b,", "unbound(&a.sums.static_planes[std::size_t(s) * nx], a,",
+     "^Compare\\.AChangedSpeed"),
     ("compare: dx not compared", "src/io/compare.cpp",
      "  if (pa.dx != pb.dx) refuse(\"dx\", fmt::format(\"{}\", pa.dx), fmt::format(\"{}\", pb.dx));\n", "",
      "^Compare\\.FilesThatCannot"),
@@ -188,6 +188,16 @@ MUTANTS = [
      "^Integrity\\."),
     ("integrity: a time counter that does not increase taken as intact", "src/io/integrity.cpp",
      "    if (before >= 0 && time <= steps[std::size_t(before)]) {", "    if (false) {", "^Integrity\\."),
+    # Issue 81 items 3 and 4: checksums bound to what they cover, counts that cannot shrink unsaid.
+    ("integrity: plane checksums bound to no slot or field", "src/io/integrity.cpp",
+     "  if (scheme < 2) return 0;\n", "  return 0;\n", "^Integrity\\.PlanesMoved"),
+    ("integrity: the counts not held to the checksummed count", "src/io/integrity.cpp",
+     "  if (r.scheme >= 2) r.count_damage = count_damage(c, *sums);\n", "", "^Integrity\\.ACountThatShrinks"),
+    ("integrity: NSteps not among the counts checked", "src/io/integrity.cpp",
+     "  if (c.nsteps != snapshots) off.push_back", "  if (false) off.push_back", "^Integrity\\.ACountThatShrinks"),
+    ("integrity: an unknown checksum scheme read as scheme 1", "src/io/integrity.cpp",
+     "  if (r.scheme != 1 && r.scheme != kChecksumScheme)\n", "  if (false)\n",
+     "^Integrity\\.AFileReadUnderTheOtherChecksumScheme"),
 ]
 
 

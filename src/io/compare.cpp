@@ -41,8 +41,7 @@ struct FieldPair {
   std::string field;    // u, u_prev, sos, damp
   std::string dataset;  // the same path in both files
   int64_t slot_a = 0, slot_b = 0;
-  const std::uint32_t* sums_a = nullptr;  // nx plane checksums each
-  const std::uint32_t* sums_b = nullptr;
+  std::vector<std::uint32_t> sums_a, sums_b;  // the nx planes' checksums of their values alone (unbound)
   int value_bytes = 8;
   std::vector<int> differing_planes;  // where the checksums differ
 };
@@ -126,6 +125,17 @@ struct Common {
   std::vector<int64_t> snapshot_steps, checkpoint_steps;
 };
 
+// The nx checksums at `sums` of the values alone: each plane's binding to what it is taken off (io/integrity.hpp),
+// so that files of other schemes or slots compare by their values.
+std::vector<std::uint32_t> unbound(const std::uint32_t* sums, const File& f, ChecksumSeries series, int field,
+                                   int64_t slot, int value_bytes) {
+  const WaveParams& p = f.contents.params;
+  const std::size_t plane_bytes = std::size_t(p.ny()) * std::size_t(p.nz()) * std::size_t(value_bytes);
+  std::vector<std::uint32_t> values(sums, sums + p.nx());
+  for (int i = 0; i < p.nx(); ++i) values[std::size_t(i)] ^= plane_binding(f.sums.scheme, series, field, slot, i, plane_bytes);
+  return values;
+}
+
 Common common_fields(const File& a, const File& b) {
   Common common;
   const int nx = a.contents.params.nx();
@@ -136,13 +146,13 @@ Common common_fields(const File& a, const File& b) {
                             std::string(kSnapshotArrays) + "/" + name,
                             0,
                             0,
-                            &a.sums.static_planes[std::size_t(s) * nx],
-                            &b.sums.static_planes[std::size_t(s) * nx],
+                            unbound(&a.sums.static_planes[std::size_t(s) * nx], a, ChecksumSeries::statics, s, 0, 8),
+                            unbound(&b.sums.static_planes[std::size_t(s) * nx], b, ChecksumSeries::statics, s, 0, 8),
                             8,
                             {}});
   }
   // One series (snapshots or checkpoints): entries at the same step, their slots from slot_of.
-  auto add_series = [&](const char* kind, const char* group, const std::vector<int64_t>& steps_a,
+  auto add_series = [&](const char* kind, const char* group, ChecksumSeries series, const std::vector<int64_t>& steps_a,
                         const std::vector<int64_t>& steps_b, auto slot_a_of, auto slot_b_of,
                         const SeriesChecksums& sums_a, const SeriesChecksums& sums_b, int value_bytes,
                         std::vector<int64_t>& compared) {
@@ -157,20 +167,23 @@ Common common_fields(const File& a, const File& b) {
                                 std::string(group) + "/" + kFieldNames[f],
                                 slot_a,
                                 slot_b,
-                                &sums_a.planes[std::size_t((slot_a * sums_a.fields + f) * nx)],
-                                &sums_b.planes[std::size_t((slot_b * sums_b.fields + f) * nx)],
+                                unbound(&sums_a.planes[std::size_t((slot_a * sums_a.fields + f) * nx)], a, series,
+                                        f, slot_a, value_bytes),
+                                unbound(&sums_b.planes[std::size_t((slot_b * sums_b.fields + f) * nx)], b, series,
+                                        f, slot_b, value_bytes),
                                 value_bytes,
                                 {}});
     }
   };
   add_series(
-      "snapshot", kSnapshotArrays, a.snapshot_steps, b.snapshot_steps,
+      "snapshot", kSnapshotArrays, ChecksumSeries::snapshots, a.snapshot_steps, b.snapshot_steps,
       [&](std::size_t n) { return a.contents.offsets.at("u")[n]; },
       [&](std::size_t n) { return b.contents.offsets.at("u")[n]; }, a.sums.snapshots, b.sums.snapshots,
       a.contents.value_bytes.at("u"), common.snapshot_steps);
   if (a.contents.checkpoints && b.contents.checkpoints) {   // both or neither: the same precision and fields
     auto index = [](std::size_t n) { return int64_t(n); };  // checkpoint n is in slot n
-    add_series("checkpoint", kCheckpointGroup, a.contents.checkpoints->steps, b.contents.checkpoints->steps, index,
+    add_series("checkpoint", kCheckpointGroup, ChecksumSeries::checkpoints, a.contents.checkpoints->steps,
+               b.contents.checkpoints->steps, index,
                index, *a.sums.checkpoints, *b.sums.checkpoints, 8, common.checkpoint_steps);
   }
   return common;
@@ -312,6 +325,7 @@ std::optional<std::string> first_damage(const IntegrityReport& r) {
         return fmt::format("{} {} of {} is DAMAGED: {} (step {})", kind, n, series->count, *series->damage[n],
                            series->steps[n]);
   }
+  if (r.count_damage) return "DAMAGED: " + *r.count_damage;
   if (r.static_damage) return "DAMAGED: " + *r.static_damage;
   return std::nullopt;
 }

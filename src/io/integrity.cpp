@@ -3,6 +3,7 @@
 #include "io/vtkhdf.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -75,16 +76,33 @@ std::uint32_t field_digest(WaveImpl& impl, const PaddedGeometry& g, std::size_t 
   return digest_of_planes(sums);
 }
 
-std::uint32_t snapshot_record(int64_t time, int64_t slot_u, int64_t slot_u_prev, const WaveParams& p,
-                              int boundary_layers) {
+std::uint32_t plane_binding(int scheme, ChecksumSeries series, int field, int64_t slot, int plane,
+                            std::size_t plane_bytes) {
+  if (scheme < 2) return 0;
+  const int64_t what[] = {scheme, int64_t(series), field, slot, plane};
+  const uLong head = crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(what), sizeof what);
+  return std::uint32_t(crc32_combine(head, 0, z_off_t(plane_bytes)));
+}
+
+std::uint32_t snapshot_record(int scheme, ChecksumSeries series, int64_t entry, int64_t time, int64_t slot_u,
+                              int64_t slot_u_prev, const WaveParams& p, int boundary_layers) {
   // Fixed-size fields in a fixed order; the values as the file stores them.
   const int64_t ints[] = {time,         slot_u,         slot_u_prev, p.nx(), p.ny(), p.nz(), int64_t(p.end_step()),
                           p.out_period, boundary_layers};
   const double reals[] = {p.dx, p.dt};
   uLong crc = crc32(0L, Z_NULL, 0);
+  if (scheme >= 2) {
+    const int64_t what[] = {scheme, int64_t(series), entry};
+    crc = crc32(crc, reinterpret_cast<const Bytef*>(what), sizeof what);
+  }
   crc = crc32(crc, reinterpret_cast<const Bytef*>(ints), sizeof ints);
   crc = crc32(crc, reinterpret_cast<const Bytef*>(reals), sizeof reals);
   return std::uint32_t(crc);
+}
+
+std::uint32_t committed_record(int64_t snapshots, int64_t checkpoints) {
+  const int64_t what[] = {kChecksumScheme, snapshots, checkpoints};
+  return std::uint32_t(crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(what), sizeof what));
 }
 
 std::optional<int64_t> SeriesReport::newest_intact() const {
@@ -131,7 +149,7 @@ void continue_row_crcs(const Stored* values, int nx, int ny, int nk, std::vector
 // a plane are joined with crc32_combine. (Batches of x-planes read a few values of every row of
 // every chunk: 134 s to verify a 512^3 file on the build machine.)
 std::optional<int> first_bad_plane(const std::string& path, const std::string& dataset, int64_t t, int value_bytes,
-                                   const std::uint32_t* sums) {
+                                   const std::uint32_t* sums, int scheme, ChecksumSeries series, int field) {
   int nx = 0, ny = 0, nz = 0;
   std::vector<uLong> rows;  // [i][j]: the CRC of row (i, j) so far
   read_vtkhdf_kslabs(path, dataset, t, nx, ny, nz, [&](const KSlab& slab) {
@@ -148,7 +166,8 @@ std::optional<int> first_bad_plane(const std::string& path, const std::string& d
   for (int i = 0; i < nx; ++i) {
     uLong crc = rows[std::size_t(i) * ny];
     for (int j = 1; j < ny; ++j) crc = crc32_combine_op(crc, rows[std::size_t(i) * ny + j], join);
-    if (std::uint32_t(crc) != sums[i]) return i;
+    const std::size_t plane_bytes = std::size_t(ny) * std::size_t(nz) * std::size_t(value_bytes);
+    if ((std::uint32_t(crc) ^ plane_binding(scheme, series, field, t, i, plane_bytes)) != sums[i]) return i;
   }
   return std::nullopt;
 }
@@ -157,10 +176,10 @@ std::optional<int> first_bad_plane(const std::string& path, const std::string& d
 // holds `steps[n]` in slot slots[n] of the datasets group/u (and group/u_prev where stored).
 // prev_slots: u_prev's slot of each entry, where the file says it apart from u's (PointDataOffsets).
 // fields: how many arrays the series holds (u, u_prev: 2), which its checksums must cover.
-SeriesReport check_series(const std::string& path, const std::string& group, const std::vector<int64_t>& steps,
-                          const std::vector<int64_t>& slots, const std::vector<int64_t>& prev_slots, int64_t slot_count,
-                          int fields, int value_bytes, const SeriesChecksums& sums, const VtkHdfContents& c,
-                          bool newest_only) {
+SeriesReport check_series(const std::string& path, const std::string& group, ChecksumSeries series,
+                          const std::vector<int64_t>& steps, const std::vector<int64_t>& slots,
+                          const std::vector<int64_t>& prev_slots, int64_t slot_count, int fields, int value_bytes,
+                          const SeriesChecksums& sums, int scheme, const VtkHdfContents& c, bool newest_only) {
   SeriesReport r;
   r.count = int64_t(steps.size());
   r.steps = steps;
@@ -179,7 +198,8 @@ SeriesReport check_series(const std::string& path, const std::string& group, con
     record_ok[std::size_t(e)] = (prev_slots.empty() || prev_slots[std::size_t(e)] == slot_prev) && slot >= 0 &&
                                 slot < slot_count &&
                                 sums.records[std::size_t(slot)] ==
-                                    snapshot_record(steps[std::size_t(e)], slot, slot_prev, p, c.n_boundary_layers);
+                                    snapshot_record(scheme, series, e, steps[std::size_t(e)], slot, slot_prev, p,
+                                                    c.n_boundary_layers);
     nearest_match[std::size_t(e)] = last;
     if (record_ok[std::size_t(e)]) last = e;
   }
@@ -199,7 +219,7 @@ SeriesReport check_series(const std::string& path, const std::string& group, con
         const char* name = a == 0 ? "u" : "u_prev";
         try {
           if (auto bad = first_bad_plane(path, group + "/" + name, slot, value_bytes,
-                                         &sums.planes[std::size_t((slot * fields + a) * nx)]))
+                                         &sums.planes[std::size_t((slot * fields + a) * nx)], scheme, series, a))
             why = fmt::format("{} x-plane {} does not match its checksum", name, *bad);
         } catch (const std::exception& e) {
           why = fmt::format("{} cannot be read ({})", name, e.what());
@@ -209,6 +229,26 @@ SeriesReport check_series(const std::string& path, const std::string& group, con
     if (newest_only && !why) break;  // the older ones are not needed
   }
   return r;
+}
+
+// Scheme 2: NSteps, every Steps array's length and the checkpoints' steps against the checksummed counts; what
+// disagrees, or nothing. (A reader such as ParaView takes NSteps: a count that shrank loses snapshots unsaid.)
+std::optional<std::string> count_damage(const VtkHdfContents& c, const VtkHdfChecksums& sums) {
+  if (!sums.committed) return "its checksummed count (/awave_integrity committed) is missing";
+  const auto& [snapshots, checkpoints, crc] = *sums.committed;
+  if (crc < 0 || crc > 0xffffffffLL || std::uint32_t(crc) != committed_record(snapshots, checkpoints))
+    return "its checksummed count (/awave_integrity committed) does not match its checksum";
+  std::vector<std::string> off;
+  if (c.nsteps != snapshots) off.push_back(fmt::format("NSteps {}", c.nsteps));
+  if (int64_t(c.step_values.size()) != snapshots) off.push_back(fmt::format("Steps/Values {}", c.step_values.size()));
+  for (const auto& [name, array] : c.offsets)
+    if (int64_t(array.size()) != snapshots)
+      off.push_back(fmt::format("PointDataOffsets/{} {}", name, array.size()));
+  const int64_t kept = c.checkpoints ? int64_t(c.checkpoints->steps.size()) : 0;
+  if (kept != checkpoints) off.push_back(fmt::format("{} checkpoints", kept));
+  if (off.empty()) return std::nullopt;
+  return fmt::format("its counts disagree with the checksummed ones ({} snapshots, {} checkpoints): {}", snapshots,
+                     checkpoints, fmt::join(off, ", "));
 }
 
 }  // namespace
@@ -233,27 +273,34 @@ IntegrityReport check_integrity(const std::string& path, bool newest_only) {
   const std::optional<VtkHdfChecksums> sums = read_vtkhdf_checksums(path);
   if (!sums) return r;
   r.has_checksums = true;
+  r.scheme = sums->scheme;
+  if (r.scheme != 1 && r.scheme != kChecksumScheme)
+    throw std::runtime_error(fmt::format("its checksum scheme {} is not one this awave knows (1, {})", r.scheme,
+                                         kChecksumScheme));
+  if (r.scheme >= 2) r.count_damage = count_damage(c, *sums);
   const WaveParams& p = c.params;
   if (int64_t(sums->static_planes.size()) != 2 * p.nx())
     throw std::runtime_error("its checksum arrays do not match its shape (damaged)");
   std::vector<int64_t> prev_slots;
   if (c.offsets.count("u_prev")) prev_slots.assign(c.offsets.at("u_prev").begin(), c.offsets.at("u_prev").begin() + n);
   if (!newest_only || !c.checkpoints)
-    r.snapshots = check_series(path, kSnapshotArrays, values, slots, prev_slots, c.dims.at("u")[0],
-                               c.dims.count("u_prev") ? 2 : 1, c.value_bytes.at("u"), sums->snapshots, c, newest_only);
+    r.snapshots = check_series(path, kSnapshotArrays, ChecksumSeries::snapshots, values, slots, prev_slots,
+                               c.dims.at("u")[0], c.dims.count("u_prev") ? 2 : 1, c.value_bytes.at("u"),
+                               sums->snapshots, r.scheme, c, newest_only);
   if (c.checkpoints) {
     if (!sums->checkpoints) throw std::runtime_error("its checkpoints have no checksums (damaged)");
     std::vector<int64_t> cslots(c.checkpoints->steps.size());
     for (std::size_t s = 0; s < cslots.size(); ++s) cslots[s] = int64_t(s);
-    r.checkpoints = check_series(path, kCheckpointGroup, c.checkpoints->steps, cslots, {}, c.checkpoints->slots, 2, 8,
-                                 *sums->checkpoints, c, newest_only);
+    r.checkpoints = check_series(path, kCheckpointGroup, ChecksumSeries::checkpoints, c.checkpoints->steps, cslots, {},
+                                 c.checkpoints->slots, 2, 8, *sums->checkpoints, r.scheme, c, newest_only);
   }
   if (!newest_only) {
     for (int a = 0; a < 2 && !r.static_damage; ++a) {
       const char* name = a == 0 ? "sos" : "damp";
       try {
         if (auto bad = first_bad_plane(path, std::string(kSnapshotArrays) + "/" + name, 0, 8,
-                                       &sums->static_planes[std::size_t(a * p.nx())]))
+                                       &sums->static_planes[std::size_t(a * p.nx())], r.scheme,
+                                       ChecksumSeries::statics, a))
           r.static_damage = fmt::format("{} x-plane {} does not match its checksum", name, *bad);
       } catch (const std::exception& e) {
         r.static_damage = fmt::format("{} cannot be read ({})", name, e.what());

@@ -41,11 +41,31 @@ std::uint32_t field_digest(const double* padded, const PaddedGeometry& g);
 // A slab holding a NaN or Inf takes the whole copy instead, whose scan records it (first_non_finite).
 std::uint32_t field_digest(WaveImpl& impl, const PaddedGeometry& g, std::size_t slab_bytes = std::size_t(64) << 20);
 
-// The CRC-32 of what locates snapshot or checkpoint n: its time counter, its slots in u and
-// u_prev (-1 where u_prev is not stored), and the run's parameters as stored in /wave_params (shape, dx, dt, end step,
-// out_period, layers).
-std::uint32_t snapshot_record(int64_t time, int64_t slot_u, int64_t slot_u_prev, const WaveParams& params,
-                              int boundary_layers);
+// The checksum schemes, as /wave_params "checksums" names them. 1: a plane's CRC-32 covers its values alone, a
+// record its time, slots and the parameters. 2 (issue 81): a plane's CRC-32 covers what it is (its series, field,
+// slot and plane) and then its values, so that a plane moved to another slot or field no longer verifies; a record
+// also names the scheme, its series and its entry; and /awave_integrity "committed" holds the committed counts with
+// their CRC, so that a count that shrinks is seen. A file read under the other scheme verifies nothing, so a damaged
+// "checksums" cannot pass a file off as the scheme without these checks.
+constexpr int kChecksumScheme = 2;
+enum class ChecksumSeries : int { snapshots = 0, checkpoints = 1, statics = 2 };
+
+// What turns a plane's CRC-32 of its values into its stored checksum (XOR): under scheme 2, crc32(what || values) =
+// crc32(what) shifted past the values, XOR crc32(values) (CRC-32 is linear: zlib's crc32_combine); 0 under scheme 1.
+// field: u 0, u_prev 1 (statics: sos 0, damp 1); slot: the time slot (statics 0); plane: the global x-plane;
+// plane_bytes: its stored values' bytes.
+std::uint32_t plane_binding(int scheme, ChecksumSeries series, int field, int64_t slot, int plane,
+                            std::size_t plane_bytes);
+
+// The CRC-32 of what locates entry `entry` of a series: its time counter, its slots in u and u_prev (-1 where
+// u_prev is not stored), and the run's parameters as stored in /wave_params (shape, dx, dt, end step, out_period,
+// layers); under scheme 2 also the scheme, the series and the entry.
+std::uint32_t snapshot_record(int scheme, ChecksumSeries series, int64_t entry, int64_t time, int64_t slot_u,
+                              int64_t slot_u_prev, const WaveParams& params, int boundary_layers);
+
+// Scheme 2's committed counts: the CRC-32 of the scheme and the counts of snapshots and checkpoints, which the
+// writer updates with NSteps in each commit's flush.
+std::uint32_t committed_record(int64_t snapshots, int64_t checkpoints);
 
 // How one time series of a file stands (the snapshots, or the separate checkpoints).
 struct SeriesReport {
@@ -58,6 +78,10 @@ struct SeriesReport {
 // How a file stands.
 struct IntegrityReport {
   bool has_checksums = false;  // false: written before checksums (nothing can be verified)
+  int scheme = 0;              // the checksum scheme (kChecksumScheme's comment), where it has checksums
+  // Scheme 2: how the counts of NSteps, the Steps arrays and the checkpoints' steps stand against the checksummed
+  // count, where they do not all equal it (a kill inside a commit's flush, or damage); nothing where they do.
+  std::optional<std::string> count_damage;
   SeriesReport snapshots;
   std::optional<SeriesReport> checkpoints;   // where the file keeps them apart (io/output_layout.hpp)
   std::optional<std::string> static_damage;  // sos / damp

@@ -84,6 +84,11 @@ RestartPoint read_restart_point(const std::string& path) {
                            steps[std::size_t(*intact)], loses);
     }
     start = *intact;
+    if (integrity.count_damage) {  // the entries every count agrees on are what it restarts from
+      skipped = true;
+      notice += fmt::format("{}restart file '{}': {}: continuing from the newest {} they all count", notice.empty() ? "" : "; ",
+                            path, *integrity.count_damage, kind);
+    }
   }
   int64_t slot = start;
   if (!separate) {

@@ -348,16 +348,18 @@ void write_record(hid_t ds, hsize_t n, std::uint32_t value, const Part& part) {
   check(H5Dwrite(ds, H5T_NATIVE_UINT32, mem, space, part.dxpl, &value), "write a snapshot record");
 }
 
-// The checksums of a static array's planes: value_at(i, j, k), i local.
+// The checksums of static array `field`'s planes (sos 0, damp 1): value_at(i, j, k), i local.
 template <class ValueAt>
-std::vector<std::uint32_t> static_plane_checksums(const Part& part, int ny, int nz, ValueAt value_at) {
+std::vector<std::uint32_t> static_plane_checksums(const Part& part, int field, int ny, int nz, ValueAt value_at) {
   std::vector<std::uint32_t> sums(part.ni);
   const PaddedGeometry one{1, ny, nz};
   std::vector<double> plane(one.size());
+  const std::size_t plane_bytes = std::size_t(ny) * std::size_t(nz) * sizeof(double);
   for (hsize_t i = 0; i < part.ni; ++i) {
     for (int j = 0; j < ny; ++j)
       for (int k = 0; k < nz; ++k) plane[one.index(1, j + 1, k + 1)] = value_at(int(i), j, k);
-    sums[i] = plane_checksum<double>(plane.data(), one, 1);
+    sums[i] = plane_checksum<double>(plane.data(), one, 1) ^
+              plane_binding(kChecksumScheme, ChecksumSeries::statics, field, 0, int(part.i0 + i), plane_bytes);
   }
   return sums;
 }
@@ -387,13 +389,17 @@ void create_series_checksums(hid_t group, VtkHdfWriter::Series& series, hsize_t 
 // One field of a series' slot: its values (converted to Stored where Field differs), then its
 // plane checksums, in the stored type.
 template <class Stored, class Field>
-void write_series_field(hid_t ds, hid_t sums, int field, hsize_t t, const Field* padded, const WaveParams& global,
-                        const Part& part, const PaddedGeometry& g, VtkHdfWriter::Parts& parts) {
+void write_series_field(hid_t ds, hid_t sums, ChecksumSeries series, int field, hsize_t t, const Field* padded,
+                        const WaveParams& global, const Part& part, const PaddedGeometry& g,
+                        VtkHdfWriter::Parts& parts) {
   // The checksums on their own threads while the values are written (both only read `padded`).
   double checksum_seconds = 0;
   std::future<std::vector<std::uint32_t>> planes = std::async(std::launch::async, [&] {
     const auto start = std::chrono::steady_clock::now();
     std::vector<std::uint32_t> sums = plane_checksums<Stored>(padded, g, part.pi0, int(part.ni));
+    const std::size_t plane_bytes = std::size_t(global.ny()) * std::size_t(global.nz()) * sizeof(Stored);
+    for (hsize_t i = 0; i < part.ni; ++i)
+      sums[i] ^= plane_binding(kChecksumScheme, series, field, int64_t(t), int(part.i0 + i), plane_bytes);
     checksum_seconds = seconds_since(start);
     return sums;
   });
@@ -479,10 +485,13 @@ VtkHdfWriter::VtkHdfWriter(const std::string& path, const WaveProblem& problem, 
                      "/awave_integrity");
     write_string_attribute(integrity, "scheme",
                            layout.single_precision
-                               ? "crc32 (zlib) of each x-plane's interior values (j rows, k fastest, float32 LE); "
-                                 "records: crc32 of time, slots and /wave_params"
-                               : "crc32 (zlib) of each x-plane's interior values (j rows, k fastest, float64 LE); "
-                                 "records: crc32 of time, slots and /wave_params");
+                               ? "crc32 (zlib) of each x-plane's int64 {scheme, series, field, slot, plane} then its "
+                                 "interior values (j rows, k fastest, float32 LE); records: crc32 of {scheme, series, "
+                                 "entry}, time, slots and /wave_params; committed: counts and their crc32"
+                               : "crc32 (zlib) of each x-plane's int64 {scheme, series, field, slot, plane} then its "
+                                 "interior values (j rows, k fastest, float64 LE); records: crc32 of {scheme, series, "
+                                 "entry}, time, slots and /wave_params; committed: counts and their crc32");
+    write_attribute<int64_t>(integrity, "committed", {0, 0, int64_t(committed_record(0, 0))});
     const hsize_t nx = hsize_t(p.nx());
     create_series_checksums(integrity, snapshots_, hsize_t(slots), fields, nx);
     {
@@ -492,10 +501,12 @@ VtkHdfWriter::VtkHdfWriter(const std::string& path, const WaveProblem& problem, 
           H5Dclose, "static_planes");
       const int ny = p.ny(), nz = p.nz();
       write_checksums(statics, {0, part.i0},
-                      static_plane_checksums(part, ny, nz, [&](int, int, int k) { return problem.sos_k()[k]; }), part);
-      write_checksums(
-          statics, {1, part.i0},
-          static_plane_checksums(part, ny, nz, [&](int i, int j, int) { return problem.damp(pi0_ - 1 + i, j); }), part);
+                      static_plane_checksums(part, 0, ny, nz, [&](int, int, int k) { return problem.sos_k()[k]; }),
+                      part);
+      write_checksums(statics, {1, part.i0},
+                      static_plane_checksums(part, 1, ny, nz,
+                                             [&](int i, int j, int) { return problem.damp(pi0_ - 1 + i, j); }),
+                      part);
     }
 
     // Checkpoints apart from the snapshots (io/output_layout.hpp): u and u_prev in double with
@@ -526,7 +537,7 @@ VtkHdfWriter::VtkHdfWriter(const std::string& path, const WaveProblem& problem, 
     write_scalar_attribute<int>(wave_params_, "complete", 0);
     // Says that /awave_integrity exists: a file whose checksums were lost to damage is then
     // refused rather than taken for one written before checksums.
-    write_scalar_attribute<int>(wave_params_, "checksums", 1);
+    write_scalar_attribute<int>(wave_params_, "checksums", kChecksumScheme);
     check(H5Fflush(file_, H5F_SCOPE_GLOBAL), "flush");
   } catch (...) {
     release();
@@ -585,20 +596,24 @@ void VtkHdfWriter::write_slot(const Series& series, long time, int64_t slot, con
   const hsize_t t = hsize_t(slot);
   const double n = double(params_.interior_points()) / params_.nx() * ni_ * (series.single ? 4 : 8);
   double& bytes = &series == &snapshots_ ? parts_.snapshot_bytes : parts_.checkpoint_bytes;
+  const ChecksumSeries id = &series == &snapshots_ ? ChecksumSeries::snapshots : ChecksumSeries::checkpoints;
   for (int a = 0; a < 2 && series.data[a] >= 0; ++a) {
     const double* field = a == 0 ? state.now : state.prev;
     if (a == 0 && state.now_single)
-      write_series_field<float>(series.data[a], series.sums, a, t, state.now_single, params_, part, geometry_, parts_);
+      write_series_field<float>(series.data[a], series.sums, id, a, t, state.now_single, params_, part, geometry_,
+                                parts_);
     else if (!field)
       fail(fmt::format("no {} given for time {}", kTimeArrays[a], time));
     else if (series.single)
-      write_series_field<float>(series.data[a], series.sums, a, t, field, params_, part, geometry_, parts_);
+      write_series_field<float>(series.data[a], series.sums, id, a, t, field, params_, part, geometry_, parts_);
     else
-      write_series_field<double>(series.data[a], series.sums, a, t, field, params_, part, geometry_, parts_);
+      write_series_field<double>(series.data[a], series.sums, id, a, t, field, params_, part, geometry_, parts_);
     bytes += n;
   }
+  // Entry = slot: the writer fills the slots in order (PointDataOffsets u of entry n is n).
   const int64_t slot_prev = series.data[1] >= 0 ? slot : -1;
-  write_record(series.records, t, snapshot_record(time, slot, slot_prev, params_, kBoundaryLayers), part);
+  write_record(series.records, t,
+               snapshot_record(kChecksumScheme, id, slot, time, slot, slot_prev, params_, kBoundaryLayers), part);
 }
 
 // A snapshot becomes part of the file in two phases. First its slots are written, and those of
@@ -626,6 +641,12 @@ void VtkHdfWriter::append(long time, const State& state, bool checkpoint) {
   const int64_t nsteps = steps_ + 1;
   Handle attr(H5Aopen(steps_group_, "NSteps", H5P_DEFAULT), H5Aclose, "NSteps");
   check(H5Awrite(attr, H5T_NATIVE_INT64, &nsteps), "NSteps");
+  // The checksummed counts, in the same flush (io/integrity.hpp, scheme 2).
+  const int64_t kept = checkpoints_ + (checkpoint ? 1 : 0);
+  const int64_t committed[3] = {nsteps, kept, int64_t(committed_record(nsteps, kept))};
+  Handle integrity(H5Gopen2(file_, "/awave_integrity", H5P_DEFAULT), H5Gclose, "/awave_integrity");
+  Handle count(H5Aopen(integrity, "committed", H5P_DEFAULT), H5Aclose, "committed");
+  check(H5Awrite(count, H5T_NATIVE_INT64, committed), "the committed counts");
   const auto start = std::chrono::steady_clock::now();
   check(H5Fflush(file_, H5F_SCOPE_GLOBAL), "flush");
   const double took = seconds_since(start);
@@ -1064,6 +1085,12 @@ std::optional<VtkHdfChecksums> read_vtkhdf_checksums(const std::string& path) {
     return d.read_all<std::uint32_t>();
   };
   VtkHdfChecksums c;
+  {
+    Handle wave(H5Gopen2(file, "/wave_params", read_group_access()), H5Gclose, "/wave_params");
+    c.scheme = H5Aexists(wave, "checksums") > 0 ? read_fixed<int, 1>(wave, "checksums")[0] : 1;
+    Handle integrity(H5Gopen2(file, "/awave_integrity", read_group_access()), H5Gclose, "/awave_integrity");
+    if (H5Aexists(integrity, "committed") > 0) c.committed = read_fixed<int64_t, 3>(integrity, "committed");
+  }
   c.snapshots.planes = read_all("/awave_integrity/planes", 3, &c.snapshots.fields);
   c.snapshots.records = read_all("/awave_integrity/records", 1);
   c.static_planes = read_all("/awave_integrity/static_planes", 2);

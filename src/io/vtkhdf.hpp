@@ -170,6 +170,10 @@ struct SeriesChecksums {
 };
 // The checksums a file carries, or nothing for a file written before them.
 struct VtkHdfChecksums {
+  int scheme = 1;  // /wave_params "checksums" (io/integrity.hpp, kChecksumScheme)
+  // Scheme 2: /awave_integrity "committed": the snapshots and checkpoints committed, and their CRC-32
+  // (committed_record); nothing where the attribute is missing.
+  std::optional<std::array<int64_t, 3>> committed;
   SeriesChecksums snapshots;
   std::optional<SeriesChecksums> checkpoints;
   std::vector<std::uint32_t> static_planes;  // [2: sos, damp][nx]
