@@ -161,24 +161,32 @@ def rows(runs, triads, plats, shapes, loc=None):
                 texts.append("—" if c is None else pp.fmt_pp(c[0], c[1]) if c[0] else "0")
                 for p, n in (c[2] if c else {}).items():
                     runs_of[(p, size, h)] = n
-            choice = choice_text(verdict(best), verdict(single))
+            choice = choice_text(verdict(best), verdict(single)) + one_source(loc, cols, best, toolchains)
             out.append((label, texts, choice, sources_lines(loc, cols, toolchains)))
     return header, out, runs_of
 
 
 def weights_said(members):
-    """The row's platforms and how often each piece of hardware counts in its PP: 'H100, H200 (1/2 each)';
-    'H100 2/5, H200 2/5, 16-core Xeon 1/5' where a GPU counts once a toolchain."""
-    counts = {}
-    for p in members:
-        name = pp.hardware_short(p[0])
-        counts[name] = counts.get(name, 0) + 1
-    n = len(members)
-    if len(counts) == 1:
-        return next(iter(counts))
-    if len(set(counts.values())) == 1:
-        return f"{', '.join(counts)} (1/{len(counts)} each)"
-    return ", ".join(f"{name} {c}/{n}" for name, c in counts.items())
+    """The row's platforms and the weight each has in its PP: 'H100, H200 (1/2 each)'; each platform named with
+    its toolchain where a GPU is there through two: 'H100 CUDA, H100 OpenMP offload, ..., 16-core Xeon (1/5
+    each)'."""
+    names = [pp.hardware_short(p[0]) for p in members]
+    if len(set(names)) < len(names):
+        names = [pp.hardware_short(pp.platform_name(p)) for p in members]
+    return names[0] if len(names) == 1 else f"{', '.join(names)} (1/{len(names)} each)"
+
+
+def one_source(loc, cols, best, toolchains):
+    """A row over several toolchains asks for one source: where the choice names a code of more sources, the
+    best code of one source beside it ('; one source: Kokkos tuned (4.6.01), 0.94'); '' otherwise."""
+    if len(toolchains) < 2:
+        return ""
+    single = [(h, c) for (h, app, _), (_, c) in zip(cols, best)
+              if c is not None and lines_of(loc, app, toolchains)[0] == 1]
+    if not single or all(lines_of(loc, app, toolchains)[0] == 1 for _, app, _ in cols):
+        return ""
+    name, c = max(single, key=lambda hc: hc[1][0])
+    return f"; one source: {name}, {c[0]:.2f}"
 
 
 def sources_lines(loc, cols, toolchains):
@@ -230,10 +238,10 @@ def write(w, runs, triads, plats, shapes, loc, study_commits, known=()):
     counts, under = runs_said(runs_of, pooled)
     taken = pp.interleaving(runs)
     lines = [
-        "awave: a double-precision 7-point acoustic wave stencil, second order in time; cells: site updates/s "
-        "(points x steps / s, no I/O) at N^3 points.",
-        "PP = n / Σ(1/e) over the row's platforms as weighted there; e = a code's median over the fastest code's "
-        "median (above 1.00: faster than it); [slowest, fastest run]; overlap: tie; % ahead: printed PPs' ratio.",
+        "awave: a double-precision 7-point acoustic stencil, second order in time; cells: site updates/s (points x "
+        "steps / s, no I/O), N^3 points.",
+        "PP = n / Σ(1/e) over the row's platforms; e = a code's median over the fastest code's (above 1.00: faster); "
+        "[PP of slowest runs, of fastest]; overlap: tie; % ahead: printed PPs' ratio; lines: shared parts once.",
         "Best: each model's fastest form (three-step sweep where it has one): what to choose. Single steps: one "
         "algorithm everywhere: what the model costs.",
         "Kokkos tuned: TeamPolicy, a k-column a thread; idiomatic: MDRange, a point a work item; Views LayoutRight.",

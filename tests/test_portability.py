@@ -312,12 +312,16 @@ class FirstPageTable(unittest.TestCase):
         # each row says its platforms' weights: the GPU counts once a toolchain in "all of these"
         self.assertIn(f"| NVIDIA GPUs (CUDA) and x86 CPUs: H100, 16 cores (1/2 each), 512^3 | {cpu_and_cuda:.2f} |",
                       screen)
-        self.assertIn("| all of these: H100 2/3, 16 cores 1/3, 512^3 |", screen)
+        self.assertIn("| all of these: H100 CUDA, H100 OpenMP offload, 16 cores (1/3 each), 512^3 |", screen)
+        # a row over two toolchains asks for one source: the best code of one source is named beside the choice
+        self.assertIn("none named: cells of one run (single steps: n/a); one source: Kokkos tuned, 0.95 | hand 2 /",
+                      screen)
+        self.assertNotIn("one source", screen.split("| NVIDIA GPUs (CUDA)")[0], "not on a row of one toolchain")
         self.assertIn("- Built at commit `abc`. [Terms](#terms).", screen)
         self.assertIn("; compilers: CUDA x, OpenMP offload x, CPU x. ", text)  # below the screen
         self.assertIn("- Runs a cell, interleaved: H100 1 or 2, 16 cores 1. Fewer than five: H100 at 512^3, 16 cores "
                       "at 512^3 (why not recorded).", screen)
-        for term in ("awave: a double-precision 7-point", "PP = n / Σ(1/e)", "above 1.00: faster than it", "Best: ",
+        for term in ("awave: a double-precision 7-point acoustic stencil", "PP = n / Σ(1/e)", "above 1.00: faster", "Best: ",
                      "Single steps: ", "Kokkos tuned: TeamPolicy", "idiomatic: MDRange", "LayoutRight"):
             self.assertIn(term, screen, "the legend on the screen")
         self.assertEqual(fs.problems(text, [self.d]), [])
