@@ -242,8 +242,8 @@ def write(w, runs, triads, plats, shapes, loc, study_commits, known=()):
         "steps / s, no I/O), N^3 points.",
         "PP = n / Σ(1/e) over the row's platforms; e = a code's median over the fastest code's (above 1.00: faster); "
         "[PP of slowest runs, of fastest]; overlap: tie; % ahead: printed PPs' ratio; lines: shared parts once.",
-        "Best: each model's fastest form (three-step sweep where it has one): what to choose. Single steps: one "
-        "algorithm everywhere: what the model costs.",
+        "Best: the three-step sweep (hand-written, Kokkos tuned) or single steps (idiomatic): what to choose. Single "
+        "steps: one algorithm everywhere: what the model costs.",
         "Kokkos tuned: TeamPolicy, a k-column a thread; idiomatic: MDRange, a point a work item; Views LayoutRight.",
         f"Runs a cell{', interleaved' if taken == 'interleaved' else ''}: {counts or 'none'}."
         + (f" Fewer than five: {', '.join(f'{h} at {s}' for h, s in under)} ({said.get('under five', 'why not recorded')})."

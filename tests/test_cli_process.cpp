@@ -3,7 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+
 #include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -405,4 +408,25 @@ TEST_F(AwaveProcess, HelpAndListExitZero) {
   EXPECT_EQ(o.status, 0);
   EXPECT_NE(o.out.find("cpu"), std::string::npos);
   EXPECT_EQ(files_in_work().size(), 0u);
+}
+
+// Issue 81 "Why" 6: the disk filling while the file is made gave the one-line error, then SIGSEGV in HDF5's
+// exit-time cleanup (9 of 9), and the line pointed at a .partial that did not exist. A file-size limit (with
+// SIGXFSZ ignored, as a full disk's ENOSPC) below the preallocated file's 16.8 MB stands in for the full disk.
+TEST_F(AwaveProcess, ADiskThatFillsWhileTheFileIsMadeLeavesOneLineAndNoFile) {
+  rlimit before{};
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &before), 0);
+  const rlimit small{rlim_t(200) << 10, before.rlim_max};
+  const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);  // inherited through exec: writes fail with EFBIG
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+  const Outcome o = run("-shape 64,64,64 -nsteps 4 -out_period 2 -impl cpu -no_check -quiet big");
+  setrlimit(RLIMIT_FSIZE, &before);
+  std::signal(SIGXFSZ, old_handler);
+  EXPECT_EQ(o.status, 3) << o.err;
+  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+  EXPECT_NE(o.err.find("awave: error: creating big.cpu.vtkhdf.partial: HDF5: "), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("no file was left (no snapshot was committed: nothing to restart from)"), std::string::npos)
+      << o.err;
+  for (const char* name : {"big.cpu.vtkhdf", "big.cpu.vtkhdf.partial", "big.cpu.vtkhdf.partial.creating"})
+    EXPECT_FALSE(fs::exists(work() / name)) << name;
 }

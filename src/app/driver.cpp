@@ -177,8 +177,11 @@ std::optional<NonFinite> run_chunks(WaveImpl& impl, StepLoop& steps, const WaveP
     if (out) out->commit();
   } catch (const std::exception& e) {
     if (!out) throw;
+    // The restart hint only where there is a snapshot to restart from.
     const std::string line =
-        fmt::format("{} (-restart {} continues the run from its last snapshot)", e.what(), out->partial_path());
+        out->created() && out->written() > 0
+            ? fmt::format("{} (-restart {} continues the run from its last snapshot)", e.what(), out->partial_path())
+            : fmt::format("{} (no snapshot was committed: nothing to restart from)", e.what());
     // Over MPI, stop every process now: unwinding would wait for the writer thread, which may be
     // in a collective write with a process that stopped. The file keeps its committed snapshots.
     if (group.distributed()) group.abort_with_error(line, 3);

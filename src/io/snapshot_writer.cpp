@@ -50,6 +50,7 @@ void SnapshotWriter::write_loop() {
   // and an earlier run's .partial stays until this one's can replace it.
   const std::string creating = path_ + ".creating";
   const bool renames = ProcessGroup::world().rank() == 0;
+  bool made = false;
   try {
     // A leftover of a killed run is removed (a link itself, not what it names), and the file is
     // created exclusively (VtkHdfWriter): nothing is written through a name that appears meanwhile.
@@ -57,6 +58,7 @@ void SnapshotWriter::write_loop() {
     if (renames) std::filesystem::remove(creating, ignored);
     file_ = std::make_unique<VtkHdfWriter>(creating, problem_, layout_, slots_planned_);
     if (renames) std::filesystem::rename(creating, partial_);
+    made = true;
   } catch (...) {
     error = std::current_exception();
     std::error_code ignored;  // a file that could not be made is no use to anyone
@@ -64,6 +66,7 @@ void SnapshotWriter::write_loop() {
       std::filesystem::remove(creating, ignored);
   }
   std::unique_lock lock(mutex_);
+  created_ = made;
   write_seconds_ += seconds_since(start);
   if (error) {
     failure_ = error;
@@ -111,9 +114,21 @@ void SnapshotWriter::rethrow_failure() {
   try {
     std::rethrow_exception(failure_);
   } catch (const std::exception& e) {
+    if (!created_)  // the file was never made: nothing is left under either name
+      throw std::runtime_error(fmt::format("creating {}: {}; no file was left", partial_, e.what()));
     throw std::runtime_error(
         fmt::format("writing {}: {}; the file keeps the {} snapshots written before", partial_, e.what(), written_));
   }
+}
+
+bool SnapshotWriter::created() const {
+  std::lock_guard lock(mutex_);
+  return created_;
+}
+
+long SnapshotWriter::written() const {
+  std::lock_guard lock(mutex_);
+  return written_;
 }
 
 SnapshotWriter::Buffers SnapshotWriter::acquire(long time) {

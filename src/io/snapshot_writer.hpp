@@ -58,6 +58,9 @@ class SnapshotWriter {
   void commit();
 
   const std::string& partial_path() const { return partial_; }
+  // Whether the file was made (its .partial exists) and how many snapshots it has committed: what a restart has.
+  bool created() const;
+  long written() const;
   // Whether every buffer acquired so far is pinned (false: the allocator fell back to pageable).
   bool buffers_pinned() const { return pinned_; }
   long snapshots_written() const;
@@ -87,7 +90,7 @@ class SnapshotWriter {
   Slot slots_[2];
   int acquired_ = -1;
   std::deque<int> queue_;
-  bool stop_ = false, committed_ = false;
+  bool stop_ = false, committed_ = false, created_ = false;
   std::exception_ptr failure_;
   long written_ = 0;
   double write_seconds_ = 0.0, wait_seconds_ = 0.0, scan_seconds_ = 0.0;

@@ -367,10 +367,17 @@ std::vector<std::uint32_t> static_plane_checksums(const Part& part, int field, i
 const char* const kTimeArrays[] = {"u", "u_prev"};
 const char* const kAllArrays[] = {"sos", "damp", "u", "u_prev"};  // the order of VtkHdfWriter::offsets_
 
-struct SilenceHdf5Errors {  // awave reports HDF5 failures itself, in one line
-  SilenceHdf5Errors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+// Before any other HDF5 call: awave reports HDF5 failures itself, in one line; and HDF5's exit-time cleanup is off.
+// That cleanup flushes files left open, and a file whose flush failed stays open (H5Fclose returns an error): on a
+// disk that filled while the file was made, the cleanup then died with SIGSEGV in H5F__close_cb after awave's one
+// line (issue 81, 9 of 9 runs). awave closes every file it writes or reads itself (VtkHdfWriter, ReadFile).
+struct Hdf5Setup {
+  Hdf5Setup() {
+    H5dont_atexit();
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  }
 };
-const SilenceHdf5Errors silence_hdf5_errors;
+const Hdf5Setup hdf5_setup;
 
 // The checksums of a time series, preallocated like the arrays they cover: planes
 // [slots][fields][nx] and records [slots], in `group`.
