@@ -246,6 +246,23 @@ inline void swap_slots(const std::string& path, const std::string& path_in_file,
   if (H5Fclose(file) < 0 || !ok) throw std::runtime_error("cannot swap slots of " + path_in_file + " in " + path);
 }
 
+// A 1-D int64 array of the file replaced by one of `n` values in one chunk never written (nothing on disk): an array
+// that claims n values of a sparse file.
+inline void replace_with_unwritten_array(const std::string& path, const std::string& array, hsize_t n) {
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  bool ok = H5Ldelete(file, array.c_str(), H5P_DEFAULT) >= 0;
+  const hsize_t max = H5S_UNLIMITED;
+  const hid_t space = H5Screate_simple(1, &n, &max);
+  const hid_t create = H5Pcreate(H5P_DATASET_CREATE);
+  ok = ok && H5Pset_chunk(create, 1, &n) >= 0 && H5Pset_alloc_time(create, H5D_ALLOC_TIME_INCR) >= 0;
+  const hid_t ds = H5Dcreate2(file, array.c_str(), H5T_STD_I64LE, space, H5P_DEFAULT, create, H5P_DEFAULT);
+  ok = ok && ds >= 0;
+  H5Dclose(ds);
+  H5Pclose(create);
+  H5Sclose(space);
+  if (H5Fclose(file) < 0 || !ok) throw std::runtime_error("cannot replace " + array + " in " + path);
+}
+
 // One random damage of the kinds a flaky copy makes: 1, 4 or 32 random bytes overwritten, a
 // run of 8-4096 bytes zeroed, or a run of 8-512 bytes of noise, at a random offset.
 inline std::string random_damage(const std::string& path, std::mt19937_64& rng) {

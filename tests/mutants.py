@@ -199,6 +199,8 @@ MUTANTS = [
      "    H5dont_atexit();\n", "", "^AwaveProcess\\.ADiskThatFills"),
     ("output: a file never made named as a .partial to restart from", "src/io/snapshot_writer.cpp",
      "    if (!created_)  // the file", "    if (false)  // the file", "^AwaveProcess\\.ADiskThatFills"),
+    ("checked reads: the arrays' sum not held to the file's size", "src/io/vtkhdf.cpp",
+     "    file_->take(n * sizeof(T), path);\n", "", "^Integrity\\.ArraysThatTogether"),
     ("integrity: an unknown checksum scheme read as scheme 1", "src/io/integrity.cpp",
      "  if (r.scheme != 1 && r.scheme != kChecksumScheme)\n", "  if (false)\n",
      "^Integrity\\.AFileReadUnderTheOtherChecksumScheme"),

@@ -322,6 +322,22 @@ TEST_F(Integrity, AFileReadUnderTheOtherChecksumSchemeVerifiesNothing) {
   }
 }
 
+// Issue 81, "Why" 5: arrays that each claim most of a sparse file passed "fits in the file" one by one, and their sum
+// was read (1.65 GB resident for a 0.7 MB file). Five Steps arrays of 0.6 of the file each: refused at the second.
+TEST_F(Integrity, ArraysThatTogetherClaimMoreThanTheFileAreRefused) {
+  const std::string f = copy("claims.vtkhdf");
+  const hsize_t each = hsize_t(fs::file_size(f)) / 8 * 6 / 10;
+  for (const char* array : {"Values", "PointDataOffsets/u", "PointDataOffsets/u_prev", "PointDataOffsets/sos",
+                            "PointDataOffsets/damp"})
+    awave_test::replace_with_unwritten_array(f, std::string("/VTKHDF/Steps/") + array, each);
+  ASSERT_LE(fs::file_size(f), fs::file_size(original()) + 4096) << "the arrays take nothing on disk";
+  for (const char* mode : {"-verify claims.vtkhdf", "-restart claims.vtkhdf -impl cpu -nsteps 2 next"}) {
+    const Outcome o = run(mode);
+    EXPECT_EQ(o.status, 1) << mode;
+    EXPECT_NE(o.err.find("with the arrays read before it is more than the file's"), std::string::npos) << o.err;
+  }
+}
+
 TEST_F(Integrity, AFileWithNoIntactSnapshotIsRefused) {
   const std::string f = copy("damaged.vtkhdf");
   awave_test::set_dt(f, 0.0021);  // a parameter every snapshot's record covers

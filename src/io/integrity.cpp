@@ -122,7 +122,10 @@ void continue_row_crcs(const Stored* values, int nx, int ny, int nk, std::vector
   constexpr int kLine = 64 / int(sizeof(Stored));  // the i values of a cache line
   const std::size_t plane = std::size_t(nx) * std::size_t(ny);
   const int lines = (nx + kLine - 1) / kLine;
-#pragma omp parallel
+  // Threads only for a slab worth them: a team per slot of a tiny grid spent 64% of -verify of 8,001 snapshots of
+  // 8x8x1 waiting in libgomp (perf), 2.1 s in all.
+  const bool threads = plane * std::size_t(nk) >= (std::size_t(1) << 16);
+#pragma omp parallel if (threads)
   {
     std::vector<Stored> block(std::size_t(kLine) * std::size_t(nk));  // [i - i0][k]
 #pragma omp for schedule(static)
@@ -148,11 +151,11 @@ void continue_row_crcs(const Stored* values, int nx, int ny, int nk, std::vector
 // x-plane is checksummed as its k values arrive (CRC-32 continues across reads), and the rows of
 // a plane are joined with crc32_combine. (Batches of x-planes read a few values of every row of
 // every chunk: 134 s to verify a 512^3 file on the build machine.)
-std::optional<int> first_bad_plane(const std::string& path, const std::string& dataset, int64_t t, int value_bytes,
+std::optional<int> first_bad_plane(VtkHdfSlabReader& file, const std::string& dataset, int64_t t, int value_bytes,
                                    const std::uint32_t* sums, int scheme, ChecksumSeries series, int field) {
   int nx = 0, ny = 0, nz = 0;
   std::vector<uLong> rows;  // [i][j]: the CRC of row (i, j) so far
-  read_vtkhdf_kslabs(path, dataset, t, nx, ny, nz, [&](const KSlab& slab) {
+  file.read_kslabs(dataset, t, nx, ny, nz, [&](const KSlab& slab) {
     if (slab.value_bytes != value_bytes)
       throw std::runtime_error(
           fmt::format("stored in {}-byte values, checksummed in {}", slab.value_bytes, value_bytes));
@@ -203,6 +206,7 @@ SeriesReport check_series(const std::string& path, const std::string& group, Che
     nearest_match[std::size_t(e)] = last;
     if (record_ok[std::size_t(e)]) last = e;
   }
+  VtkHdfSlabReader file(path);
   for (int64_t s = r.count - 1; s >= 0; --s) {
     auto& why = r.damage[std::size_t(s)];
     const int64_t slot = slots[std::size_t(s)], time = steps[std::size_t(s)];
@@ -218,7 +222,7 @@ SeriesReport check_series(const std::string& path, const std::string& group, Che
       for (int a = 0; a < fields && !why; ++a) {
         const char* name = a == 0 ? "u" : "u_prev";
         try {
-          if (auto bad = first_bad_plane(path, group + "/" + name, slot, value_bytes,
+          if (auto bad = first_bad_plane(file, group + "/" + name, slot, value_bytes,
                                          &sums.planes[std::size_t((slot * fields + a) * nx)], scheme, series, a))
             why = fmt::format("{} x-plane {} does not match its checksum", name, *bad);
         } catch (const std::exception& e) {
@@ -295,10 +299,11 @@ IntegrityReport check_integrity(const std::string& path, bool newest_only) {
                                  c.checkpoints->slots, 2, 8, *sums->checkpoints, r.scheme, c, newest_only);
   }
   if (!newest_only) {
+    VtkHdfSlabReader statics(path);
     for (int a = 0; a < 2 && !r.static_damage; ++a) {
       const char* name = a == 0 ? "sos" : "damp";
       try {
-        if (auto bad = first_bad_plane(path, std::string(kSnapshotArrays) + "/" + name, 0, 8,
+        if (auto bad = first_bad_plane(statics, std::string(kSnapshotArrays) + "/" + name, 0, 8,
                                        &sums->static_planes[std::size_t(a * p.nx())], r.scheme,
                                        ChecksumSeries::statics, a))
           r.static_damage = fmt::format("{} x-plane {} does not match its checksum", name, *bad);
