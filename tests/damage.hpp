@@ -164,6 +164,30 @@ inline void add_to_static_value(const std::string& path, const std::string& arra
   if (H5Fclose(file) < 0 || !done) throw std::runtime_error("cannot damage " + array + " in " + path);
 }
 
+// The checksummed record rewritten as the writer writes it (io/integrity.hpp, scheme 2): `snapshots` committed
+// (-1: as it says now), the checkpoints as it says, `complete`, the file's checkpoint period.
+inline void set_committed_record(const std::string& path, std::int64_t snapshots, int complete) {
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  const hid_t integrity = H5Gopen2(file, "/awave_integrity", H5P_DEFAULT);
+  const hid_t committed = H5Aopen(integrity, "committed", H5P_DEFAULT);
+  std::int64_t counts[3] = {};
+  bool written = H5Aread(committed, H5T_NATIVE_INT64, counts) >= 0;
+  if (snapshots >= 0) counts[0] = snapshots;
+  int period = 0;  // the checkpoints' period, where the file keeps them apart
+  if (H5Lexists(file, "/awave_checkpoints", H5P_DEFAULT) > 0) {
+    const hid_t group = H5Gopen2(file, "/awave_checkpoints", H5P_DEFAULT);
+    const hid_t attr = H5Aopen(group, "period", H5P_DEFAULT);
+    written = written && H5Aread(attr, H5T_NATIVE_INT, &period) >= 0;
+    H5Aclose(attr);
+    H5Gclose(group);
+  }
+  counts[2] = std::int64_t(awave::committed_record(counts[0], counts[1], complete, period));
+  written = written && H5Awrite(committed, H5T_NATIVE_INT64, counts) >= 0;
+  H5Aclose(committed);
+  H5Gclose(integrity);
+  if (H5Fclose(file) < 0 || !written) throw std::runtime_error("cannot set the committed record of " + path);
+}
+
 // What a kill inside a snapshot's commit flush can leave (VtkHdfWriter::append): the NSteps
 // attribute and the Steps array `array` (e.g. "Values") resized to `length`, each as given, and
 // /wave_params complete 0, as in a killed run's file.
@@ -184,6 +208,7 @@ inline void set_interrupted_commit(const std::string& path, std::int64_t nsteps,
   H5Aclose(count);
   H5Gclose(steps);
   if (H5Fclose(file) < 0 || !written) throw std::runtime_error("cannot plant an interrupted commit in " + path);
+  set_committed_record(path, -1, 0);  // a killed run's file was never marked complete
 }
 
 // What a kill between two commits leaves: every count (NSteps, each Steps array, the checksummed count) at
@@ -200,16 +225,8 @@ inline void set_committed_snapshots(const std::string& path, std::int64_t snapsh
     written = written && H5Dset_extent(ds, &length) >= 0;
     H5Dclose(ds);
   }
-  const hid_t integrity = H5Gopen2(file, "/awave_integrity", H5P_DEFAULT);
-  const hid_t committed = H5Aopen(integrity, "committed", H5P_DEFAULT);
-  std::int64_t counts[3] = {};
-  written = written && H5Aread(committed, H5T_NATIVE_INT64, counts) >= 0;
-  counts[0] = snapshots;
-  counts[2] = std::int64_t(awave::committed_record(counts[0], counts[1]));
-  written = written && H5Awrite(committed, H5T_NATIVE_INT64, counts) >= 0;
-  H5Aclose(committed);
-  H5Gclose(integrity);
   if (H5Fclose(file) < 0 || !written) throw std::runtime_error("cannot set the committed snapshots of " + path);
+  set_committed_record(path, snapshots, 0);
 }
 
 // Slots a and b of dataset `path_in_file` swapped (its first dimension), as swapping their chunk pointers in its

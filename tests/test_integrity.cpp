@@ -304,8 +304,54 @@ TEST_F(Integrity, ACountThatShrinksIsNamedAndTheRestartSaysWhy) {
   // The count's own checksum damaged: named as such.
   const std::string f = copy("count.vtkhdf");
   awave_test::set_committed_raw(f, {6, 0, 12345});
-  EXPECT_NE(run("-verify count.vtkhdf").err.find("its checksummed count (/awave_integrity committed) does not match"),
+  EXPECT_NE(run("-verify count.vtkhdf").err.find("its checksummed record (/awave_integrity committed: counts, complete, "
+                                                 "checkpoint period) does not match its checksum"),
             std::string::npos);
+}
+
+// Issue 81, "Why" 2: what a reader such as ParaView takes from the file and no checksum covered (VTKHDF Version,
+// Type, Origin, Spacing, Direction, the static arrays' offsets; awave's complete) verified "intact". Each is now
+// held to what the grid and parameters imply, or to the checksummed record: -verify names it, -compare refuses, and
+// a restart (which reads none of them) says so.
+TEST_F(Integrity, WhatAReaderTakesFromTheFileIsVerified) {
+  struct Case {
+    std::function<void(const std::string&)> damage;
+    const char* named;
+  };
+  const std::vector<Case> cases = {
+      {[](const std::string& f) { awave_test::set_attribute<std::int64_t>(f, "/VTKHDF", "Version", {2, 2}, H5T_NATIVE_INT64); },
+       "VTKHDF Version reads 2.2"},
+      {[](const std::string& f) { awave_test::set_attribute<double>(f, "/VTKHDF", "Origin", {0, 10, 0}, H5T_NATIVE_DOUBLE); },
+       "VTKHDF Origin reads 0, 10, 0"},
+      {[](const std::string& f) { awave_test::set_attribute<double>(f, "/VTKHDF", "Spacing", {10, 10, 20}, H5T_NATIVE_DOUBLE); },
+       "VTKHDF Spacing reads 10, 10, 20"},
+      {[](const std::string& f) {
+         awave_test::set_attribute<double>(f, "/VTKHDF", "Direction", {0, 1, 0, 1, 0, 0, 0, 0, 1}, H5T_NATIVE_DOUBLE);
+       },
+       "VTKHDF Direction is not the identity"},
+      {[](const std::string& f) { awave_test::set_steps_entry(f, "PointDataOffsets/sos", 2, 1); },
+       "PointDataOffsets/sos of snapshot 2 reads 1"},
+      {[](const std::string& f) { awave_test::set_int_attribute(f, "/wave_params", "complete", 0); },
+       "/wave_params complete reads 0, where its checksummed record says 1"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.named);
+    const std::string f = copy("reader.vtkhdf");
+    c.damage(f);
+    const Outcome v = run("-verify reader.vtkhdf");
+    EXPECT_EQ(v.status, 1) << v.out;
+    EXPECT_NE(v.err.find(std::string("DAMAGED: ") + c.named), std::string::npos) << v.err;
+    const Outcome cmp = run("-compare run.cpu.vtkhdf reader.vtkhdf");
+    EXPECT_EQ(cmp.status, 1) << cmp.out;
+    EXPECT_NE(cmp.err.find(c.named), std::string::npos) << cmp.err;
+    fs::remove(work() / "next.cpu.vtkhdf");
+    // (refused where the restart itself needs the value: Spacing is dx)
+    const Outcome r = run("-restart reader.vtkhdf -impl cpu -quiet -nsteps 2 next");
+    const std::string what = std::string(c.named).substr(0, std::string(c.named).find(" reads"));
+    EXPECT_TRUE(r.err.find(c.named) != std::string::npos ||
+                (r.status == 1 && r.err.find(what.substr(what.rfind(' ') + 1)) != std::string::npos))
+        << r.status << r.err;
+  }
 }
 
 // A scheme-2 file read as scheme 1 (its "checksums" attribute damaged) verifies nothing: its records are of the

@@ -326,6 +326,7 @@ std::optional<std::string> first_damage(const IntegrityReport& r) {
                            series->steps[n]);
   }
   if (r.count_damage) return "DAMAGED: " + *r.count_damage;
+  if (r.reader_damage) return "DAMAGED: " + *r.reader_damage;
   if (r.static_damage) return "DAMAGED: " + *r.static_damage;
   return std::nullopt;
 }

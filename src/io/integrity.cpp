@@ -100,8 +100,8 @@ std::uint32_t snapshot_record(int scheme, ChecksumSeries series, int64_t entry, 
   return std::uint32_t(crc);
 }
 
-std::uint32_t committed_record(int64_t snapshots, int64_t checkpoints) {
-  const int64_t what[] = {kChecksumScheme, snapshots, checkpoints};
+std::uint32_t committed_record(int64_t snapshots, int64_t checkpoints, int complete, int checkpoint_period) {
+  const int64_t what[] = {kChecksumScheme, snapshots, checkpoints, complete, checkpoint_period};
   return std::uint32_t(crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(what), sizeof what));
 }
 
@@ -240,8 +240,18 @@ SeriesReport check_series(const std::string& path, const std::string& group, Che
 std::optional<std::string> count_damage(const VtkHdfContents& c, const VtkHdfChecksums& sums) {
   if (!sums.committed) return "its checksummed count (/awave_integrity committed) is missing";
   const auto& [snapshots, checkpoints, crc] = *sums.committed;
-  if (crc < 0 || crc > 0xffffffffLL || std::uint32_t(crc) != committed_record(snapshots, checkpoints))
-    return "its checksummed count (/awave_integrity committed) does not match its checksum";
+  const int period = c.checkpoints ? c.checkpoints->period : 0;
+  auto matches = [&](bool complete) {
+    return crc >= 0 && crc <= 0xffffffffLL &&
+           std::uint32_t(crc) == committed_record(snapshots, checkpoints, complete ? 1 : 0, period);
+  };
+  if (!matches(c.complete)) {
+    if (matches(!c.complete))
+      return fmt::format("/wave_params complete reads {}, where its checksummed record says {}", c.complete ? 1 : 0,
+                         c.complete ? 0 : 1);
+    return "its checksummed record (/awave_integrity committed: counts, complete, checkpoint period) does not match "
+           "its checksum";
+  }
   std::vector<std::string> off;
   if (c.nsteps != snapshots) off.push_back(fmt::format("NSteps {}", c.nsteps));
   if (int64_t(c.step_values.size()) != snapshots) off.push_back(fmt::format("Steps/Values {}", c.step_values.size()));
@@ -253,6 +263,31 @@ std::optional<std::string> count_damage(const VtkHdfContents& c, const VtkHdfChe
   if (off.empty()) return std::nullopt;
   return fmt::format("its counts disagree with the checksummed ones ({} snapshots, {} checkpoints): {}", snapshots,
                      checkpoints, fmt::join(off, ", "));
+}
+
+// What the grid and the parameters imply for VTKHDF's attributes and the static arrays' offsets, which a reader uses
+// and no checksum covers; the first that differs, or nothing.
+std::optional<std::string> reader_damage(const VtkHdfContents& c) {
+  const WaveParams& p = c.params;
+  if (c.version != std::array<int64_t, 2>{2, 3})
+    return fmt::format("VTKHDF Version reads {}.{}, not the 2.3 awave writes", c.version[0], c.version[1]);
+  if (c.type != "ImageData") return fmt::format("VTKHDF Type reads '{}', not ImageData", c.type);
+  if (c.origin != std::array<double, 3>{0, 0, 0})
+    return fmt::format("VTKHDF Origin reads {}, {}, {}, not 0, 0, 0", c.origin[0], c.origin[1], c.origin[2]);
+  if (c.spacing != std::array<double, 3>{p.dx, p.dx, p.dx})
+    return fmt::format("VTKHDF Spacing reads {}, {}, {}, not dx {}", c.spacing[0], c.spacing[1], c.spacing[2], p.dx);
+  if (c.direction != std::array<double, 9>{1, 0, 0, 0, 1, 0, 0, 0, 1}) return "VTKHDF Direction is not the identity";
+  if (c.whole_extent != std::array<int64_t, 6>{0, p.nx() - 1, 0, p.ny() - 1, 0, p.nz() - 1})
+    return "VTKHDF WholeExtent is not the grid's in /wave_params";
+  const int64_t n = c.committed_snapshots();
+  for (const char* name : {"sos", "damp"}) {
+    const auto& offsets = c.offsets.at(name);
+    for (int64_t e = 0; e < n; ++e)
+      if (offsets[std::size_t(e)] != 0)
+        return fmt::format("PointDataOffsets/{} of snapshot {} reads {}, not its one slot 0", name, e,
+                           offsets[std::size_t(e)]);
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -282,6 +317,7 @@ IntegrityReport check_integrity(const std::string& path, bool newest_only) {
     throw std::runtime_error(fmt::format("its checksum scheme {} is not one this awave knows (1, {})", r.scheme,
                                          kChecksumScheme));
   if (r.scheme >= 2) r.count_damage = count_damage(c, *sums);
+  r.reader_damage = reader_damage(c);
   const WaveParams& p = c.params;
   if (int64_t(sums->static_planes.size()) != 2 * p.nx())
     throw std::runtime_error("its checksum arrays do not match its shape (damaged)");

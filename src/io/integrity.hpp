@@ -63,9 +63,10 @@ std::uint32_t plane_binding(int scheme, ChecksumSeries series, int field, int64_
 std::uint32_t snapshot_record(int scheme, ChecksumSeries series, int64_t entry, int64_t time, int64_t slot_u,
                               int64_t slot_u_prev, const WaveParams& params, int boundary_layers);
 
-// Scheme 2's committed counts: the CRC-32 of the scheme and the counts of snapshots and checkpoints, which the
-// writer updates with NSteps in each commit's flush.
-std::uint32_t committed_record(int64_t snapshots, int64_t checkpoints);
+// Scheme 2's committed record: the CRC-32 of the scheme, the counts of snapshots and checkpoints, whether the file is
+// complete and its checkpoint period (0: none apart), which the writer updates with NSteps in each commit's flush and
+// when it marks the file complete.
+std::uint32_t committed_record(int64_t snapshots, int64_t checkpoints, int complete, int checkpoint_period);
 
 // How one time series of a file stands (the snapshots, or the separate checkpoints).
 struct SeriesReport {
@@ -82,6 +83,10 @@ struct IntegrityReport {
   // Scheme 2: how the counts of NSteps, the Steps arrays and the checkpoints' steps stand against the checksummed
   // count, where they do not all equal it (a kill inside a commit's flush, or damage); nothing where they do.
   std::optional<std::string> count_damage;
+  // What a reader such as ParaView takes from the file and no checksum covers, against what the grid and the
+  // parameters imply (VTKHDF Version, Type, Origin, Spacing, Direction, WholeExtent, the static arrays' offsets):
+  // the first that differs, or nothing.
+  std::optional<std::string> reader_damage;
   SeriesReport snapshots;
   std::optional<SeriesReport> checkpoints;   // where the file keeps them apart (io/output_layout.hpp)
   std::optional<std::string> static_damage;  // sos / damp

@@ -84,6 +84,11 @@ RestartPoint read_restart_point(const std::string& path) {
                            steps[std::size_t(*intact)], loses);
     }
     start = *intact;
+    if (integrity.reader_damage) {  // the state to restart from verifies; what a reader takes does not
+      skipped = true;
+      notice += fmt::format("{}restart file '{}': {}: a reader would take it so; the restart does not read it",
+                            notice.empty() ? "" : "; ", path, *integrity.reader_damage);
+    }
     if (integrity.count_damage) {  // the entries every count agrees on are what it restarts from
       skipped = true;
       notice += fmt::format("{}restart file '{}': {}: continuing from the newest {} they all count", notice.empty() ? "" : "; ",

@@ -498,7 +498,9 @@ VtkHdfWriter::VtkHdfWriter(const std::string& path, const WaveProblem& problem, 
                                : "crc32 (zlib) of each x-plane's int64 {scheme, series, field, slot, plane} then its "
                                  "interior values (j rows, k fastest, float64 LE); records: crc32 of {scheme, series, "
                                  "entry}, time, slots and /wave_params; committed: counts and their crc32");
-    write_attribute<int64_t>(integrity, "committed", {0, 0, int64_t(committed_record(0, 0))});
+    checkpoint_slots_ = layout.checkpoints(problem.params());
+    checkpoint_period_ = checkpoint_slots_ > 0 ? layout.checkpoint_period : 0;
+    write_attribute<int64_t>(integrity, "committed", {0, 0, int64_t(committed_record(0, 0, 0, checkpoint_period_))});
     const hsize_t nx = hsize_t(p.nx());
     create_series_checksums(integrity, snapshots_, hsize_t(slots), fields, nx);
     {
@@ -517,8 +519,8 @@ VtkHdfWriter::VtkHdfWriter(const std::string& path, const WaveProblem& problem, 
     }
 
     // Checkpoints apart from the snapshots (io/output_layout.hpp): u and u_prev in double with
-    // their checksums, a steps array whose length is the number committed, and the period.
-    checkpoint_slots_ = layout.checkpoints(problem.params());
+    // their checksums, a steps array whose length is the number committed, and the period (checkpoint_slots_ and
+    // checkpoint_period_ set above, for the committed record).
     if (checkpoint_slots_ > 0) {
       Handle group(H5Gcreate2(file_, kCheckpointGroup, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
                    kCheckpointGroup);
@@ -580,12 +582,22 @@ void VtkHdfWriter::close(bool complete) {
       Handle attr(H5Aopen(wave_params_, "complete", H5P_DEFAULT), H5Aclose, "complete");
       const int one = 1;
       check(H5Awrite(attr, H5T_NATIVE_INT, &one), "mark the file complete");
+      write_committed(steps_, checkpoints_, 1);
     }
     release_checked();
   } catch (...) {
     release();
     throw;
   }
+}
+
+// The checksummed record of the counts, completeness and checkpoint period (io/integrity.hpp, scheme 2).
+void VtkHdfWriter::write_committed(int64_t snapshots, int64_t checkpoints, int complete) {
+  const int64_t committed[3] = {snapshots, checkpoints,
+                                int64_t(committed_record(snapshots, checkpoints, complete, checkpoint_period_))};
+  Handle integrity(H5Gopen2(file_, "/awave_integrity", H5P_DEFAULT), H5Gclose, "/awave_integrity");
+  Handle count(H5Aopen(integrity, "committed", H5P_DEFAULT), H5Aclose, "committed");
+  check(H5Awrite(count, H5T_NATIVE_INT64, committed), "the committed record");
 }
 
 void VtkHdfWriter::release_checked() {
@@ -650,10 +662,7 @@ void VtkHdfWriter::append(long time, const State& state, bool checkpoint) {
   check(H5Awrite(attr, H5T_NATIVE_INT64, &nsteps), "NSteps");
   // The checksummed counts, in the same flush (io/integrity.hpp, scheme 2).
   const int64_t kept = checkpoints_ + (checkpoint ? 1 : 0);
-  const int64_t committed[3] = {nsteps, kept, int64_t(committed_record(nsteps, kept))};
-  Handle integrity(H5Gopen2(file_, "/awave_integrity", H5P_DEFAULT), H5Gclose, "/awave_integrity");
-  Handle count(H5Aopen(integrity, "committed", H5P_DEFAULT), H5Aclose, "committed");
-  check(H5Awrite(count, H5T_NATIVE_INT64, committed), "the committed counts");
+  write_committed(nsteps, kept, 0);
   const auto start = std::chrono::steady_clock::now();
   check(H5Fflush(file_, H5F_SCOPE_GLOBAL), "flush");
   const double took = seconds_since(start);

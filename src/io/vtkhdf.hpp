@@ -74,6 +74,7 @@ class VtkHdfWriter {
   std::vector<long*> datasets();  // every dataset handle, for closing
   void release() noexcept;
   void release_checked();
+  void write_committed(int64_t snapshots, int64_t checkpoints, int complete);
   WaveParams params_;        // the whole grid's
   PaddedGeometry geometry_;  // this process's padded fields
   OutputLayout layout_;
@@ -82,6 +83,7 @@ class VtkHdfWriter {
   bool root_ = true;
   long dxpl_ = -1;
   int64_t slots_, checkpoint_slots_ = 0;
+  int checkpoint_period_ = 0;  // 0: no checkpoints apart from the snapshots
   long file_ = -1, steps_group_ = -1, wave_params_ = -1;
   long offsets_[4] = {-1, -1, -1, -1};  // PointDataOffsets: sos, damp, u, u_prev
   Series snapshots_, checkpoints_series_;
