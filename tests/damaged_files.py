@@ -184,6 +184,12 @@ def main(argv):
     verify_argv = lambda f: [awave, "-verify", f]
     restart_argv = lambda f: [awave, "-restart", f, "-impl", "cpu", "-nsteps", "1", "-no_output", "-no_check",
                               "-digest", "-quiet"]
+    # The peak memory a run reports, in bytes: a process that touches 64 MiB must read as 64 MiB to 1 GiB (read in the
+    # wrong unit, every case's memory passed the bound: issue 81, "Why" 7).
+    calibration = run(runner, [sys.executable, "-c", "x = b'\\1' * (64 << 20)"], base_dir, a.time_limit)
+    if calibration[0] != 0 or not 64 << 20 <= calibration[3] < 1 << 30:
+        print(f"damaged_files: a run touching 64 MiB reads as {calibration[3]} bytes of peak memory ({calibration[0]})")
+        return 1
     # The undamaged file: what every case is held to, and the memory it takes.
     intact_v = run(runner, verify_argv(base), base_dir, a.time_limit)
     intact_r = run(runner, restart_argv(base), base_dir, a.time_limit)

@@ -410,6 +410,11 @@ class ReadmeRates(unittest.TestCase):
         self.assertEqual(readme_rates.limit_problems(planted),
                          [f"the H200's single-step limit: 9.99e11 where its triad gives {h200}"])
         self.assertEqual(len(readme_rates.limit_problems(text.replace(readme_rates.LIMITS, "Limits: "))), 1)
+        # one in the last digit: the README once said 1.74e11 where the triad gave 1.73e11 (a check within 5% passed it)
+        mantissa, exponent = h200.split("e")
+        near = f"{float(mantissa) + 0.01:.2f}e{exponent}"
+        self.assertEqual(readme_rates.limit_problems(text.replace(f"{h200} on the H200", f"{near} on the H200")),
+                         [f"the H200's single-step limit: {near} where its triad gives {h200}"])
 
     def test_the_readme_gives_the_studys_rates_and_a_wrong_one_is_caught(self):
         with open(os.path.join(TOP, "README.md")) as f:

@@ -388,6 +388,45 @@ TEST_F(DamagedVtkHdf, EachDatasetCheckRefusesItsCase) {
       << refusal();
 }
 
+// Issue 81, "Why" 7: a check of only the first chunk's index entry passed every test. The plane checksums have a
+// chunk a slot ([3 slots][fields][nx], each allocated when the file is made): the last one's entry damaged.
+TEST_F(DamagedVtkHdf, TheLastOfSeveralChunksIndexEntriesIsCheckedToo) {
+  haddr_t addr = HADDR_UNDEF;
+  hsize_t size = 0;
+  damage([&](hid_t file) {
+    const hid_t ds = H5Dopen2(file, "/awave_integrity/planes", H5P_DEFAULT);
+    const hsize_t last[3] = {2, 0, 0};
+    unsigned filters = 0;
+    H5Dget_chunk_info_by_coord(ds, last, &filters, &addr, &size);
+    H5Dclose(ds);
+  });
+  ASSERT_NE(addr, HADDR_UNDEF) << "the last slot's chunk is allocated with the file";
+  std::string bytes;
+  {
+    std::ifstream in(path_, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  // its version-1 B-tree key: the chunk's size and filter mask, its offsets (slot 2, 0, 0, and 0), then its address
+  const std::uint32_t key[2] = {std::uint32_t(size), 0};
+  const std::uint64_t rest[5] = {2, 0, 0, 0, addr};
+  std::string entry(reinterpret_cast<const char*>(key), sizeof key);
+  entry.append(reinterpret_cast<const char*>(rest), sizeof rest);
+  const std::size_t at = bytes.find(entry);
+  ASSERT_NE(at, std::string::npos) << "no chunk index entry for the last slot: the file format changed";
+  const std::uint32_t huge = 0x7fffffff;
+  std::fstream f(path_, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekp(std::streamoff(at));
+  f.write(reinterpret_cast<const char*>(&huge), sizeof huge);
+  f.close();
+  std::string refused;
+  try {
+    read_vtkhdf_checksums(path_);
+  } catch (const std::runtime_error& e) {
+    refused = e.what();
+  }
+  EXPECT_NE(refused.find("/awave_integrity/planes: a chunk of 2147483647 bytes at"), std::string::npos) << refused;
+}
+
 TEST_F(DamagedVtkHdf, AChunkIndexEntryOfAnotherSizeIsRefusedBeforeHdf5ReadsIt) {
   // Values' one chunk (3 slots of int64), and its entry in the chunk index (a version-1 B-tree
   // node: the key's chunk size, filter mask and offsets, then the chunk's address).
