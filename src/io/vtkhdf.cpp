@@ -365,6 +365,21 @@ std::vector<std::uint32_t> static_plane_checksums(const Part& part, int field, i
 }
 
 const char* const kTimeArrays[] = {"u", "u_prev"};
+
+}  // namespace
+
+std::string integrity_scheme_text(bool single_precision) {
+  return fmt::format("crc32 (zlib) of each x-plane's int64 {{scheme, series, field, slot, plane}} then its interior "
+                     "values (j rows, k fastest, {} LE); records: crc32 of {{scheme, series, entry}}, time, slots and "
+                     "/wave_params; committed: counts and their crc32",
+                     single_precision ? "float32" : "float64");
+}
+
+std::string checkpoint_scheme_text() {
+  return "u and u_prev (float64) to restart from; planes and records as in /awave_integrity";
+}
+
+namespace {
 const char* const kAllArrays[] = {"sos", "damp", "u", "u_prev"};  // the order of VtkHdfWriter::offsets_
 
 // Before any other HDF5 call: awave reports HDF5 failures itself, in one line; and HDF5's exit-time cleanup is off.
@@ -490,14 +505,7 @@ VtkHdfWriter::VtkHdfWriter(const std::string& path, const WaveProblem& problem, 
     // like the arrays they cover; the static arrays' checksums now.
     Handle integrity(H5Gcreate2(file_, "/awave_integrity", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
                      "/awave_integrity");
-    write_string_attribute(integrity, "scheme",
-                           layout.single_precision
-                               ? "crc32 (zlib) of each x-plane's int64 {scheme, series, field, slot, plane} then its "
-                                 "interior values (j rows, k fastest, float32 LE); records: crc32 of {scheme, series, "
-                                 "entry}, time, slots and /wave_params; committed: counts and their crc32"
-                               : "crc32 (zlib) of each x-plane's int64 {scheme, series, field, slot, plane} then its "
-                                 "interior values (j rows, k fastest, float64 LE); records: crc32 of {scheme, series, "
-                                 "entry}, time, slots and /wave_params; committed: counts and their crc32");
+    write_string_attribute(integrity, "scheme", integrity_scheme_text(layout.single_precision));
     checkpoint_slots_ = layout.checkpoints(problem.params());
     checkpoint_period_ = checkpoint_slots_ > 0 ? layout.checkpoint_period : 0;
     write_attribute<int64_t>(integrity, "committed", {0, 0, int64_t(committed_record(0, 0, 0, checkpoint_period_))});
@@ -525,8 +533,7 @@ VtkHdfWriter::VtkHdfWriter(const std::string& path, const WaveProblem& problem, 
       Handle group(H5Gcreate2(file_, kCheckpointGroup, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
                    kCheckpointGroup);
       write_scalar_attribute<int>(group, "period", layout.checkpoint_period);
-      write_string_attribute(group, "scheme",
-                             "u and u_prev (float64) to restart from; planes and records as in /awave_integrity");
+      write_string_attribute(group, "scheme", checkpoint_scheme_text());
       for (int a = 0; a < 2; ++a)
         checkpoints_series_.data[a] =
             create_time_array(group, kTimeArrays[a], p, hsize_t(checkpoint_slots_), H5T_NATIVE_DOUBLE);
@@ -979,8 +986,52 @@ bool VtkHdfContents::snapshots_restart() const {
   return value_bytes.count("u_prev") && value_bytes.at("u") == 8 && value_bytes.at("u_prev") == 8;
 }
 
+namespace {
+
+// The links of every group awave writes, walked through HDF5's group indexes (B-trees, symbol nodes, local heaps) and
+// held to the names awave writes there: a structure damaged where awave's reads do not pass (a sibling pointer, a
+// group awave never looks into) verified, and a reader that walks the groups (h5py's visititems) failed on it
+// (tests/structure_fuzz.py). Optional names may be missing; nothing else may be there.
+void require_group_links(const ReadFile& file, const char* group, std::vector<std::string> names,
+                         std::vector<std::string> optional = {}) {
+  Handle g(H5Gopen2(file, group, read_group_access()), H5Gclose, group);
+  std::vector<std::string> found;
+  auto collect = [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
+    auto& list = *static_cast<std::vector<std::string>*>(out);
+    if (list.size() > 64) return 1;  // more than awave writes anywhere: stop, and refuse below
+    list.emplace_back(name);
+    return 0;
+  };
+  if (H5Literate(g, H5_INDEX_NAME, H5_ITER_INC, nullptr, collect, &found) < 0)
+    fail(fmt::format("the links of {} cannot be listed (its group index is damaged)", group));
+  for (const std::string& name : found) {
+    auto at = std::find(names.begin(), names.end(), name);
+    if (at != names.end()) {
+      names.erase(at);
+      continue;
+    }
+    at = std::find(optional.begin(), optional.end(), name);
+    if (at == optional.end())
+      fail(fmt::format("{} holds '{}', which awave never writes there", group, name.substr(0, 64)));
+    optional.erase(at);
+  }
+  if (!names.empty()) fail(fmt::format("{} lacks '{}'", group, names.front()));
+}
+
+}  // namespace
+
 VtkHdfContents read_vtkhdf_contents(const std::string& path) {
   const ReadFile file(path);
+  require_group_links(file, "/", {"VTKHDF", "wave_params"}, {"awave_integrity", "awave_checkpoints"});
+  require_group_links(file, "/VTKHDF", {"PointData", "Steps"});
+  require_group_links(file, "/VTKHDF/PointData", {"sos", "damp", "u"}, {"u_prev"});
+  require_group_links(file, "/VTKHDF/Steps", {"Values", "PointDataOffsets"});
+  require_group_links(file, "/VTKHDF/Steps/PointDataOffsets", {"sos", "damp", "u"}, {"u_prev"});
+  require_group_links(file, "/wave_params", {});
+  if (H5Lexists(file, "/awave_integrity", read_links()) > 0)
+    require_group_links(file, "/awave_integrity", {"planes", "records", "static_planes"});
+  if (H5Lexists(file, kCheckpointGroup, read_links()) > 0)
+    require_group_links(file, kCheckpointGroup, {"u", "u_prev", "steps", "planes", "records"});
   Handle root(H5Gopen2(file, "/VTKHDF", read_group_access()), H5Gclose, "/VTKHDF");
   VtkHdfContents c;
   c.version = read_fixed<int64_t, 2>(root, "Version");
@@ -1035,7 +1086,11 @@ VtkHdfContents read_vtkhdf_contents(const std::string& path) {
   c.params.out_period = read_fixed<int, 1>(wave, "out_period")[0];
   c.params.shape = read_fixed<int, 3>(wave, "shape");
   c.n_boundary_layers = read_fixed<int, 1>(wave, "nBoundaryLayers")[0];
-  c.complete = H5Aexists(wave, "complete") > 0 && read_fixed<int, 1>(wave, "complete")[0] == 1;
+  if (H5Aexists(wave, "complete") > 0) {  // 0 or 1 as written; anything else is damage, not "not complete"
+    const int complete = read_fixed<int, 1>(wave, "complete")[0];
+    if (complete != 0 && complete != 1) fail(fmt::format("/wave_params complete reads {}, not 0 or 1", complete));
+    c.complete = complete == 1;
+  }
   return c;
 }
 
@@ -1146,6 +1201,7 @@ std::optional<VtkHdfChecksums> read_vtkhdf_checksums(const std::string& path) {
     c.scheme = H5Aexists(wave, "checksums") > 0 ? read_fixed<int, 1>(wave, "checksums")[0] : 1;
     Handle integrity(H5Gopen2(file, "/awave_integrity", read_group_access()), H5Gclose, "/awave_integrity");
     if (H5Aexists(integrity, "committed") > 0) c.committed = read_fixed<int64_t, 3>(integrity, "committed");
+    if (H5Aexists(integrity, "scheme") > 0) c.scheme_text = read_string_attribute(integrity, "scheme");
   }
   c.snapshots.planes = read_all("/awave_integrity/planes", 3, &c.snapshots.fields);
   c.snapshots.records = read_all("/awave_integrity/records", 1);
@@ -1154,6 +1210,8 @@ std::optional<VtkHdfChecksums> read_vtkhdf_checksums(const std::string& path) {
     c.checkpoints.emplace();
     c.checkpoints->planes = read_all(std::string(kCheckpointGroup) + "/planes", 3, &c.checkpoints->fields);
     c.checkpoints->records = read_all(std::string(kCheckpointGroup) + "/records", 1);
+    Handle group(H5Gopen2(file, kCheckpointGroup, read_group_access()), H5Gclose, kCheckpointGroup);
+    if (H5Aexists(group, "scheme") > 0) c.checkpoint_scheme_text = read_string_attribute(group, "scheme");
   }
   return c;
 }

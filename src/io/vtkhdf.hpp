@@ -191,11 +191,15 @@ struct VtkHdfChecksums {
   // Scheme 2: /awave_integrity "committed": the snapshots and checkpoints committed, and their CRC-32
   // (committed_record); nothing where the attribute is missing.
   std::optional<std::array<int64_t, 3>> committed;
+  std::string scheme_text, checkpoint_scheme_text;  // the groups' "scheme" descriptions, as stored
   SeriesChecksums snapshots;
   std::optional<SeriesChecksums> checkpoints;
   std::vector<std::uint32_t> static_planes;  // [2: sos, damp][nx]
 };
 std::optional<VtkHdfChecksums> read_vtkhdf_checksums(const std::string& path);
+// The "scheme" descriptions the writer stores on /awave_integrity and /awave_checkpoints (checksum scheme 2).
+std::string integrity_scheme_text(bool single_precision);
+std::string checkpoint_scheme_text();
 // PointData array `name` at time slot t, as nz*ny*nx values, x fastest.
 std::vector<double> read_vtkhdf_array(const std::string& path, const std::string& name, int64_t t);
 
