@@ -412,14 +412,15 @@ TEST_F(AwaveProcess, HelpAndListExitZero) {
 
 // Issue 81 "Why" 6: the disk filling while the file is made gave the one-line error, then SIGSEGV in HDF5's
 // exit-time cleanup (9 of 9), and the line pointed at a .partial that did not exist. A file-size limit (with
-// SIGXFSZ ignored, as a full disk's ENOSPC) below the preallocated file's 16.8 MB stands in for the full disk.
+// SIGXFSZ ignored, as a full disk's ENOSPC) of 64 MiB, below the preallocated file's 100 MB, stands in for the full
+// disk (an MPI build's MPI_Init needs more than 200 kB of files: Open MPI's shared-memory segments).
 TEST_F(AwaveProcess, ADiskThatFillsWhileTheFileIsMadeLeavesOneLineAndNoFile) {
   rlimit before{};
   ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &before), 0);
-  const rlimit small{rlim_t(200) << 10, before.rlim_max};
+  const rlimit small{rlim_t(64) << 20, before.rlim_max};
   const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);  // inherited through exec: writes fail with EFBIG
   ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
-  const Outcome o = run("-shape 64,64,64 -nsteps 4 -out_period 2 -impl cpu -no_check -quiet big");
+  const Outcome o = run("-shape 128,128,128 -nsteps 4 -out_period 2 -impl cpu -no_check -quiet big");
   setrlimit(RLIMIT_FSIZE, &before);
   std::signal(SIGXFSZ, old_handler);
   EXPECT_EQ(o.status, 3) << o.err;

@@ -397,9 +397,32 @@ TEST_F(Integrity, AGroupHoldingWhatAwaveNeverWritesIsRefused) {
     ASSERT_GE(H5Fclose(file), 0);
     const Outcome v = run("-verify extra.vtkhdf");
     EXPECT_EQ(v.status, 1);
-    EXPECT_NE(v.err.find(fmt::format("{} holds 'extra', which awave never writes there", group)), std::string::npos)
+    EXPECT_NE(v.err.find(fmt::format("{} holds link 'extra', which awave never writes there", group)),
+              std::string::npos)
         << v.err;
   }
+  // An attribute gone (a .partial's complete read as "not complete") or one added.
+  const std::string f = copy("attributes.vtkhdf");
+  {
+    const hid_t file = H5Fopen(f.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    const hid_t g = H5Gopen2(file, "/wave_params", H5P_DEFAULT);
+    H5Adelete(g, "complete");
+    H5Gclose(g);
+    ASSERT_GE(H5Fclose(file), 0);
+  }
+  EXPECT_NE(run("-verify attributes.vtkhdf").err.find("/wave_params lacks attribute 'complete'"), std::string::npos);
+  awave_test::set_int_attribute(copy("attributes.vtkhdf"), "/wave_params", "complete", 1);
+  {
+    const hid_t file = H5Fopen(f.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    const hid_t g = H5Gopen2(file, "/VTKHDF", H5P_DEFAULT);
+    const hid_t space = H5Screate(H5S_SCALAR);
+    H5Aclose(H5Acreate2(g, "TimeValue", H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT));
+    H5Sclose(space);
+    H5Gclose(g);
+    ASSERT_GE(H5Fclose(file), 0);
+  }
+  EXPECT_NE(run("-verify attributes.vtkhdf").err.find("/VTKHDF holds attribute 'TimeValue', which awave never writes"),
+            std::string::npos);
 }
 
 TEST_F(Integrity, AFileWithNoIntactSnapshotIsRefused) {

@@ -988,22 +988,10 @@ bool VtkHdfContents::snapshots_restart() const {
 
 namespace {
 
-// The links of every group awave writes, walked through HDF5's group indexes (B-trees, symbol nodes, local heaps) and
-// held to the names awave writes there: a structure damaged where awave's reads do not pass (a sibling pointer, a
-// group awave never looks into) verified, and a reader that walks the groups (h5py's visititems) failed on it
-// (tests/structure_fuzz.py). Optional names may be missing; nothing else may be there.
-void require_group_links(const ReadFile& file, const char* group, std::vector<std::string> names,
-                         std::vector<std::string> optional = {}) {
-  Handle g(H5Gopen2(file, group, read_group_access()), H5Gclose, group);
-  std::vector<std::string> found;
-  auto collect = [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
-    auto& list = *static_cast<std::vector<std::string>*>(out);
-    if (list.size() > 64) return 1;  // more than awave writes anywhere: stop, and refuse below
-    list.emplace_back(name);
-    return 0;
-  };
-  if (H5Literate(g, H5_INDEX_NAME, H5_ITER_INC, nullptr, collect, &found) < 0)
-    fail(fmt::format("the links of {} cannot be listed (its group index is damaged)", group));
+// `found` (a group's links or an object's attributes, as HDF5 lists them) held to the names awave writes there:
+// each of `names`, any of `optional`, nothing else.
+void require_names(const std::vector<std::string>& found, std::vector<std::string> names,
+                   std::vector<std::string> optional, const std::string& what, const char* kind) {
   for (const std::string& name : found) {
     auto at = std::find(names.begin(), names.end(), name);
     if (at != names.end()) {
@@ -1012,26 +1000,61 @@ void require_group_links(const ReadFile& file, const char* group, std::vector<st
     }
     at = std::find(optional.begin(), optional.end(), name);
     if (at == optional.end())
-      fail(fmt::format("{} holds '{}', which awave never writes there", group, name.substr(0, 64)));
+      fail(fmt::format("{} holds {} '{}', which awave never writes there", what, kind, name.substr(0, 64)));
     optional.erase(at);
   }
-  if (!names.empty()) fail(fmt::format("{} lacks '{}'", group, names.front()));
+  if (!names.empty()) fail(fmt::format("{} lacks {} '{}'", what, kind, names.front()));
+}
+
+// Collects names from H5Literate or H5Aiterate2, at most 64 (more than awave writes anywhere).
+template <class Info>
+herr_t collect_name(hid_t, const char* name, const Info*, void* out) {
+  auto& list = *static_cast<std::vector<std::string>*>(out);
+  if (list.size() > 64) return 1;
+  list.emplace_back(name);
+  return 0;
+}
+
+// The links and attributes of every group awave writes, walked through HDF5's group indexes (B-trees, symbol nodes,
+// local heaps) and object headers, and held to the names awave writes there: a group index damaged where awave's
+// reads did not pass, or an attribute message turned into another (a .partial's complete gone, read as not
+// complete), verified while h5py could not read the file the same (tests/structure_fuzz.py).
+void require_group(const ReadFile& file, const char* group, std::vector<std::string> links,
+                   std::vector<std::string> optional_links, std::vector<std::string> attributes,
+                   std::vector<std::string> optional_attributes = {}) {
+  Handle g(H5Gopen2(file, group, read_group_access()), H5Gclose, group);
+  std::vector<std::string> found;
+  if (H5Literate(g, H5_INDEX_NAME, H5_ITER_INC, nullptr, collect_name<H5L_info_t>, &found) < 0)
+    fail(fmt::format("the links of {} cannot be listed (its group index is damaged)", group));
+  require_names(found, std::move(links), std::move(optional_links), group, "link");
+  found.clear();
+  if (H5Aiterate2(g, H5_INDEX_NAME, H5_ITER_INC, nullptr, collect_name<H5A_info_t>, &found) < 0)
+    fail(fmt::format("the attributes of {} cannot be listed (its header is damaged)", group));
+  require_names(found, std::move(attributes), std::move(optional_attributes), group, "attribute");
 }
 
 }  // namespace
 
 VtkHdfContents read_vtkhdf_contents(const std::string& path) {
   const ReadFile file(path);
-  require_group_links(file, "/", {"VTKHDF", "wave_params"}, {"awave_integrity", "awave_checkpoints"});
-  require_group_links(file, "/VTKHDF", {"PointData", "Steps"});
-  require_group_links(file, "/VTKHDF/PointData", {"sos", "damp", "u"}, {"u_prev"});
-  require_group_links(file, "/VTKHDF/Steps", {"Values", "PointDataOffsets"});
-  require_group_links(file, "/VTKHDF/Steps/PointDataOffsets", {"sos", "damp", "u"}, {"u_prev"});
-  require_group_links(file, "/wave_params", {});
-  if (H5Lexists(file, "/awave_integrity", read_links()) > 0)
-    require_group_links(file, "/awave_integrity", {"planes", "records", "static_planes"});
+  require_group(file, "/", {"VTKHDF", "wave_params"}, {"awave_integrity", "awave_checkpoints"}, {});
+  require_group(file, "/VTKHDF", {"PointData", "Steps"}, {},
+                {"Version", "Type", "Origin", "Spacing", "WholeExtent", "Direction"});
+  require_group(file, "/VTKHDF/PointData", {"sos", "damp", "u"}, {"u_prev"}, {});
+  require_group(file, "/VTKHDF/Steps", {"Values", "PointDataOffsets"}, {}, {"NSteps"});
+  require_group(file, "/VTKHDF/Steps/PointDataOffsets", {"sos", "damp", "u"}, {"u_prev"}, {});
+  const bool checksums = H5Lexists(file, "/awave_integrity", read_links()) > 0;
+  // (complete and checksums: every file with checksums has them; files before them may lack them)
+  require_group(file, "/wave_params", {}, {}, {"dt", "dx", "nBoundaryLayers", "nsteps", "out_period", "shape"},
+                {"complete", "checksums"});
+  if (checksums) {
+    require_group(file, "/awave_integrity", {"planes", "records", "static_planes"}, {}, {"scheme"}, {"committed"});
+    Handle wave(H5Gopen2(file, "/wave_params", read_group_access()), H5Gclose, "/wave_params");
+    for (const char* name : {"complete", "checksums"})
+      if (H5Aexists(wave, name) <= 0) fail(fmt::format("/wave_params lacks attribute '{}'", name));
+  }
   if (H5Lexists(file, kCheckpointGroup, read_links()) > 0)
-    require_group_links(file, kCheckpointGroup, {"u", "u_prev", "steps", "planes", "records"});
+    require_group(file, kCheckpointGroup, {"u", "u_prev", "steps", "planes", "records"}, {}, {"period", "scheme"});
   Handle root(H5Gopen2(file, "/VTKHDF", read_group_access()), H5Gclose, "/VTKHDF");
   VtkHdfContents c;
   c.version = read_fixed<int64_t, 2>(root, "Version");
