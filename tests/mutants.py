@@ -219,7 +219,7 @@ MUTANTS = [
     ("checked reads: a complete of 2 read as not complete", "src/io/vtkhdf.cpp",
      "    if (complete != 0 && complete != 1) fail(", "    if (false) fail(", "^damaged_files\\.structure_aware"),
     ("integrity: the scheme descriptions not held to awave's", "src/io/integrity.cpp",
-     "  if (r.scheme >= 2 && !r.count_damage) {", "  if (false) {", "^damaged_files\\.structure_aware"),
+     "  if (r.scheme >= 2 && !r.reader_damage) {", "  if (false) {", "^damaged_files\\.structure_aware"),
     ("integrity: an unknown checksum scheme read as scheme 1", "src/io/integrity.cpp",
      "  if (r.scheme != 1 && r.scheme != kChecksumScheme)\n", "  if (false)\n",
      "^Integrity\\.AFileReadUnderTheOtherChecksumScheme"),

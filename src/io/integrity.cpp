@@ -317,13 +317,13 @@ IntegrityReport check_integrity(const std::string& path, bool newest_only) {
     throw std::runtime_error(fmt::format("its checksum scheme {} is not one this awave knows (1, {})", r.scheme,
                                          kChecksumScheme));
   if (r.scheme >= 2) r.count_damage = count_damage(c, *sums);
-  if (r.scheme >= 2 && !r.count_damage) {  // the descriptions too: a reader may show them
-    if (sums->scheme_text != integrity_scheme_text(c.value_bytes.at("u") == 4))
-      r.count_damage = "/awave_integrity scheme is not the description awave writes";
-    else if (c.checkpoints && sums->checkpoint_scheme_text != checkpoint_scheme_text())
-      r.count_damage = "/awave_checkpoints scheme is not the description awave writes";
-  }
   r.reader_damage = reader_damage(c);
+  if (r.scheme >= 2 && !r.reader_damage) {  // the descriptions too: a reader may show them
+    if (sums->scheme_text != integrity_scheme_text(c.value_bytes.at("u") == 4))
+      r.reader_damage = "/awave_integrity scheme is not the description awave writes";
+    else if (c.checkpoints && sums->checkpoint_scheme_text != checkpoint_scheme_text())
+      r.reader_damage = "/awave_checkpoints scheme is not the description awave writes";
+  }
   const WaveParams& p = c.params;
   if (int64_t(sums->static_planes.size()) != 2 * p.nx())
     throw std::runtime_error("its checksum arrays do not match its shape (damaged)");

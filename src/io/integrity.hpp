@@ -84,8 +84,8 @@ struct IntegrityReport {
   // count, where they do not all equal it (a kill inside a commit's flush, or damage); nothing where they do.
   std::optional<std::string> count_damage;
   // What a reader such as ParaView takes from the file and no checksum covers, against what the grid and the
-  // parameters imply (VTKHDF Version, Type, Origin, Spacing, Direction, WholeExtent, the static arrays' offsets):
-  // the first that differs, or nothing.
+  // parameters imply (VTKHDF Version, Type, Origin, Spacing, Direction, WholeExtent, the static arrays' offsets;
+  // the groups' scheme descriptions): the first that differs, or nothing.
   std::optional<std::string> reader_damage;
   SeriesReport snapshots;
   std::optional<SeriesReport> checkpoints;   // where the file keeps them apart (io/output_layout.hpp)
