@@ -7,6 +7,7 @@
 
 #include <hdf5.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <random>
@@ -109,42 +110,6 @@ inline void set_committed_raw(const std::string& path, const std::vector<std::in
   set_attribute<std::int64_t>(path, "/awave_integrity", "committed", values, H5T_NATIVE_INT64);
 }
 
-// u and u_prev of snapshot slot `slot` exchanged, their plane checksums with them ([slot][fields][nx]).
-inline void swap_fields(const std::string& path, hsize_t slot) {
-  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
-  bool ok = true;
-  auto exchange = [&](const char* a_path, const char* b_path, int rank, const hsize_t* start_a, const hsize_t* start_b,
-                      const hsize_t* count, hid_t type, std::size_t n, std::size_t bytes) {
-    const hid_t a = H5Dopen2(file, a_path, H5P_DEFAULT), b = H5Dopen2(file, b_path, H5P_DEFAULT);
-    const hid_t sa = H5Dget_space(a), sb = H5Dget_space(b), mem = H5Screate_simple(rank, count, nullptr);
-    H5Sselect_hyperslab(sa, H5S_SELECT_SET, start_a, nullptr, count, nullptr);
-    H5Sselect_hyperslab(sb, H5S_SELECT_SET, start_b, nullptr, count, nullptr);
-    std::vector<unsigned char> va(n * bytes), vb(n * bytes);
-    ok = ok && H5Dread(a, type, mem, sa, H5P_DEFAULT, va.data()) >= 0 &&
-         H5Dread(b, type, mem, sb, H5P_DEFAULT, vb.data()) >= 0 &&
-         H5Dwrite(a, type, mem, sa, H5P_DEFAULT, vb.data()) >= 0 &&
-         H5Dwrite(b, type, mem, sb, H5P_DEFAULT, va.data()) >= 0;
-    H5Sclose(mem);
-    H5Sclose(sb);
-    H5Sclose(sa);
-    H5Dclose(b);
-    H5Dclose(a);
-  };
-  const hid_t u = H5Dopen2(file, "/VTKHDF/PointData/u", H5P_DEFAULT);
-  const hid_t space = H5Dget_space(u);
-  hsize_t d[4] = {};
-  H5Sget_simple_extent_dims(space, d, nullptr);
-  H5Sclose(space);
-  H5Dclose(u);
-  const hsize_t at[4] = {slot, 0, 0, 0}, count[4] = {1, d[1], d[2], d[3]};
-  exchange("/VTKHDF/PointData/u", "/VTKHDF/PointData/u_prev", 4, at, at, count, H5T_NATIVE_DOUBLE,
-           std::size_t(d[1] * d[2] * d[3]), sizeof(double));
-  const hsize_t sum_u[3] = {slot, 0, 0}, sum_prev[3] = {slot, 1, 0}, sum_count[3] = {1, 1, d[3]};
-  exchange("/awave_integrity/planes", "/awave_integrity/planes", 3, sum_u, sum_prev, sum_count, H5T_NATIVE_UINT32,
-           std::size_t(d[3]), sizeof(std::uint32_t));
-  if (H5Fclose(file) < 0 || !ok) throw std::runtime_error("cannot swap u and u_prev in " + path);
-}
-
 // Adds `delta` to one value of a static PointData array ("sos" or "damp", [1][nz][ny][nx]) at
 // (i, j, k), through HDF5: the stored checksums stay as written, as after a flipped bit on disk.
 inline void add_to_static_value(const std::string& path, const std::string& array, hsize_t i, hsize_t j, hsize_t k,
@@ -229,38 +194,65 @@ inline void set_committed_snapshots(const std::string& path, std::int64_t snapsh
   set_committed_record(path, snapshots, 0);
 }
 
+// The blocks [start_a, start_a + count) of dataset a_path and [start_b, start_b + count) of b_path (one stored
+// type) exchanged, bytes as stored, in an open file: false where HDF5 failed.
+inline bool exchange_blocks(hid_t file, const std::string& a_path, std::vector<hsize_t> start_a,
+                            const std::string& b_path, std::vector<hsize_t> start_b, const std::vector<hsize_t>& count) {
+  const hid_t a = H5Dopen2(file, a_path.c_str(), H5P_DEFAULT), b = H5Dopen2(file, b_path.c_str(), H5P_DEFAULT);
+  const hid_t sa = H5Dget_space(a), sb = H5Dget_space(b), type = H5Dget_type(a);
+  const int rank = int(count.size());
+  const hid_t mem = H5Screate_simple(rank, count.data(), nullptr);
+  std::size_t n = H5Tget_size(type);
+  for (hsize_t c : count) n *= std::size_t(c);
+  std::vector<unsigned char> va(n), vb(n);
+  H5Sselect_hyperslab(sa, H5S_SELECT_SET, start_a.data(), nullptr, count.data(), nullptr);
+  H5Sselect_hyperslab(sb, H5S_SELECT_SET, start_b.data(), nullptr, count.data(), nullptr);
+  const bool ok = H5Dread(a, type, mem, sa, H5P_DEFAULT, va.data()) >= 0 &&
+                  H5Dread(b, type, mem, sb, H5P_DEFAULT, vb.data()) >= 0 &&
+                  H5Dwrite(a, type, mem, sa, H5P_DEFAULT, vb.data()) >= 0 &&
+                  H5Dwrite(b, type, mem, sb, H5P_DEFAULT, va.data()) >= 0;
+  H5Sclose(mem);
+  H5Tclose(type);
+  H5Sclose(sb);
+  H5Sclose(sa);
+  H5Dclose(b);
+  H5Dclose(a);
+  return ok;
+}
+
+// The extent of dataset `path_in_file` of an open file.
+inline std::vector<hsize_t> extent_of(hid_t file, const std::string& path_in_file) {
+  const hid_t ds = H5Dopen2(file, path_in_file.c_str(), H5P_DEFAULT);
+  const hid_t space = H5Dget_space(ds);
+  std::vector<hsize_t> dims(std::size_t(std::max(H5Sget_simple_extent_ndims(space), 1)));
+  H5Sget_simple_extent_dims(space, dims.data(), nullptr);
+  H5Sclose(space);
+  H5Dclose(ds);
+  return dims;
+}
+
 // Slots a and b of dataset `path_in_file` swapped (its first dimension), as swapping their chunk pointers in its
 // index does: each slot's bytes intact, in the other's place.
 inline void swap_slots(const std::string& path, const std::string& path_in_file, hsize_t a, hsize_t b) {
   const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
-  const hid_t ds = H5Dopen2(file, path_in_file.c_str(), H5P_DEFAULT);
-  const hid_t space = H5Dget_space(ds);
-  const int rank = H5Sget_simple_extent_ndims(space);
-  std::vector<hsize_t> dims(std::size_t(rank > 0 ? rank : 1));
-  H5Sget_simple_extent_dims(space, dims.data(), nullptr);
-  const hid_t type = H5Dget_type(ds);
-  const std::size_t bytes = H5Tget_size(type);
-  std::vector<hsize_t> count = dims;
+  std::vector<hsize_t> count = extent_of(file, path_in_file), at_a(count.size(), 0), at_b(count.size(), 0);
   count[0] = 1;
-  std::size_t n = 1;
-  for (int d = 1; d < rank; ++d) n *= std::size_t(dims[std::size_t(d)]);
-  std::vector<unsigned char> va(n * bytes), vb(n * bytes);
-  const hid_t mem = H5Screate_simple(rank, count.data(), nullptr);
-  auto at = [&](hsize_t slot) {
-    std::vector<hsize_t> start(std::size_t(rank), 0);
-    start[0] = slot;
-    H5Sselect_hyperslab(space, H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr);
-    return space;
-  };
-  bool ok = H5Dread(ds, type, mem, at(a), H5P_DEFAULT, va.data()) >= 0 &&
-            H5Dread(ds, type, mem, at(b), H5P_DEFAULT, vb.data()) >= 0 &&
-            H5Dwrite(ds, type, mem, at(a), H5P_DEFAULT, vb.data()) >= 0 &&
-            H5Dwrite(ds, type, mem, at(b), H5P_DEFAULT, va.data()) >= 0;
-  H5Sclose(mem);
-  H5Tclose(type);
-  H5Sclose(space);
-  H5Dclose(ds);
+  at_a[0] = a;
+  at_b[0] = b;
+  const bool ok = exchange_blocks(file, path_in_file, at_a, path_in_file, at_b, count);
   if (H5Fclose(file) < 0 || !ok) throw std::runtime_error("cannot swap slots of " + path_in_file + " in " + path);
+}
+
+// u and u_prev of snapshot slot `slot` exchanged, their plane checksums with them ([slot][fields][nx]).
+inline void swap_fields(const std::string& path, hsize_t slot) {
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  const std::vector<hsize_t> d = extent_of(file, "/VTKHDF/PointData/u");
+  const bool ok =
+      exchange_blocks(file, "/VTKHDF/PointData/u", {slot, 0, 0, 0}, "/VTKHDF/PointData/u_prev", {slot, 0, 0, 0},
+                      {1, d[1], d[2], d[3]}) &&
+      exchange_blocks(file, "/awave_integrity/planes", {slot, 0, 0}, "/awave_integrity/planes", {slot, 1, 0},
+                      {1, 1, d[3]});
+  if (H5Fclose(file) < 0 || !ok) throw std::runtime_error("cannot swap u and u_prev in " + path);
 }
 
 // A 1-D int64 array of the file replaced by one of `n` values in one chunk never written (nothing on disk): an array
