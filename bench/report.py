@@ -1,119 +1,20 @@
 #!/usr/bin/env python3
-"""Turn awave's committed result files into the portability report (Markdown + PNG plots).
+"""Starts awave_bench.render.report: the portability report from the committed result files.
 
     python3 bench/report.py [-o OUT_DIR]                                    (bench/report/report.md)
     python3 bench/report.py --study STUDY_DIR [--study ...] -o OUT_DIR     (bench/study.sh's report)
-
-The report is one current study (bench/report_sections/inputs.py, DEFAULT_STUDY: five platforms): the
-first screen decides (bench/first_screen.py), the first page answers (bench/portability.py), section 1 is its evidence
-(bench/study_evidence.py); sections 2-5 measure the product as it stands (over MPI, bitwise,
-temporal blocking, energy); provenance comes last. Earlier studies keep their data and their sections in
-their results folders' READMEs. Every number is read from (or computed from) those files; the
-same files give the same report, byte for byte.
 """
-import argparse
-import glob
 import os
 import sys
 
 try:
-    import matplotlib
+    import matplotlib  # noqa: F401
 except ImportError:  # a pyenv/venv python ahead of Debian's on PATH: use Debian's
     if os.path.exists("/usr/bin/python3") and os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3"):
         os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
     raise
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import portability  # noqa: E402
-import runfiles  # noqa: E402
-import study_evidence  # noqa: E402
-from report_sections.bitwise import bitwise_section  # noqa: E402
-from report_sections.energy import energy_section  # noqa: E402
-from report_sections.inputs import (DEFAULT_BITWISE, DEFAULT_ENERGY, DEFAULT_FP_COST, DEFAULT_MPI,  # noqa: E402
-                                    DEFAULT_STUDY, DEFAULT_SWEEP_LOC, DEFAULT_SWEEP_MPI,
-                                    DEFAULT_TEMPORAL_PRODUCT, ENERGY_NOTE, HERE, STUDY_CAVEATS)
-from report_sections.provenance import provenance_section  # noqa: E402
-from report_sections.scaling import mpi_section  # noqa: E402
-from report_sections.temporal import every_model_section, temporal_section  # noqa: E402
-
-
-def generate_study(study_dirs, out_dir):
-    """bench/study.sh's report: this machine's first page and its evidence alone."""
-    os.makedirs(out_dir, exist_ok=True)
-    md = ["# awave portability report (bench/study.sh)\n"]
-    loc, divergence = portability.effort_files(study_dirs)
-    runs = portability.first_page(md.append, plt, study_dirs, loc, divergence, out_dir)
-    study_evidence.evidence(md.append, study_dirs, loc)
-    energy_section(md.append, [e for d in study_dirs for e in sorted(glob.glob(os.path.join(d, "energy-*")))], 2)
-    provenance_section(md.append, runs, loc, divergence)
-    with open(os.path.join(out_dir, "report.md"), "w") as f:
-        f.write("\n".join(md) + "\n")
-    return os.path.join(out_dir, "report.md")
-
-
-def generate(out_dir, study_dirs=None):
-    """The report: the current study's first page and evidence, the product as it stands, provenance."""
-    study_dirs = DEFAULT_STUDY if study_dirs is None else study_dirs
-    os.makedirs(out_dir, exist_ok=True)
-    md = ["# awave portability report\n"]
-    w = md.append
-    loc, divergence = portability.effort_files(study_dirs)
-    runs = portability.first_page(w, plt, study_dirs, loc, divergence, out_dir,
-                                  STUDY_CAVEATS if study_dirs == DEFAULT_STUDY else ())
-    w("After this page: 1. its evidence; the product as it stands, measured: 2. over MPI, 3. bitwise, "
-      "4. beyond the one-step limit (temporal blocking), 5. energy a site update on the GPUs; provenance. The earlier studies keep their data and "
-      "their sections in their results folders' READMEs (`bench/results/README.md` lists them).\n")
-    study_evidence.evidence(w, study_dirs, loc)
-    w("# The product as it stands\n")
-    w(product_builds([("2. Over MPI", DEFAULT_MPI + DEFAULT_SWEEP_MPI), ("3. Bitwise", DEFAULT_BITWISE + DEFAULT_FP_COST),
-                      ("4. Temporal blocking", DEFAULT_TEMPORAL_PRODUCT),
-                      ("5. Energy", DEFAULT_ENERGY)]))
-    mpi_section(w, DEFAULT_MPI)
-    bitwise_section(w, DEFAULT_BITWISE, DEFAULT_FP_COST)
-    temporal_section(w, DEFAULT_TEMPORAL_PRODUCT, portability.load_study(study_dirs)[1])
-    every_model_section(w, DEFAULT_SWEEP_LOC)
-    energy_section(w, DEFAULT_ENERGY, 5, ENERGY_NOTE)
-    provenance_section(w, runs, loc, divergence)
-    with open(os.path.join(out_dir, "report.md"), "w") as f:
-        f.write("\n".join(md) + "\n")
-    return os.path.join(out_dir, "report.md")
-
-
-def product_builds(sections):
-    """Which builds each section of "the product as it stands" ran: the commits its run files record, so that
-    no figure is read as the study's code when it is an earlier one."""
-    rows = []
-    for name, dirs in sections:
-        commits = set()
-        for d in dirs:
-            for path in runfiles.walk(d, "*.json"):
-                try:
-                    build = runfiles.load(path).get("build") or {}
-                except (OSError, ValueError, AttributeError):
-                    continue
-                if isinstance(build, dict) and build.get("git_commit"):
-                    commits.add(str(build["git_commit"])[:7])
-        rows.append(f"| {name} | {', '.join(f'`{c}`' for c in sorted(commits)) or 'not recorded in its files'} |")
-    return ("Each section below measured the product at its own clean commits (those its run files record), not "
-            "the study's. Section 5 says where a code it measured changed since.\n\n"
-            "| section | commits of its runs |\n|---|---|\n" + "\n".join(rows) + "\n")
-
-
-def main(argv):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--study", action="append", help="a study directory (bench/study.sh); alone: its report")
-    parser.add_argument("-o", "--out", help="the output folder (default bench/report; required with --study)")
-    args = parser.parse_args(argv)
-    if args.study:
-        if not args.out:
-            parser.error("--study takes -o OUT_DIR (the committed report is the current study's)")
-        print(generate_study(args.study, args.out))
-    else:
-        print(generate(args.out or os.path.join(HERE, "report")))
-    return 0
-
+from awave_bench.render.report import main  # noqa: E402
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

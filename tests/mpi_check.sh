@@ -50,7 +50,7 @@ for shape in ${SHAPES:-10,12,7 21,13,9 40,12,9}; do
   [ $plan = split ] && export AWAVE_FUSED_STEP_POINTS=0
   [ $plan = sweep ] && export AWAVE_STEPS_PER_SWEEP=3
   # The sweep's runs are long enough for every plane of its halo to matter: a halo of u(t-1) one
-  # plane shallow first changes a value after 10 steps (issue 54; tests/mutants.py plants it).
+  # plane shallow first changes a value after 10 steps (issue 54; tests/tools/mutants.py plants it).
   nsteps=7; [ $plan = sweep ] && nsteps=16
   "$exe" -shape "$shape" -nsteps $nsteps -out_period 3 -impl "$impls" "p1_$tag" > "p1_$tag.txt" 2>&1 ||
     fail "single process, $shape: $(tail -1 "p1_$tag.txt")"

@@ -48,7 +48,7 @@ done
 status=0
 for b in "${builds[@]}"; do
   echo "== $(basename "$b")" | tee -a "$out/summary.txt"
-  python3 bench/device/sweep_study_summary.py "$out/$(basename "$b")" | tee -a "$out/summary.txt" || status=1
+  python3 bench/sweep_study_summary.py "$out/$(basename "$b")" | tee -a "$out/summary.txt" || status=1
 done
-python3 bench/device/sweep_study_summary.py --ratios "$out" "${builds[@]}" | tee -a "$out/summary.txt" || status=1
+python3 bench/sweep_study_summary.py --ratios "$out" "${builds[@]}" | tee -a "$out/summary.txt" || status=1
 exit $status

@@ -1,7 +1,7 @@
 # What every device script shares; source it first: . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 # Offload that cannot run on the GPU fails, never runs on the host.
 export OMP_TARGET_OFFLOAD=MANDATORY
-# The lines of awave's output the scripts count (grep -E patterns); tests/test_device_scripts.py runs
+# The lines of awave's output the scripts count (grep -E patterns); tests/harness/test_device_scripts.py runs
 # awave and finds each, so they stay the lines it prints.
 AWAVE_LINE_BITWISE='check: bitwise identical to the reference'
 AWAVE_LINE_NOT_BITWISE='check: NOT BITWISE'

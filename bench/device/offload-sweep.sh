@@ -35,5 +35,5 @@ for n in $sizes; do
     done
   done
 done
-python3 bench/device/sweep_study_summary.py "$out" | tee -a "$out/summary.txt" || tests_failed=1
+python3 bench/sweep_study_summary.py "$out" | tee -a "$out/summary.txt" || tests_failed=1
 exit ${tests_failed:-0}

@@ -46,5 +46,5 @@ for r in $(seq "$rounds"); do
     done
   done
 done
-python3 "$here/refactor_summary.py" "$out" | tee -a "$out/summary.txt" || status=1
+python3 "$here/../refactor_summary.py" "$out" | tee -a "$out/summary.txt" || status=1
 exit $status

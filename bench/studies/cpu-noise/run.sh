@@ -29,4 +29,4 @@ for r in $(seq "$rounds"); do
   run single 48 spread 1
   build/host/bench/awave-devbench > "$out/triad-r$r.end.json" 2>&1
 done
-python3 bench/studies/cpu-noise/summary.py "$out" | tee "$out/summary.txt"
+PYTHONPATH=bench python3 bench/studies/cpu-noise/summary.py "$out" | tee "$out/summary.txt"

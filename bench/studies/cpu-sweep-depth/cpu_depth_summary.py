@@ -11,8 +11,7 @@ import os
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # bench/
-import runfiles  # noqa: E402
+from awave_bench.runs import files as runfiles  # (PYTHONPATH=bench, as the study's script sets it)
 
 RULE = 1.15  # cpu-depth.sh: a deeper sweep enters the product at >= 1.15 x the three-step sweep at both sizes
 RULE_SIZES = ("512x512x512", "1000x1000x1000")

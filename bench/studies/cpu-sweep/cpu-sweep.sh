@@ -37,4 +37,4 @@ for n in $sizes; do
     done
   done
 done
-python3 bench/device/sweep_study_summary.py "$out" | tee -a "$out/summary.txt"
+python3 bench/sweep_study_summary.py "$out" | tee -a "$out/summary.txt"

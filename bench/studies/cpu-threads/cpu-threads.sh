@@ -34,4 +34,4 @@ for r in $(seq "$rounds"); do
     done
   done
 done
-python3 bench/studies/cpu-threads/cpu_threads_summary.py "$out" | tee "$out/summary.txt"
+PYTHONPATH=bench python3 bench/studies/cpu-threads/cpu_threads_summary.py "$out" | tee "$out/summary.txt"

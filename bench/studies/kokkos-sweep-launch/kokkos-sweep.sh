@@ -52,5 +52,5 @@ for r in $(seq "$rounds"); do
     done
   done
 done
-python3 "$here/kokkos_sweep_summary.py" "$out" | tee -a "$out/summary.txt" || status=1
+PYTHONPATH="$here/../.." python3 "$here/kokkos_sweep_summary.py" "$out" | tee -a "$out/summary.txt" || status=1
 exit $status

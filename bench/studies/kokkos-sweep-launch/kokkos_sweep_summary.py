@@ -10,8 +10,7 @@ import re
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # bench/
-import runfiles  # noqa: E402
+from awave_bench.runs import files as runfiles  # (PYTHONPATH=bench, as the study's script sets it)
 
 
 def main(argv):

@@ -1,0 +1,1 @@
+"""What the project is made of: paths, backend folders, toolchains."""

@@ -1,0 +1,1 @@
+"""The experiments the report shows (registry)."""

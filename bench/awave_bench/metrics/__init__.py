@@ -1,0 +1,1 @@
+"""The metrics: efficiency, PP, ranges, the tie rule and the verdicts."""

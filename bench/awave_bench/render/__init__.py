@@ -1,0 +1,1 @@
+"""The report: screen, page, plots, evidence, sections."""

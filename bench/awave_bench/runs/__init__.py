@@ -1,0 +1,1 @@
+"""The run files and what the report reads of them."""

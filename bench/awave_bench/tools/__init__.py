@@ -1,0 +1,1 @@
+"""The command-line tools that bench/*.py start."""
