@@ -12,16 +12,19 @@
 set -uo pipefail
 out=${1:?usage: bench/study.sh OUT}
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# The toolchains, and those whose codes run on a GPU, as cmake/toolchains/ lists them (bench/catalog.py).
+toolchains=$(python3 bench/catalog.py toolchains) && device_toolchains=$(python3 bench/catalog.py toolchains --on-device) ||
+  { echo "study: bench/catalog.py could not list the toolchains" >&2; exit 2; }
 for p in ${GPU_BUILDS:-}; do
-  case $p in cuda | openmptarget) ;; *) echo "study: GPU_BUILDS takes cuda and openmptarget, not '$p'" >&2; exit 2 ;; esac
+  [[ " $device_toolchains " == *" $p "* ]] || { echo "study: GPU_BUILDS takes ${device_toolchains// / and }, not '$p'" >&2; exit 2; }
 done
 [[ ${ROUNDS:-5} =~ ^[1-9][0-9]*$ ]] || { echo "study: ROUNDS takes a count of 1 or more, not '${ROUNDS}'" >&2; exit 2; }
 for knob in UNBOUND VARIANTS ENERGY; do
   [[ ${!knob:-1} =~ ^[01]$ ]] || { echo "study: $knob takes 0 or 1, not '${!knob}'" >&2; exit 2; }
 done
 for entry in ${OTHER_KOKKOS:-}; do
-  [[ $entry =~ ^(cuda|openmptarget|host)-[A-Za-z0-9.]+=.+$ ]] ||
-    { echo "study: OTHER_KOKKOS takes PRESET-SUFFIX=DIR items (PRESET cuda, openmptarget or host), not '$entry'" >&2; exit 2; }
+  [[ $entry =~ ^([a-z0-9]+)-[A-Za-z0-9.]+=.+$ && " $toolchains " == *" ${BASH_REMATCH[1]} "* ]] ||
+    { echo "study: OTHER_KOKKOS takes PRESET-SUFFIX=DIR items (PRESET ${toolchains// /, }), not '$entry'" >&2; exit 2; }
   [ -x "${entry#*=}/src/awave" ] || { echo "study: OTHER_KOKKOS: no ${entry#*=}/src/awave" >&2; exit 2; }
 done
 mkdir -p "$out"
@@ -37,10 +40,10 @@ rounds=${ROUNDS:-5}
 status=0
 sweep() { echo "== sweep.py $*"; python3 bench/sweep.py "$@" || status=1; }
 
-gpu_builds=(); [ "${ONLY_HOST:-0}" = 1 ] || for p in ${GPU_BUILDS:-cuda openmptarget}; do [ -x "build/$p/src/awave" ] && gpu_builds+=("$p"); done
+gpu_builds=(); [ "${ONLY_HOST:-0}" = 1 ] || for p in ${GPU_BUILDS:-$device_toolchains}; do [ -x "build/$p/src/awave" ] && gpu_builds+=("$p"); done
 has_build() { [[ " ${gpu_builds[*]} " == *" $1 "* ]]; }
 # The first page's codes that sweep by default, per build (the others take single steps anyway).
-sweepers() { case $1 in cuda) echo cuda,kokkos-cuda ;; openmptarget) echo omp,kokkos-openmptarget ;; host) echo cpu-openmp,kokkos-openmp ;; esac; }
+sweepers() { python3 bench/catalog.py sweepers "$1"; }
 
 [ "$sizes" = none ] && sizes=
 [ $gpu = 1 ] || sizes=
@@ -94,7 +97,7 @@ if [ -n "$sizes" ] && [ "$variants" = 1 ]; then
   fi
 fi
 if has_build openmptarget && [ -n "$host_sizes" ] && [ "$variants" = 1 ]; then
-  sweep openmptarget "$out" --sizes "$host_sizes" --impls omp,kokkos-openmptarget,kokkos-openmptarget-mdrange \
+  sweep openmptarget "$out" --sizes "$host_sizes" --impls "$(python3 bench/catalog.py implementations openmptarget)" \
     --env OMP_TARGET_OFFLOAD=DISABLED --label offload-disabled --no-check
   sweep openmptarget "$out" --sizes "$host_sizes" --impls "$(sweepers openmptarget)" --tune steps_per_sweep=1 \
     --env OMP_TARGET_OFFLOAD=DISABLED --label offload-disabled-single-steps --no-check
@@ -103,7 +106,7 @@ fi
 energy_sizes=$(tr ',' '\n' <<< "$sizes" | awk '$1 >= 512' | paste -sd' ')
 if [ -n "$energy_sizes" ] && [ "${ENERGY:-1}" = 1 ]; then
   for preset in "${gpu_builds[@]}"; do
-    case $preset in cuda) codes=cuda,kokkos-cuda,kokkos-cuda-mdrange ;; *) codes=omp,kokkos-openmptarget,kokkos-openmptarget-mdrange ;; esac
+    codes=$(python3 bench/catalog.py implementations "$preset")
     ROUNDS=${ENERGY_ROUNDS:-1} SIZES=$energy_sizes bash bench/device/energy.sh "$preset" "$codes" "$out/energy-$preset" ||
       status=1
   done

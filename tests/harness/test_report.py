@@ -7,13 +7,16 @@ import re
 import shutil
 import tempfile
 import unittest
+from unittest import mock
 
+from awave_bench.experiments import registry
 from awave_bench.experiments.registry import DEFAULT_STUDY
 from awave_bench.metrics import verdicts
 from awave_bench.render import page, report, screen as fs
 from awave_bench.runs import study
 from awave_bench.tools import readme_rates
 from tests.harness.modules import TOP
+from tests.harness.study_fixture import run_file
 
 
 class Report(unittest.TestCase):
@@ -86,7 +89,7 @@ class ProductSections(unittest.TestCase):
                  "max_relative_difference": 1e-6 if d else 0} for i, d in
                 (("cuda", differences), ("kokkos-cuda", differences), ("kokkos-cuda-mdrange", 0))])
         lines = []
-        bitwise.bitwise_section(lines.append, [self.d], [])
+        bitwise.bitwise_section(lines.append, 3, [self.d], [])
         text = "\n".join(lines)
         self.assertIn("| 512x512x512 x 10 steps | cuda | cuda, kokkos-cuda | bitwise; PASS | **not bitwise**: 7 points, "
                       "largest relative difference 1e-06; **FAIL** (7) |", text)
@@ -143,3 +146,33 @@ class ReadmeRates(unittest.TestCase):
                          [f"kokkos-cuda: {cell.replace('(0.93)', '(0.94)')!r} where the study gives {cell!r}"])
         row = next(line for line in text.splitlines() if line.startswith("| `omp` |"))
         self.assertEqual(readme_rates.problems(text.replace(row + "\n", "")), ["omp: no row"])
+
+
+class ExperimentRegistry(unittest.TestCase):
+    """An experiment reaches the report through its folder and one registry entry (experiments.registry.PRODUCT):
+    planted here, a folder of two run files and an entry naming it, the report gets its section, its row of commits
+    and its place in the page's guide; an entry whose section has no renderer is refused by name."""
+
+    def test_a_folder_and_one_entry_make_a_section(self):
+        with tempfile.TemporaryDirectory() as d:
+            runs = os.path.join(d, "planted-experiment")
+            os.makedirs(runs)
+            for r, su in ((1, 1e9), (2, 3e9)):
+                run_file(runs, f"host_512x512x512.r{r}.json", "host", None, {"cpu-openmp": su}, commit="def4567abc")
+            entry = {"name": "Planted experiment", "said": "a planted experiment", "section": "runs",
+                     "folders": [runs]}
+            with mock.patch.object(registry, "PRODUCT", registry.PRODUCT + (entry,)):
+                report.generate(os.path.join(d, "report"))
+            with open(os.path.join(d, "report", "report.md")) as f:
+                text = f.read()
+        number = len(registry.PRODUCT) + 2
+        self.assertIn(f"{number}. a planted experiment; provenance.", text)
+        self.assertIn(f"| {number}. Planted experiment | `def4567` |", text)
+        section = text[text.index(f"## {number}. Planted experiment\n"):text.index("## Provenance")]
+        self.assertIn("| 512x512x512 | cpu-openmp | 2.00e+09 | [1.00e+09, 3.00e+09] | 2 | 2 of 2 |", section)
+
+    def test_an_entry_without_a_renderer_is_refused(self):
+        entry = {"name": "Planted", "said": "planted", "section": "no-such-section", "folders": []}
+        with tempfile.TemporaryDirectory() as d, mock.patch.object(registry, "PRODUCT", (entry,)):
+            with self.assertRaisesRegex(ValueError, "Planted: no renderer of that section"):
+                report.generate(d)

@@ -8,9 +8,11 @@ import json
 import os
 import re
 
+from . import toolchains
 from .paths import TOP
-# The toolchains a backend.json names, in the report's order, with the words the report uses.
-TOOLCHAINS = {"cuda": "CUDA", "openmptarget": "OpenMP offload", "host": "CPU"}
+
+# The toolchains a backend.json names, in the report's order, with the words the report uses (cmake/toolchains/).
+TOOLCHAINS = toolchains.WORDS
 
 
 def folders(top=TOP):
@@ -83,3 +85,31 @@ def problems(listed_ids, top=TOP):
                 found.append(f"{key[0]} on {key[1]}: two implementations")
             seen.add(key)
     return found
+
+
+def catalog_problems(top=TOP):
+    """What disagrees between the toolchain folders and the backend folders (and within the toolchains'): a
+    toolchain's sweep naming an implementation no backend.json has, an implementation on a toolchain that has no
+    folder. [] where they agree."""
+    found = toolchains.problems(top)
+    known = implementation_ids(top)
+    chains = toolchains.load(top)
+    for name, t in chains.items():
+        sweep = t.get("sweep") if isinstance(t.get("sweep"), dict) else {}
+        for i in list(sweep.get("implementations", [])) + [sweep.get("reference")]:
+            if i not in known:
+                found.append(f"{name}: its sweep names {i!r}, which no backend.json has")
+    for folder, b in load(top):
+        for i in b["implementations"]:
+            if "toolchain" in i and i["toolchain"] not in chains:
+                found.append(f"src/{folder}/backend.json: {i['id']} on toolchain {i['toolchain']!r}, which has no "
+                             "cmake/toolchains/ folder")
+    return found
+
+
+def sweepers(toolchain, top=TOP):
+    """The codes of a toolchain's default sweep that have the sweep (hand-written and Kokkos tuned; the others take
+    single steps anyway), in the sweep's order: bench/study.sh's single-step plan runs these."""
+    apps = applications(top)
+    ids = {by[toolchain]["id"] for app, by in apps.items() if app in ("hand-written", "Kokkos tuned") and toolchain in by}
+    return [i for i in toolchains.SWEEP_IMPLEMENTATIONS[toolchain] if i in ids]

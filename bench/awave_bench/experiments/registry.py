@@ -1,5 +1,6 @@
-"""The committed result directories each part of the report reads (the defaults of bench/report.py).
-Earlier studies' folders are not read: their sections are in their READMEs."""
+"""The experiments the report shows and the committed result folders each reads: the current study (DEFAULT_STUDY,
+the first page) and PRODUCT, the report's sections on the product as it stands, one entry an experiment. Earlier
+studies' folders are not read: their sections are in their READMEs."""
 import glob
 import os
 
@@ -54,3 +55,24 @@ ENERGY_NOTE = ("Both GPUs' rows are the study's builds (557d8ff, both toolchains
 DEFAULT_ENERGY = [os.path.join(HERE, "results", d) for d in
                   ("h100-2026-11-27/study-557d8ff/energy-cuda", "h100-2026-11-27/study-557d8ff/energy-openmptarget",
                    "h200-2026-12-02/study-557d8ff/energy-cuda", "h200-2026-12-02/study-557d8ff/energy-openmptarget")]
+
+# The product as it stands: one entry an experiment, in the report's order (sections numbered from 2, after the
+# first page's evidence). An entry is data alone:
+#   name     its row in the table of each section's commits ("Over MPI")
+#   said     how the page's guide names it ("over MPI")
+#   section  the renderer that writes it (render.report.SECTIONS: "mpi", "bitwise", "temporal", "energy", or
+#            "runs": any folders of awave run files, as a table of each code's median rate by size)
+#   folders  the result folders whose run files it reads (the table of commits reads them too)
+#   inputs   what else its renderer takes, by name
+# A new experiment is its folder (bench/studies/<experiment>/, its results under bench/results/) and one entry here.
+PRODUCT = (
+    {"name": "Over MPI", "said": "over MPI", "section": "mpi", "folders": DEFAULT_MPI + DEFAULT_SWEEP_MPI,
+     "inputs": {"runs": DEFAULT_MPI, "nccl": DEFAULT_NCCL, "sweeps": DEFAULT_SWEEP_MPI}},
+    {"name": "Bitwise", "said": "bitwise", "section": "bitwise", "folders": DEFAULT_BITWISE + DEFAULT_FP_COST,
+     "inputs": {"runs": DEFAULT_BITWISE, "costs": DEFAULT_FP_COST}},
+    {"name": "Temporal blocking", "said": "beyond the one-step limit (temporal blocking)", "section": "temporal",
+     "folders": DEFAULT_TEMPORAL_PRODUCT,
+     "inputs": {"runs": DEFAULT_TEMPORAL_PRODUCT, "ncu": DEFAULT_NCU, "sweep_loc": DEFAULT_SWEEP_LOC}},
+    {"name": "Energy", "said": "energy a site update on the GPUs", "section": "energy", "folders": DEFAULT_ENERGY,
+     "inputs": {"runs": DEFAULT_ENERGY, "note": ENERGY_NOTE}, "says_what_changed": True},
+)

@@ -17,13 +17,13 @@ def outcome(i):
     return said + "; " + ("PASS" if i.get("differences", 1) == 0 else f"**FAIL** ({i['differences']})")
 
 
-def bitwise_section(w, bitwise_dirs, cost_dirs):
-    """Section 3: the bitwise promise on long runs, and what exact floating point costs."""
-    present = with_results(bitwise_dirs)
-    costs = with_results(cost_dirs)
+def bitwise_section(w, number, runs, costs):
+    """Section NUMBER: the bitwise promise on long runs (runs), and what exact floating point costs (costs)."""
+    present = with_results(runs)
+    costs = with_results(costs)
     if not present and not costs:
         return
-    w("## 3. Bitwise: the reference's bits on every GPU, any run length\n")
+    w(f"## {number}. Bitwise: the reference's bits on every GPU, any run length\n")
     w("Every implementation computes the reference's operations in the reference's order; the builds "
       "forbid floating-point contraction (FMA) on every compiler (`cmake/AwaveExactFP.cmake`: nvcc and "
       "nvcc_wrapper `--fmad=false`, gcc and clang `-ffp-contract=off`, fast-math flags refused at "

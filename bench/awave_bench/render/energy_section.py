@@ -9,10 +9,10 @@ from ..runs.record import with_results
 from .markdown import fmt_su, table_head
 
 
-def energy_section(w, energy_dirs, number, note=""):
+def energy_section(w, number, runs, note=""):
     """Section NUMBER: each GPU's table (size, code, plan) and, per size, what the sweep saves and
     what Kokkos costs; note: what changed in a measured code since its runs (a line)."""
-    present = with_results(energy_dirs)
+    present = with_results(runs)
     if not present:
         return
     w(f"## {number}. Energy a site update on the GPUs\n")

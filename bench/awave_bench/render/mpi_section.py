@@ -5,18 +5,18 @@ import os
 import re
 
 from ..catalog.paths import BENCH as HERE
-from ..experiments.registry import DEFAULT_NCCL, DEFAULT_SWEEP_MPI
 from ..runs import files as runfiles
 from ..runs.record import load_runs, steady_su, steady_su_of, with_results
 from .markdown import fmt_su, table_head
 
 
-def mpi_section(w, mpi_dirs):
-    """Section 2: over MPI on several GPUs: each folder's scaling table, the checks, the sweep."""
-    present = with_results(mpi_dirs)
+def mpi_section(w, number, runs, nccl, sweeps):
+    """Section NUMBER: over MPI on several GPUs: each folder's scaling table (runs), the NCCL checks (nccl: their
+    summaries), the sweep over MPI (sweeps)."""
+    present = with_results(runs)
     if not present:
         return
-    w("## 2. Over MPI: several GPUs, one grid\n")
+    w(f"## {number}. Over MPI: several GPUs, one grid\n")
     w("`mpirun -np P awave`: slabs of x-planes, one GPU a process, the halo exchange once in the core "
       "(`src/parallel/halo_exchange.cpp`) by `-halo nccl` (GPU to GPU; `nccl, GPU order`: CUDA events order it with "
       "the kernels; `nccl, host order`: host waits, the offload codes' synchronous target regions having no stream) "
@@ -28,8 +28,8 @@ def mpi_section(w, mpi_dirs):
       "GPUs): `bench/results/h200x2-2026-11-23/README.md`.\n")
     for d in present:
         mpi_machine(w, d)
-    nccl_checks(w, DEFAULT_NCCL)
-    sweep_paragraph(w, DEFAULT_SWEEP_MPI)
+    nccl_checks(w, nccl)
+    sweep_paragraph(w, sweeps)
 
 
 def sweep_paragraph(w, folders):

@@ -9,7 +9,7 @@ tie rule (verdicts.ranges_apart) to each model's best and to single steps. rende
 import re
 import statistics
 
-from ..catalog import backends
+from ..catalog import backends, toolchains
 from ..metrics import pp, verdicts
 from ..runs import study
 from .markdown import table_head
@@ -18,14 +18,11 @@ SCREEN_END = "<!-- end of the first screen -->"
 SCREEN_WORDS = 160  # issue 80: the legend a reader needs to defend the choice (what is measured, PP, the terms)
 HEADING = "## Which programming model? The answer on one page"
 
-# (row name, the toolchains whose platforms it spans): one toolchain's GPUs or CPUs, then the sets one
-# source must cover.
-TARGETS = (
-    ("NVIDIA GPUs, CUDA", ("cuda",)),
-    ("NVIDIA GPUs, OpenMP offload", ("openmptarget",)),
-    ("x86 CPUs", ("host",)),
+# (row name, the toolchains whose platforms it spans): each toolchain's platforms alone (its toolchain.json's
+# "target"), then the sets one source must cover: GPUs through CUDA with the CPUs, and every toolchain.
+TARGETS = tuple((t["target"], (name,)) for name, t in toolchains.TOOLCHAINS.items()) + (
     ("NVIDIA GPUs (CUDA) and x86 CPUs", ("cuda", "host")),
-    ("all of these", ("cuda", "openmptarget", "host")),
+    ("all of these", tuple(toolchains.TOOLCHAINS)),
 )
 
 
@@ -142,23 +139,23 @@ def rows(runs, triads, plats, shapes, loc=None):
     out, runs_of = [], {}
     fastest = {s: platform_fastest(runs, plats, s) for s in shapes}
     compilers = study.compilers_by_toolchain(runs)
-    for name, toolchains in TARGETS:
-        members = [p for p in plats if p[1] in toolchains]
-        if not members or any(not any(p[1] == t for p in members) for t in toolchains):
+    for name, spanned in TARGETS:
+        members = [p for p in plats if p[1] in spanned]
+        if not members or any(not any(p[1] == t for p in members) for t in spanned):
             continue
         hardware = weights_said(members)
         for size in shapes:
             best = [(h, cell(runs, triads, members, app, suffix, size, "best", fastest[size])) for h, app, suffix in cols]
             single = [(h, cell(runs, triads, members, app, suffix, size, "single", None)) for h, app, suffix in cols]
-            compiler = compilers.get(study.TOOLCHAINS[toolchains[0]]) if len(toolchains) == 1 else None
+            compiler = compilers.get(study.TOOLCHAINS[spanned[0]]) if len(spanned) == 1 else None
             label = f"{name}{f' ({compiler})' if compiler else ''}: {hardware}, {study.size_name(size)}"
             texts = []
             for h, c in best:
                 texts.append("—" if c is None else verdicts.fmt_pp(c[0], c[1]) if c[0] else "0")
                 for p, n in (c[2] if c else {}).items():
                     runs_of[(p, size, h)] = n
-            choice = choice_text(verdict(best), verdict(single)) + one_source(loc, cols, best, toolchains)
-            out.append((label, texts, choice, sources_lines(loc, cols, toolchains)))
+            choice = choice_text(verdict(best), verdict(single)) + one_source(loc, cols, best, spanned)
+            out.append((label, texts, choice, sources_lines(loc, cols, spanned)))
     return header, out, runs_of
 
 

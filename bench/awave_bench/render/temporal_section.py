@@ -5,7 +5,6 @@ are in the results folders' READMEs the section cites."""
 import os
 
 from ..catalog.paths import BENCH as HERE
-from ..experiments.registry import DEFAULT_NCU
 from ..runs import files as runfiles, study
 from ..runs.ncu import table as ncu_table
 from .markdown import fmt_su
@@ -31,14 +30,14 @@ def product_runs(d):
     return rows, gpu, commit
 
 
-def temporal_section(w, product_dirs, triads):
+def temporal_section(w, number, runs, ncu, sweep_loc, triads):
     """Section 4: the limits per steps a sweep on the GPU the product's sweep ran on (its best triad in the
     study, triads: study.load_study's), the product's sweep beside its single steps, what bounds each
     kernel. The study's calls, shape by shape, the levers and the reasoning are in the READMEs it cites."""
-    if not product_dirs:
+    if not runs:
         return
     merged, seen, gpus, calls = {}, {}, set(), []
-    for d in product_dirs:  # one table over the calls, oldest first: each size from the latest call
+    for d in runs:  # one table over the calls, oldest first: each size from the latest call
         rows, gpu, commit = product_runs(d)
         for (n, steps) in {(n, s) for (n, s, _) in rows}:
             c, k = rows.get((n, steps, "cuda"), {}), rows.get((n, steps, "kokkos-cuda"), {})
@@ -55,7 +54,7 @@ def temporal_section(w, product_dirs, triads):
 
     def of_limit(su, steps):
         return f"{su / limit(steps):.2f}" if triad else "—"
-    w("## 4. Beyond the one-step limit: temporal blocking\n")
+    w(f"## {number}. Beyond the one-step limit: temporal blocking\n")
     w("A single step reads `now` and `prev` and writes `next`: 24 B a site update. A sweep of S steps reads u(t-1) "
       "and u(t) and writes its last two levels, 32 B for S updates of a site, so the limit rises with S"
       + (f": on the {study.gpu_short(sorted(gpus)[0])}'s best triad of the study ({triad[0]:.0f} GB/s) {fmt_su(limit(1))} "
@@ -79,7 +78,7 @@ def temporal_section(w, product_dirs, triads):
               f"{of_limit(c[3][0], 3)} | {fmt_su(k[1][0])} | {fmt_su(k[3][0])} | {k[3][0] / k[1][0]:.3f} | "
               f"{of_limit(k[3][0], 3)} | {k[3][0] / c[3][0]:.3f} | `{commit[:7]}` |")
         w("")
-        rows, _, _ = product_runs(product_dirs[-1])
+        rows, _, _ = product_runs(runs[-1])
         fractions = []
         for impl, name in (("cuda", "hand CUDA"), ("kokkos-cuda", "Kokkos-CUDA")):
             got = [rows[(n, 60, impl)] for n in (512, 1000) if 1 in rows.get((n, 60, impl), {})]
@@ -89,7 +88,7 @@ def temporal_section(w, product_dirs, triads):
         if fractions:
             w("Each model's fraction of its limit at 512^3 / 1000^3 (60 steps), its single steps of the single-step "
               "limit and its sweep of the three-step one: " + "; ".join(fractions) + ".\n")
-    ncu = [(path, name) for path, name in DEFAULT_NCU if runfiles.exists(path)]
+    ncu = [(path, name) for path, name in ncu if runfiles.exists(path)]
     if ncu:
         w("What bounds each kernel at 512^3 (Nsight Compute, one kernel of each after two launches, one clean build on "
           "each GPU: `bench/device/sweep-counters.sh` with `SINGLE=1`, "

@@ -1,15 +1,24 @@
 """One run record (awave-run/1, as awave -json writes it): its schema and validation, loading a folder's
 records, the steady rate of an MPI run, and Kokkos' release names."""
+import json
 import os
 
+from ..catalog import paths
 from . import files as runfiles
 
-RUN_KEYS = {"schema": str, "date": str, "build": dict, "params": dict, "implementations": list, "passed": bool,
-            "checked_against_cpu": bool, "bytes_per_site_model": (int, float)}
-IMPL_KEYS = {"id": str, "chunk_steps": list, "chunk_seconds": list, "best_su_per_s": (int, float),
-             "median_su_per_s": (int, float), "effective_bandwidth_gb_s": (int, float), "checked": bool,
-             "on_device": bool, "uses_kokkos": bool}
-BUILD_KEYS = {"name": str, "compiler": str, "kokkos_version": str, "git_commit": str, "kokkos": str, "accelerator": str}
+# The record's keys and types, declared once beside the code that writes them (src/app/driver.cpp).
+SCHEMA_FILE = os.path.join(paths.TOP, "src", "app", "run_record.schema.json")
+_TYPES = {"string": str, "object": dict, "array": list, "boolean": bool, "number": (int, float)}
+
+
+def _schema():
+    with open(SCHEMA_FILE) as f:
+        declared = json.load(f)
+    keys = {part: {k: _TYPES[t] for k, t in declared[part].items()} for part in ("run", "build", "implementation")}
+    return declared["schema"], keys["run"], keys["build"], keys["implementation"]
+
+
+SCHEMA, RUN_KEYS, BUILD_KEYS, IMPL_KEYS = _schema()
 
 
 def validate_run(result):
@@ -20,7 +29,7 @@ def validate_run(result):
             problems.append(f"missing or mistyped '{key}'")
     if problems:
         return problems
-    if result["schema"] != "awave-run/1":
+    if result["schema"] != SCHEMA:
         problems.append(f"unknown schema {result['schema']}")
     for key, kind in BUILD_KEYS.items():
         if not isinstance(result["build"].get(key), kind):

@@ -5,7 +5,7 @@
                            [--impls ID,...] [--reference cpu|cpu-openmp] [--tune KEY=VALUE,...]
                            [--env VAR=VALUE] [--label LABEL] [--rounds N [--round K]] [--held]
 
-PRESET is cuda, openmptarget or host; the executable build/NAME/src/awave (NAME: default PRESET, e.g. cuda-k46).
+PRESET is a toolchain (cmake/toolchains/: cuda, openmptarget, host); the executable build/NAME/src/awave (NAME: default PRESET, e.g. cuda-k46).
 Writes into OUT_DIR: manifest-NAME.json, every run planned into the folder (a missing result shows as missing;
 a part run again at other sizes adds its runs); devbench-NAME.json, the triad before the first round (and
 devbench-NAME.end.json after the last, where the rounds run one by one; .2, .3, ... where a part runs again);
@@ -22,14 +22,15 @@ import json
 import os
 import subprocess
 
+from ..catalog import toolchains
+
 GPU_SIZES = [(n, n, n) for n in (32, 64, 96, 128, 192, 256, 384, 512, 768, 1000)] + [(1000, 64, 1000), (64, 1000, 1000)]
 HOST_SIZES = [(n, n, n) for n in (32, 64, 96, 128, 192, 256)]
-IMPLS = {"cuda": ["cuda", "kokkos-cuda", "kokkos-cuda-mdrange"],
-         "openmptarget": ["omp", "kokkos-openmptarget", "kokkos-openmptarget-mdrange"],
-         "host": ["cpu-openmp", "kokkos-serial", "kokkos-openmp", "kokkos-serial-mdrange", "kokkos-openmp-mdrange"]}
-# GPU runs are checked against the threaded CPU reference; host runs against the serial one,
-# whose own timing is then the baseline the host backends are compared with.
-REFERENCE = {"cuda": "cpu-openmp", "openmptarget": "cpu-openmp", "host": "cpu"}
+# What each toolchain's build runs by default, and the reference it is checked against (cmake/toolchains/*/
+# toolchain.json): GPU runs against the threaded CPU reference; host runs against the serial one, whose own timing
+# is then the baseline the host backends are compared with.
+IMPLS = toolchains.SWEEP_IMPLEMENTATIONS
+REFERENCE = toolchains.SWEEP_REFERENCE
 # nsteps, out_period (chunks of out_period steps): chunks of a multiple of 3 steps, so a sweeping
 # code's chunk is sweeps alone (a chunk's remainder would take single steps).
 STEPS = {"gpu": (96, 24), "host": (24, 6)}
@@ -67,7 +68,7 @@ def cpu_info():
 def plan(build, tag, sizes, rounds=1, check=True, impls=None, reference=None, tune="", env=None, label="",
          held=False):
     """Every run, round by round: round 1 checked (unless held or unchecked), later rounds held by -digest."""
-    kind = "host" if build == "host" else "gpu"
+    kind = "gpu" if build in toolchains.ON_DEVICE else "host"
     runs = []
     for r in range(1, rounds + 1):
         for shape in sizes:
@@ -149,14 +150,15 @@ def main(argv):
         parser.error("--env takes VAR=VALUE")
     if args.label and not all(c.isalnum() or c in "-." for c in args.label):
         parser.error("--label takes letters, digits, '-' and '.'")
-    sizes = HOST_SIZES if args.build == "host" else GPU_SIZES
+    on_device = args.build in toolchains.ON_DEVICE
+    sizes = GPU_SIZES if on_device else HOST_SIZES
     if args.sizes:
         sizes = [tuple(int(v) for v in s.split("x")) if "x" in s else (int(s),) * 3 for s in args.sizes.split(",")]
     name = args.name or args.build
     exe = args.exe or os.path.join("build", name, "src", "awave")
     os.makedirs(args.out_dir, exist_ok=True)
     machine_gpu = gpu_info()
-    gpu = None if args.build == "host" else machine_gpu
+    gpu = machine_gpu if on_device else None
     tag = f"{name}-{args.label}" if args.label else name
     runs = plan(args.build, tag, sizes, args.rounds, check=not args.no_check,
                 impls=args.impls.split(",") if args.impls else None, reference=args.reference, tune=args.tune,
