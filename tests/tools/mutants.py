@@ -146,7 +146,7 @@ MUTANTS = [
      "return pp[a][shape] is None or ranges_apart(top, pp_ci[a][shape])",
      "return pp[a][shape] is None or ranges_apart((pp[ranked[0]][shape],) * 2, pp_ci[a][shape])", "^bench\\.(metrics|study_runs|page|screen|effort|report)$"),
     ("verdict: the first screen's tie rule against the leader's median, not its range", "bench/awave_bench/render/screen.py",
-     "if not pp.ranges_apart(top[1], c[1])", "if not pp.ranges_apart((top[0], top[0]), c[1])", "^bench\\.(metrics|study_runs|page|screen|effort|report)$"),
+     "if not verdicts.ranges_apart(top[1], c[1])", "if not verdicts.ranges_apart((top[0], top[0]), c[1])", "^bench\\.(metrics|study_runs|page|screen|effort|report)$"),
     ("verdict: a lead on ranges apart by less than the page prints", "bench/awave_bench/metrics/verdicts.py",
      "round(other[1], 2) < round(leader[0], 2)", "other[1] < leader[0]", "^bench\\.(metrics|study_runs|page|screen|effort|report)$"),
     ("verdict: the tie rule rounding the gap instead of the two bounds (issue 81)", "bench/awave_bench/metrics/verdicts.py",
