@@ -9,7 +9,7 @@ import unittest
 
 from awave_bench.metrics import pp, verdicts
 from awave_bench.render import page, screen as fs
-from awave_bench.runs import study
+from awave_bench.runs import screen_cells, study
 from tests.harness.study_fixture import StudyFixture, run_file
 
 
@@ -415,7 +415,7 @@ class Ranges(unittest.TestCase):
                 samples, note = study.su_samples(runs, plat, "Kokkos tuned", "512x512x512", "single")
                 self.assertEqual(([round(x / 1e10, 6) for x in samples], note), expect, (digest, nsteps))
                 # The first screen takes no unchecked number: such a cell is "—" there, not a measurement.
-                screen = study.screen_samples(runs, plat, "Kokkos tuned", None, "512x512x512", "single")
+                screen = screen_cells.screen_samples(runs, plat, "Kokkos tuned", None, "512x512x512", "single")
                 self.assertEqual(screen, [] if expect[1] == "unchecked" else samples, (digest, nsteps))
             run_file(d, "host-single-steps_512x512x512.json", "host", None, {"kokkos-openmp": 0.6e10},
                      label="single-steps", checked=False, digest="aa")  # not held: no reference of its own

@@ -8,7 +8,7 @@ import unittest
 
 from awave_bench.metrics import pp, verdicts
 from awave_bench.render import page, screen as fs
-from awave_bench.runs import study
+from awave_bench.runs import screen_cells, study
 from tests.harness.study_fixture import StudyFixture, run_file
 
 
@@ -69,19 +69,19 @@ class StudyTable(StudyFixture):
         runs, _, _ = study.load_study([self.d, other])
         cpu = next(p for p in study.platforms_of(runs) if p[1] == "host")
         import statistics
-        by_machine = study.screen_samples(runs, cpu, "hand-written", None, "512x512x512", "best", by_machine=True)
+        by_machine = screen_cells.screen_samples(runs, cpu, "hand-written", None, "512x512x512", "best", by_machine=True)
         self.assertEqual(sorted(map(len, by_machine.values())), [2, 3], "the single-step round left out of (b)")
         pooled = sorted(su for v in by_machine.values() for su in v)
-        hand = statistics.median(study.screen_samples(runs, cpu, "hand-written", None, "512x512x512", "best"))
-        kokkos = statistics.median(study.screen_samples(runs, cpu, "Kokkos tuned", None, "512x512x512", "best"))
+        hand = statistics.median(screen_cells.screen_samples(runs, cpu, "hand-written", None, "512x512x512", "best"))
+        kokkos = statistics.median(screen_cells.screen_samples(runs, cpu, "Kokkos tuned", None, "512x512x512", "best"))
         self.assertLess(statistics.median(pooled), kokkos, "pooled, hand-written would trail (1.02 against 1.08)")
         self.assertAlmostEqual(hand, (1.215e10 + 1.01e10) / 2, delta=1e3, msg="each machine's median, then the mean")
         self.assertAlmostEqual(kokkos, (1.18e10 + 0.98e10) / 2, delta=1e3)
         self.assertGreater(hand, kokkos, "ahead on each machine, ahead on the platform")
-        samples = study.screen_samples(runs, cpu, "Kokkos tuned", None, "512x512x512", "best")
+        samples = screen_cells.screen_samples(runs, cpu, "Kokkos tuned", None, "512x512x512", "best")
         self.assertAlmostEqual(min(samples), (1.17e10 + 0.97e10) / 2, delta=1e3, msg="the mean of the slowest runs")
         self.assertAlmostEqual(max(samples), (1.19e10 + 0.99e10) / 2, delta=1e3, msg="the mean of the fastest runs")
-        low, high, between, within = study.machine_spread(runs, cpu, ["512x512x512"])
+        low, high, between, within = screen_cells.machine_spread(runs, cpu, ["512x512x512"])
         self.assertEqual((low, high), (2, 2))
         self.assertAlmostEqual(between, 1.18 / 0.98, places=4, msg="Kokkos tuned's machines differ most")
         import matplotlib

@@ -111,5 +111,6 @@ def sweepers(toolchain, top=TOP):
     """The codes of a toolchain's default sweep that have the sweep (hand-written and Kokkos tuned; the others take
     single steps anyway), in the sweep's order: bench/study.sh's single-step plan runs these."""
     apps = applications(top)
-    ids = {by[toolchain]["id"] for app, by in apps.items() if app in ("hand-written", "Kokkos tuned") and toolchain in by}
+    ids = {by[toolchain]["id"] for app, by in apps.items()
+           if app in ("hand-written", "Kokkos tuned") and toolchain in by}
     return [i for i in toolchains.SWEEP_IMPLEMENTATIONS[toolchain] if i in ids]

@@ -5,8 +5,8 @@ bench/code_divergence.py)."""
 import itertools
 import statistics
 
-from ..runs.study import (APPLICATION_PARTS, APPLICATIONS, QUESTIONS, platforms_of, screen_apps, screen_samples,
-                          su_samples)
+from ..runs.screen_cells import screen_apps, screen_samples
+from ..runs.study import APPLICATION_PARTS, APPLICATIONS, QUESTIONS, platforms_of, su_samples
 
 
 BYTES_PER_SITE = 24  # read now and prev once, write next once

@@ -7,7 +7,7 @@ import statistics
 
 from ..catalog.paths import BENCH as HERE
 from ..metrics import pp, verdicts
-from ..runs import files as runfiles, study
+from ..runs import files as runfiles, record, study
 from .markdown import table_head
 
 HAND = {"cuda": "cuda", "openmptarget": "omp", "host": "cpu-openmp"}
@@ -65,7 +65,7 @@ def effort_ladder(w, rounds, loc, shapes):
                              for s in shapes)
                      for label, impl in (("naive-axes", f"{kid}-mdrange"), ("default-tiles", f"{kid}-mdrange"),
                                          ("", f"{kid}-mdrange"), ("", kid))]
-            versions = sorted({study.kokkos_release(rounds[(h, build, "", s)][0][0].get("build", {})
+            versions = sorted({record.kokkos_release(rounds[(h, build, "", s)][0][0].get("build", {})
                                                  .get("kokkos_version", "?")) for s in sizes})
             w(f"| {study.TOOLCHAINS[build]} | {h} | "
               f"{', '.join(versions)} | " + " | ".join(rungs) + " | "

@@ -10,8 +10,9 @@ import statistics
 from ..metrics.pp import (application_lines, cell_run_counts, convergence, effort_at_study_commit, other_kokkos_pp,
                           platform_best_su, subset_leaders, table, table_ranges)
 from ..metrics.verdicts import fastest_holders, fmt_eff, fmt_pp, other_kokkos_part, recommendation
-from ..runs.study import (APPLICATIONS, QUESTIONS, compilers, kokkos_versions, load_study, page_shapes, platform_name,
-                          platforms_by_commit, platforms_of, points, size_name, su_samples)
+from ..runs.builds import compilers, kokkos_versions, platforms_by_commit
+from ..runs.study import (APPLICATIONS, QUESTIONS, load_study, page_shapes, platform_name, platforms_of, points,
+                          size_name, su_samples)
 from . import screen
 from .markdown import table_head
 from .plots import cascade_plot, navigation_chart, pp_over_sizes_plot

@@ -11,7 +11,7 @@ import statistics
 
 from ..catalog import backends, toolchains
 from ..metrics import pp, verdicts
-from ..runs import study
+from ..runs import builds, screen_cells, study
 from .markdown import table_head
 
 SCREEN_END = "<!-- end of the first screen -->"
@@ -35,7 +35,7 @@ def version_key(label):
 def columns(runs):
     """[(heading, application, suffix)]: hand-written; Kokkos tuned under each Kokkos the study built;
     Kokkos idiomatic under the newest (its other versions are in the evidence)."""
-    apps = study.screen_apps(runs)
+    apps = screen_cells.screen_apps(runs)
     tuned = [a for a in apps if a[1] == "Kokkos tuned"]
     idiomatic = sorted((a for a in apps if a[1] == "Kokkos idiomatic"), key=lambda a: version_key(a[0]))
     return [("hand-written", "hand-written", None)] + tuned + idiomatic[-1:]
@@ -50,14 +50,14 @@ def cell(runs, triads, plats, app, suffix, size, question, fastest):
     where a platform is not measured (PP unknown)."""
     medians, spreads, counts = [], [], {}
     for p in plats:
-        samples, _ = pp.as_efficiency(study.screen_samples(runs, p, app, suffix, size, question), "", triads, p,
+        samples, _ = pp.as_efficiency(screen_cells.screen_samples(runs, p, app, suffix, size, question), "", triads, p,
                                       question, fastest)
         if not samples:
             return None
         medians.append(statistics.median(samples))
         spreads.append(pp.triad_spread(samples, triads, p, question))
         if samples != [0.0]:
-            counts[p] = study.run_count(runs, p, app, suffix, size, question)
+            counts[p] = screen_cells.run_count(runs, p, app, suffix, size, question)
     return pp.pennycook(medians), pp.pp_range(spreads), counts
 
 
@@ -138,7 +138,7 @@ def rows(runs, triads, plats, shapes, loc=None):
     header = ["target: platforms, size"] + [c[0] for c in cols] + ["choose", "sources / lines"]
     out, runs_of = [], {}
     fastest = {s: platform_fastest(runs, plats, s) for s in shapes}
-    compilers = study.compilers_by_toolchain(runs)
+    compilers = builds.compilers_by_toolchain(runs)
     for name, spanned in TARGETS:
         members = [p for p in plats if p[1] in spanned]
         if not members or any(not any(p[1] == t for p in members) for t in spanned):
@@ -222,7 +222,7 @@ def write(w, runs, triads, plats, shapes, loc, study_commits, known=()):
     said = dict(known)
     pooled = {}
     for p in plats:
-        spread = study.machine_spread(runs, p, shapes) if p[1] == "host" else None
+        spread = screen_cells.machine_spread(runs, p, shapes) if p[1] == "host" else None
         if spread:
             _, most, between, within = spread
             pooled[study.hardware_short(p[0])] = (
@@ -290,7 +290,7 @@ def study_said(runs, study_commits):
     """The study's commits, each said for what it is."""
     if len(study_commits) <= 1:
         return f"commit `{study_commits[0][:7]}`" if study_commits else "no commit recorded"
-    by_commit = study.platforms_by_commit(runs)
+    by_commit = builds.platforms_by_commit(runs)
     (most, _), *others = sorted(by_commit.items(), key=lambda item: (-len(item[1]), item[0]))
     return f"commit `{most[:7]}`" + "".join(f"; {', '.join(names)} at `{c[:7]}`" for c, names in others)
 
@@ -319,7 +319,7 @@ def problems(report_text, study_dirs, loc=None):
         found.append(f"{blocks} tables (one)")
     runs, triads, _ = study.load_study(study_dirs)
     plats = study.platforms_of(runs)
-    loc, _ = pp.effort_at_study_commit(loc, sorted(study.platforms_by_commit(runs)), "lines")
+    loc, _ = pp.effort_at_study_commit(loc, sorted(builds.platforms_by_commit(runs)), "lines")
     header, want, _ = rows(runs, triads, plats, study.page_shapes(runs, plats), loc)
     printed = {}
     for ln in table[2:]:

@@ -4,11 +4,10 @@ platforms (one per hardware and toolchain; a CPU model's machines one platform, 
 builds (Kokkos versions, compilers, commits)."""
 import os
 import re
-import statistics
 
 from ..catalog import backends, paths
 from . import files as runfiles
-from .record import kokkos_release, validate_run
+from .record import validate_run
 
 
 # Platform: (hardware, toolchain). Toolchain = the build that runs there.
@@ -272,58 +271,6 @@ def machines_alike(by_machine):
     return [sum(quantile(s, i / (n - 1)) for s in ordered) / len(ordered) for i in range(n)]
 
 
-def machine_spread(runs, platform, shapes):
-    """(fewest machines, most machines, the largest ratio of one cell's machine medians, the largest ratio of
-    one machine's fastest run over its slowest) over a platform's cells at the page's sizes (every application
-    and question; the Kokkos builds against another Kokkos included): how far a pooled platform's machines
-    differ beside how far their runs spread. None where the platform has one machine."""
-    machines, between, within = set(), [], []
-    for _, app, suffix in screen_apps(runs):
-        for s in shapes:
-            for q in QUESTIONS:
-                cells = screen_samples(runs, platform, app, suffix, s, q, by_machine=True)
-                if not isinstance(cells, dict) or not cells:
-                    continue
-                machines.add(len(cells))
-                medians = [statistics.median(v) for v in cells.values()]
-                if len(medians) > 1 and min(medians) > 0:
-                    between.append(max(medians) / min(medians))
-                within += [max(v) / min(v) for v in cells.values() if len(v) > 1 and min(v) > 0]
-    if not between:
-        return None
-    return min(machines), max(machines), max(between), max(within, default=1.0)
-
-
-def other_kokkos_builds(runs):
-    """{build name: its Kokkos version} of the study's builds against another Kokkos (bench/study.sh
-    OTHER_KOKKOS: a preset's name with a suffix, e.g. cuda-k46), from their runs' build records."""
-    found = {}
-    for (_, build, label, _), rounds in runs.items():
-        preset, _, suffix = build.partition("-")
-        if preset in TOOLCHAINS and suffix and label in ("", SINGLE_STEPS):
-            for r, _ in rounds:
-                if r.get("status") == "ok":
-                    found[build] = kokkos_release(r.get("build", {}).get("kokkos_version", "?"))
-    return found
-
-
-def screen_apps(runs):
-    """The first screen's rows: (label, app, suffix or None): every application, then each Kokkos
-    application again for each other Kokkos (the builds of one suffix, one row over their presets:
-    cuda-k46, openmptarget-k46, host-k46), the Kokkos rows labelled with their versions."""
-    others = {}
-    for build, version in other_kokkos_builds(runs).items():
-        others.setdefault(build.partition("-")[2], set()).add(version)
-    own_versions = kokkos_versions(runs, others=False)
-    own = " (" + " / ".join(own_versions) + ")" if others else ""
-    rows = [(app + (own if app.startswith("Kokkos") else ""), app, None) for app in APPLICATIONS]
-    for suffix, versions in sorted(others.items(), key=lambda x: sorted(x[1])):
-        # (the suffix too where the version alone does not tell the rows apart)
-        said = " / ".join(sorted(versions)) + (f", {suffix}" if sorted(versions) == own_versions else "")
-        rows += [(f"{app} ({said})", app, suffix) for app in APPLICATIONS if app.startswith("Kokkos")]
-    return rows
-
-
 def effort_files(study_dirs):
     """(lines of code, code divergence) of the study: the last folder's that has each, loose or packed (the first
     page uses either only where it was made at the study's commit). The report and the screen's check read them here."""
@@ -333,31 +280,6 @@ def effort_files(study_dirs):
             if runfiles.exists(os.path.join(d, name)):
                 found[name] = runfiles.load(os.path.join(d, name))
     return found.get("loc.json"), found.get("divergence.json")
-
-
-def screen_samples(runs, platform, app, suffix, size, question, by_machine=False):
-    """A first-screen cell's runs: su_samples, or the same code's in the platform's build against
-    another Kokkos (its preset's name with that suffix); none where they are unchecked (a held plan whose checked
-    run failed or is missing), so that the screen shows "—" rather than an unchecked number."""
-    if suffix is None:
-        spec = APPLICATIONS[app].get(platform[1])
-        if spec is None:
-            return [0.0]  # does not run here (su_samples)
-        samples, note = impl_samples(runs, platform, *spec, size, question, by_machine=by_machine)
-    elif platform[1] not in APPLICATIONS[app]:
-        return []
-    else:
-        impl, label = APPLICATIONS[app][platform[1]]
-        samples, note = impl_samples(runs, platform, impl, label, size, question, build_name=f"{platform[1]}-{suffix}",
-                                     by_machine=by_machine)
-    return [] if "unchecked" in note else samples  # runs held to no checked run: not evidence
-
-
-def run_count(runs, platform, app, suffix, size, question):
-    """[the runs of each machine] behind a first-screen cell (e.g. [3, 3]: two machines of three runs); [] where
-    it has none (not measured, or a code that does not run there)."""
-    cells = screen_samples(runs, platform, app, suffix, size, question, by_machine=True)
-    return [len(v) for v in cells.values()] if isinstance(cells, dict) else []
 
 
 def interleaving(runs):
@@ -378,50 +300,6 @@ def interleaving(runs):
         if any(max(ks[k]) > min(ks[k + 1]) for k in range(len(ks) - 1)):
             return "back to back"
     return "interleaved"
-
-
-def page_builds(runs):
-    """{preset: [the build records of the page's own runs]} (the presets' default and single-step runs)."""
-    found = {}
-    for (_, build, label, _), rounds in runs.items():
-        if build in TOOLCHAINS and label in ("", SINGLE_STEPS):
-            found.setdefault(build, []).extend(r.get("build", {}) for r, _ in rounds if r.get("status") == "ok")
-    return found
-
-
-def kokkos_versions(runs, others=True):
-    """The Kokkos versions of the page's own runs, and of the builds against another Kokkos (others)."""
-    return sorted({kokkos_release(b.get("kokkos_version", "?"))
-                   for builds in page_builds(runs).values() for b in builds}
-                  | (set(other_kokkos_builds(runs).values()) if others else set()))
-
-
-def compilers_by_toolchain(runs):
-    """{toolchain: "nvcc 13.0.88"}: each toolchain's compilers in the page's own runs."""
-    found, builds = {}, page_builds(runs)
-    for preset in TOOLCHAINS:
-        names = {re.sub(r" \(host .*\)$", "", b.get("compiler", "?")) for b in builds.get(preset, [])}
-        if names:
-            found[TOOLCHAINS[preset]] = " / ".join(sorted(names))
-    return found
-
-
-def compilers(runs):
-    """Each toolchain's compilers in the page's own runs: "CUDA nvcc 13.0.88, OpenMP offload Clang 19.1.7, ..."."""
-    return ", ".join(f"{toolchain} {names}" for toolchain, names in compilers_by_toolchain(runs).items())
-
-
-def platforms_by_commit(runs):
-    """{commit: [platform names]} of the first page's own runs (the presets' default builds, default and
-    single-step plans; variants are evidence): the study's commits."""
-    by_commit = {}
-    for (hardware, build, label, _), rounds in runs.items():
-        if build in TOOLCHAINS and label in ("", SINGLE_STEPS):
-            for r, _ in rounds:
-                names = by_commit.setdefault(r.get("build", {}).get("git_commit", "?"), [])
-                if platform_name((hardware, build)) not in names:
-                    names.append(platform_name((hardware, build)))
-    return by_commit
 
 
 def page_shapes(runs, plats):
