@@ -151,7 +151,7 @@ MUTANTS = [
      "round(other[1], 2) < round(leader[0], 2)", "other[1] < leader[0]", "^bench\\.(metrics|study_runs|page|screen|effort|report)$"),
     ("verdict: the tie rule rounding the gap instead of the two bounds (issue 81)", "bench/awave_bench/metrics/verdicts.py",
      "round(other[1], 2) < round(leader[0], 2)", "round(leader[0] - other[1], 2) > 0", "^bench\\.(metrics|study_runs|page|screen|effort|report)$"),
-    ("first screen: a held plan with no checked run shown as a measurement", "bench/awave_bench/runs/study.py",
+    ("first screen: a held plan with no checked run shown as a measurement", "bench/awave_bench/runs/screen_cells.py",
      'return [] if "unchecked" in note else samples', "return samples", "^bench\\.(metrics|study_runs|page|screen|effort|report)$"),
     ("first screen: a word only a token wholly of letters and digits", "bench/awave_bench/render/screen.py",
      "if any(c.isalnum() for c in t)", "if t.isalnum()", "^bench\\.(metrics|study_runs|page|screen|effort|report)$"),
