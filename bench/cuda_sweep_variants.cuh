@@ -22,6 +22,7 @@
 #include "core/sweep_march.hpp"
 #include "core/wave_params.hpp"
 #include "core/wave_problem.hpp"
+#include "cuda/cuda_device_traits.hpp"
 #include "cuda_bench.hpp"
 
 #include <cuda_runtime.h>
@@ -242,7 +243,7 @@ inline bool runs_on(const Variant& v, const std::array<int, 3>& s) {
 
 // The bitwise check (see the top): every variant and its planted twin on the study's odd grids.
 inline int run_check(const std::vector<const Variant*>& variants, const std::vector<std::array<int, 3>>& grids) {
-  const bool bulk = awave::sweep_bulk_planes(gpu_name());
+  const bool bulk = awave::sweep_bulk_planes(awave::cuda_device_traits());
   bool ok = true;
   for (const auto& shape : grids)
     for (const int segment : {64, 13}) {
@@ -278,7 +279,7 @@ inline int run_check(const std::vector<const Variant*>& variants, const std::vec
 
 inline int run_timing(int n, int rounds, const std::vector<const Variant*>& variants, int steps, int segment) {
   const std::string gpu = gpu_name();
-  const bool bulk = awave::sweep_bulk_planes(gpu);
+  const bool bulk = awave::sweep_bulk_planes(awave::cuda_device_traits());
   Bench bench(n, n, n, segment);
   const double points = bench.points();
   bool ok = true;

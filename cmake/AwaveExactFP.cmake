@@ -29,12 +29,13 @@ if(AWAVE_EXACT_FP)
       endif()
     endforeach()
   endforeach()
-  # nvcc (hand CUDA) and nvcc_wrapper (Kokkos CUDA): no FMA contraction in device code; the
-  # host side of both gets gcc's -ffp-contract=off. clang (OpenMP offload, host and device)
-  # and gcc directly: -ffp-contract=off.
+  # nvcc (hand CUDA) and nvcc_wrapper (Kokkos CUDA, the cuda toolchain's C++ compiler: its
+  # AWAVE_TOOLCHAIN_EXACT_FP_CXX_OPTIONS): no FMA contraction in device code; the host side of
+  # both gets gcc's -ffp-contract=off. clang (OpenMP offload, host and device) and gcc
+  # directly: -ffp-contract=off.
   target_compile_options(awave_exact_fp INTERFACE
     $<$<COMPILE_LANGUAGE:CUDA>:--fmad=false -Xcompiler=-ffp-contract=off>
-    $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<STREQUAL:${AWAVE_BACKEND},cuda>>:--fmad=false>
+    "$<$<COMPILE_LANGUAGE:CXX>:${AWAVE_TOOLCHAIN_EXACT_FP_CXX_OPTIONS}>"
     $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU,Clang>>:-ffp-contract=off>)
   set(AWAVE_EXACT_FP_CXX true)
 else()

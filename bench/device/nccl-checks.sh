@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The GPU-to-GPU halo exchange (NCCL) on the GPUs of one machine (through on-device.sh, GPU MPI builds staged).
-# 2 or more GPUs: tests/mpi_check.sh with -halo nccl on 2 .. min(4, GPUs) processes (shapes up to NCCL_CHECK_BIG,
+# 2 or more GPUs: tests/tools/mpi_check.sh with -halo nccl on 2 .. min(4, GPUs) processes (shapes up to NCCL_CHECK_BIG,
 # default 256,192,160), the log line naming NCCL and its order; where the order is on the GPU, a planted fault
 # leaving its waits out (AWAVE_TEST_FAULT_NCCL_UNORDERED) must make the files differ. 1 GPU: processes sharing it
 # fall back to host memory and MPI (saying why) with the same files; -halo nccl is refused in one line; with the
@@ -32,7 +32,7 @@ for b in "${builds[@]}"; do
   if [ "$gpus" -ge 2 ]; then
     nps=$(seq -s ' ' 2 $((gpus < 4 ? gpus : 4)))
     HALO=nccl STALL_IMPL=$gpu_impl SHAPES="10,12,7 61,23,19 97,61,33 ${NCCL_CHECK_BIG:-256,192,160}" NPS="$nps" timeout 400 \
-      bash tests/mpi_check.sh "$exe" "$w/check" > "$out/mpi_check_nccl_$b.log" 2>&1 || status=1
+      bash tests/tools/mpi_check.sh "$exe" "$w/check" > "$out/mpi_check_nccl_$b.log" 2>&1 || status=1
     note "$b: mpi_check -halo nccl on $nps processes: $(grep -c '^ok' "$out/mpi_check_nccl_$b.log") ok, $(tail -1 "$out/mpi_check_nccl_$b.log")"
     grep -h "halo exchange:" "$w"/check/p2_*.txt 2>/dev/null | sort | uniq -c | tee -a "$out/summary.txt"
     # The check's power over the GPU order: with its event waits left out, 2 processes' files must differ.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sweeps over MPI (issue 46), on a machine of 2 GPUs through on-device.sh, cuda-mpi build: 1. bitwise:
-# tests/mpi_check.sh on 2, 3 and 4 processes, fused, split and swept (3 halo planes a sweep, the interior
+# tests/tools/mpi_check.sh on 2, 3 and 4 processes, fused, split and swept (3 halo planes a sweep, the interior
 # overlapping the exchange), every file identical to one process's, restarts across counts, the planted shallow
 # halo caught; 2. scaling, ROUNDS rounds interleaved, hand CUDA and Kokkos-CUDA: one GPU at 1024^3 and 512^3, NP
 # GPUs at 1024^3 (strong: swept, without overlap, through -halo mpi, single steps) and 512^3 a GPU (weak), 48
@@ -14,7 +14,7 @@ mkdir -p "$out"
 record_machine "$out/gpu.txt"
 nvidia-smi topo -m > "$out/topo.txt" 2>&1
 if [ "${ONLY:-}" != scaling ]; then
-  NPS="2 3 4" timeout 420 bash tests/mpi_check.sh "$exe" /tmp/sweep-mpi-check > "$out/mpi-check.txt" 2>&1
+  NPS="2 3 4" timeout 420 bash tests/tools/mpi_check.sh "$exe" /tmp/sweep-mpi-check > "$out/mpi-check.txt" 2>&1
   echo "mpi_check: exit $? $(tail -1 "$out/mpi-check.txt"), $(grep -c '^ok' "$out/mpi-check.txt") ok" | tee -a "$out/summary.txt"
   grep -h "halo exchange:\|steps a sweep\|single steps over MPI" /tmp/sweep-mpi-check/p*_sweep.txt | sort | uniq -c >> "$out/summary.txt"
   rm -rf /tmp/sweep-mpi-check

@@ -493,6 +493,19 @@ static nlohmann::json runtime_environment() {
   return env;
 }
 
+// The accelerator's properties the plan read (core/step_plan.hpp, high_bandwidth_gpu), null where
+// the build has none; a property the toolchain could not ask is null.
+static nlohmann::json device_traits_json(const DeviceTraits& d) {
+  if (!d.accelerator) return nullptr;
+  auto known = [](const auto& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
+  return {{"compute_capability",
+           d.cc_major && d.cc_minor ? nlohmann::json(fmt::format("{}.{}", *d.cc_major, *d.cc_minor)) : nullptr},
+          {"multiprocessors", known(d.multiprocessors)},
+          {"l2_bytes", known(d.l2_bytes)},
+          {"memory_bytes", known(d.memory_bytes)},
+          {"peak_bandwidth_bytes_per_s", known(d.peak_bandwidth)}};
+}
+
 void write_json(const RunReport& report, const std::string& path) {
   const WaveParams& p = report.options.params;
   const std::size_t points = p.interior_points();
@@ -511,7 +524,8 @@ void write_json(const RunReport& report, const std::string& path) {
                 {"build_type", kBuildType},
                 {"exact_fp", kExactFp},
                 {"kokkos", kKokkosConfiguration},
-                {"accelerator", accelerator_description()}};
+                {"accelerator", accelerator_description()},
+                {"accelerator_traits", device_traits_json(accelerator_traits())}};
   j["environment"] = runtime_environment();
   j["tuning"] = nlohmann::json::object();
   for (const auto& [key, v] : tuning_values()) j["tuning"][key] = {{"value", v.value}, {"source", v.source}};

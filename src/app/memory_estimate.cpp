@@ -19,8 +19,8 @@ MemoryNeed estimate_memory(const WaveParams& global, int processes, const std::v
   MemoryNeed need;
   for (const ImplEntry* entry : impls) {
     const ImplEntry& e = *entry;
-    const StepPlan plan =
-        plan_steps(global, slab_of(global.nx(), 0, processes), e.can, e.on_device ? accelerator_description() : "none");
+    const StepPlan plan = plan_steps(global, slab_of(global.nx(), 0, processes), e.can,
+                                     e.on_device ? accelerator_traits() : DeviceTraits{});
     int computed_nx = 0;  // the most planes a process computes (its own and the halo it recomputes)
     for (int rank = 0; rank < processes; ++rank)
       computed_nx =

@@ -8,7 +8,6 @@
 #include "parallel/process_group.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <stdexcept>
 
 namespace awave {
@@ -56,7 +55,7 @@ const std::vector<ImplEntry>& implementations() {
 StepPlan plan_implementation(const ImplEntry& entry, const WaveParams& global, const Slab& slab, bool as_reference) {
   Capabilities can = entry.can;
   if (as_reference) can.sweep = false;
-  return plan_steps(global, slab, can, entry.on_device ? accelerator_description() : "none");
+  return plan_steps(global, slab, can, entry.on_device ? accelerator_traits() : DeviceTraits{});
 }
 
 std::unique_ptr<WaveImpl> make_implementation(const ImplEntry& entry, const WaveProblem& problem,
@@ -99,15 +98,11 @@ std::optional<std::string> accelerator_problem() {
 std::optional<std::string> select_accelerator(int local_rank, int local_size) {
   const Accelerator* a = accelerator();
   if (!a || local_size <= 1) return std::nullopt;
-  // Through CUDA_VISIBLE_DEVICES, before anything touches the GPU: the process then sees its
-  // GPU as device 0, and the CUDA runtime, Kokkos and libomptarget's CUDA plugin all take it.
+  // Before anything touches the GPU, through the backend that brings it (core/backend.hpp).
   const std::vector<std::string>& gpus = node_gpus();
   if (gpus.empty()) return std::nullopt;
   const std::string chosen = gpus[std::size_t(local_rank) % gpus.size()];
-  setenv("CUDA_VISIBLE_DEVICES", chosen.c_str(), 1);
-  // (libomptarget has enumerated the GPUs before main: with CUDA_VISIBLE_DEVICES alone, two
-  // processes shared GPU 0 at half speed each; its backend chooses its default device too.)
-  if (a->select) a->select(local_rank);
+  if (a->select) a->select(local_rank, chosen);
   return chosen;
 }
 
@@ -124,6 +119,16 @@ std::optional<std::size_t> accelerator_memory_bytes() {
 std::string accelerator_description() {
   const Accelerator* a = accelerator();
   return a && !a->problem() ? a->description() : "none";
+}
+
+DeviceTraits accelerator_traits() {
+  const Accelerator* a = accelerator();
+  if (!a || a->problem()) return DeviceTraits{};
+  DeviceTraits t = a->traits ? a->traits() : DeviceTraits{};
+  t.accelerator = true;
+  t.name = a->description();
+  t.memory_bytes = a->memory_bytes();
+  return t;
 }
 
 }  // namespace awave

@@ -2,6 +2,7 @@
 // lists (core/backend.hpp), and the GPU checks made before any of them starts.
 #pragma once
 
+#include "core/device_traits.hpp"
 #include "core/wave_impl.hpp"
 
 #include <cstddef>
@@ -35,6 +36,9 @@ std::optional<std::string> accelerator_problem();
 std::vector<std::string> tuning_scopes_in_build();
 // The accelerator in words ("NVIDIA H100 80GB HBM3, 79.1 GiB"), or "none".
 std::string accelerator_description();
+// What the accelerator is, as the plan reads it (core/device_traits.hpp): DeviceTraits{} (no
+// accelerator) where the build has none or it cannot be used.
+DeviceTraits accelerator_traits();
 // Over MPI, gives each process of a node its own GPU (local_rank modulo the GPUs), before any
 // device code or Kokkos starts; returns the GPU's id, or nothing where nothing was chosen.
 std::optional<std::string> select_accelerator(int local_rank, int local_size);

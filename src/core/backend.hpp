@@ -5,6 +5,7 @@
 // (app/registry.cpp). The study's tools read the same folder's backend.json (bench/backends.py).
 #pragma once
 
+#include "core/device_traits.hpp"
 #include "core/wave_impl.hpp"
 
 #include <cstddef>
@@ -19,8 +20,14 @@ struct Accelerator {
   std::optional<std::string> (*problem)();       // why it cannot be used (no device, no driver), or nothing
   std::string (*description)();                  // "NVIDIA H100 80GB HBM3, 79.1 GiB"
   std::optional<std::size_t> (*memory_bytes)();  // total memory, where it can be asked
-  void (*select)(int local_rank);                // over MPI, after CUDA_VISIBLE_DEVICES is narrowed; may be null
-  std::optional<std::string> (*pci_bus_id)();    // the GPU this process runs on, as NVML finds it (app/gpu_energy.hpp)
+  // Over MPI, before anything touches a device: makes `device` (this node's device local_rank
+  // modulo their count, as parallel/process_group.hpp's node_gpus lists them) the process's own,
+  // the toolchain's way; may be null.
+  void (*select)(int local_rank, const std::string& device);
+  std::optional<std::string> (*pci_bus_id)();  // the GPU this process runs on, as NVML finds it (app/gpu_energy.hpp)
+  // The properties the plan reads (compute capability, SMs, L2, peak bandwidth), those the
+  // toolchain can ask left unknown otherwise; the registry adds the name and memory_bytes above.
+  DeviceTraits (*traits)();
 };
 
 struct Backend {

@@ -60,13 +60,14 @@ class DeviceFields {
   ~DeviceFields() = default;
 };
 
-// Steps queued on a CUDA stream: the NCCL exchange then orders the planes with the kernels on
-// the GPU, through events, and the host stays a step ahead instead of waiting for each.
+// Steps queued in order on a device queue: the NCCL exchange then orders the planes with the
+// kernels on the GPU, through events, and the host stays a step ahead instead of waiting for each.
 class StreamOrderedSteps {
  public:
-  // The stream (a cudaStream_t; null is the legacy default stream), or nothing where this
-  // instance has none (then the host orders the steps).
-  virtual std::optional<void*> cuda_stream() = 0;
+  // The implementation's in-order device queue as its toolchain spells it (a cudaStream_t on CUDA,
+  // where null is the legacy default stream), or nothing where this instance has none (then the
+  // host orders the steps).
+  virtual std::optional<void*> device_queue() = 0;
   // Advances the time counter over a step whose parts are queued, without waiting for them (the
   // caller waits on the stream's events).
   virtual void advance_queued_step() = 0;

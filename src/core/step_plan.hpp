@@ -4,6 +4,7 @@
 // fused_step_max_points() interior points a step is therefore one kernel over every point.
 #pragma once
 
+#include "device_traits.hpp"
 #include "sponge.hpp"
 #include "sweep_march.hpp"
 #include "tuning.hpp"
@@ -14,7 +15,6 @@
 #include <cstddef>
 #include <optional>
 #include <string>
-#include <string_view>
 
 namespace awave {
 
@@ -32,17 +32,29 @@ enum class SweepForm {
   cache_tiles,    // cpu-openmp, Kokkos' host backends: core/cache_sweep.hpp
 };
 
-// The smallest grid (interior points) a sweep form sweeps by default on a platform (`accelerator`:
-// the GPU's name, as -json's "accelerator"): the smallest size measured where no implementation of
-// the form is slower than its single steps beyond the runs' spread (medians of five; tables in
-// bench/results/h200-2026-11-26/README.md). GPUs not measured take the H100's.
-inline std::size_t sweep_min_points(SweepForm form, std::string_view accelerator) {
-  const bool h200 = accelerator.find("H200") != std::string_view::npos;
+// Which of the two GPUs measured a device takes its plan's choices from, by peak memory bandwidth
+// (core/device_traits.hpp). The H100 SXM 80 GB (3.35e12 B/s, 50 MiB L2) and the H200 (4.81e12 B/s,
+// 60 MiB L2, as its CUDA runtime reported them on the device machine, 2026-12-02) share cc 9.0 and
+// 132 SMs; which of bandwidth and L2 made the H200's choices below was not measured apart, and
+// bandwidth decides as the stencil is memory-bound (single steps at 0.84-0.96 of the triad, README).
+// The boundary is the midpoint, so a GPU not measured takes the choice of the one nearer in
+// bandwidth (an H100 NVL's 3.9e12 the H100's, a B200's 8e12 the H200's); an accelerator whose
+// bandwidth cannot be asked takes the H100's, as every GPU not measured did when the plan went by
+// the GPU's name.
+inline constexpr double kHighBandwidthFrom = (3.35e12 + 4.81e12) / 2;  // bytes/s
+inline bool high_bandwidth_gpu(const DeviceTraits& device) {
+  return device.accelerator && device.peak_bandwidth && *device.peak_bandwidth >= kHighBandwidthFrom;
+}
+
+// The smallest grid (interior points) a sweep form sweeps by default on a device: the smallest
+// size measured where no implementation of the form is slower than its single steps beyond the
+// runs' spread (medians of five; tables in bench/results/h200-2026-11-26/README.md).
+inline std::size_t sweep_min_points(SweepForm form, const DeviceTraits& device) {
   switch (form) {
     case SweepForm::gpu_teams:
       // H100: Kokkos-CUDA 1.02 x at 200^3, 0.96 x at 192^3 (h100-2026-11-25/temporal-23f8678).
       // H200: 0.96 / 0.79 x (hand / Kokkos) at 192^3, 1.09 / 1.00 x at 256^3.
-      return h200 ? std::size_t(256) * 256 * 256 : std::size_t(200) * 200 * 200;
+      return high_bandwidth_gpu(device) ? std::size_t(256) * 256 * 256 : std::size_t(200) * 200 * 200;
     case SweepForm::offload_teams:
       // Both GPUs from 128^3, the smallest measured: there hand omp 2.07 / 1.97 x (H100 / H200),
       // Kokkos-OMPT 1.76 / 1.78 x, and more than 1.13 x at every size up to 1000^3.
@@ -56,13 +68,14 @@ inline std::size_t sweep_min_points(SweepForm form, std::string_view accelerator
 }
 
 // Whether a march that can take its bulk planes (core/sweep_march.hpp; Capabilities::bulk_planes)
-// does by default on a platform: where they were faster beyond the runs' spread at 512^3 and
+// does by default on a device: where they were faster beyond the runs' spread at 512^3 and
 // 1000^3. The H200: hand CUDA 1.13 x, hand omp 1.05-1.07 x, Kokkos-CUDA 1.14-1.15 x (with its functor
 // in constant memory); the H100: hand CUDA 0.95-0.98 x, Kokkos-CUDA 0.95 x, so off there and on GPUs
-// not measured (bench/results/h200-2026-11-26/march-ab-51e52dc, h100-2026-11-26/march-ab-51e52dc,
-// h200-2026-11-27/kokkos-heavy-780cca0, h100-2026-11-27/kokkos-heavy-780cca0).
-inline bool sweep_bulk_planes(std::string_view accelerator) {
-  return accelerator.find("H200") != std::string_view::npos;
+// nearer the H100 in bandwidth (bench/results/h200-2026-11-26/march-ab-51e52dc,
+// h100-2026-11-26/march-ab-51e52dc, h200-2026-11-27/kokkos-heavy-780cca0,
+// h100-2026-11-27/kokkos-heavy-780cca0).
+inline bool sweep_bulk_planes(const DeviceTraits& device) {
+  return high_bandwidth_gpu(device);
 }
 
 // What an implementation can do besides one fused kernel a step, declared once, in its registry
@@ -97,21 +110,22 @@ struct StepPlan {
 };
 
 // global: the whole grid; slab: the part this process owns (the whole grid without MPI);
-// accelerator: the GPU's name (or "none"). Fused steps up to fused_step_max_points() and where a
-// slab has fewer x-planes than two sponge layers (the x-layer kernels assume both fit). The sweep
-// where the grid has its form's sweep_min_points on this platform (tuning key steps_per_sweep
-// forces 1 or 3), not where nz <= 2 (the start has values on z ghosts there, which the sweep's
-// computed levels lack). Over MPI a sweeping slab recomputes steps_per_sweep planes of each
-// neighbour, exchanged once a sweep (parallel/halo_exchange.hpp), so every slab must own that
-// many; the answer depends only on the grid and the process count, the same on every process.
+// device: what the implementation runs on (DeviceTraits{} for the host). Fused steps up to
+// fused_step_max_points() and where a slab has fewer x-planes than two sponge layers (the x-layer
+// kernels assume both fit). The sweep where the grid has its form's sweep_min_points on this device
+// (tuning key steps_per_sweep forces 1 or 3), not where nz <= 2 (the start has values on z ghosts
+// there, which the sweep's computed levels lack). Over MPI a sweeping slab recomputes
+// steps_per_sweep planes of each neighbour, exchanged once a sweep (parallel/halo_exchange.hpp), so
+// every slab must own that many; the answer depends only on the grid and the process count, the
+// same on every process.
 inline StepPlan plan_steps(const WaveParams& global, const Slab& slab, const Capabilities& can,
-                           std::string_view accelerator) {
+                           const DeviceTraits& device) {
   StepPlan plan;
   const WaveParams own = slab_params(global, slab.nx);
   plan.fused_step =
       !can.three_kernel_step || own.interior_points() <= fused_step_max_points() || own.nx() < 2 * sponge::kLayers;
   if (!can.sweep || global.nz() < 3) return plan;
-  plan.sweep_min_points = sweep_min_points(can.sweep_form, accelerator);
+  plan.sweep_min_points = sweep_min_points(can.sweep_form, device);
   const std::optional<std::string> set = tuning_word("steps_per_sweep");
   const bool wanted = set ? *set == "3" : global.interior_points() >= plan.sweep_min_points;
   if (!wanted) return plan;
@@ -124,7 +138,7 @@ inline StepPlan plan_steps(const WaveParams& global, const Slab& slab, const Cap
   plan.steps_per_sweep = SweepTile::kSteps;
   plan.recomputed_halo = slab.size > 1 ? SweepTile::kSteps : 0;
   const std::optional<std::string> bulk = tuning_word("sweep.bulk_planes");
-  plan.bulk_planes = can.bulk_planes && (bulk ? *bulk == "1" : sweep_bulk_planes(accelerator));
+  plan.bulk_planes = can.bulk_planes && (bulk ? *bulk == "1" : sweep_bulk_planes(device));
   return plan;
 }
 

@@ -29,8 +29,9 @@ const std::vector<KeySpec>& specs() {
         "the largest grid (interior points) whose steps are one kernel; 0: never"},
        Kind::integer, 0, 1L << 40},
       {{"steps_per_sweep", "AWAVE_STEPS_PER_SWEEP", "1 or 3",
-        "3 on grids of 200^3 points or more (hand CUDA, Kokkos on CUDA; 256^3 on an H200), of 128^3 or more "
-        "(hand OpenMP offload, Kokkos on OpenMPTarget from Kokkos 4; cpu-openmp, Kokkos on host backends); "
+        "3 on grids of 200^3 points or more (hand CUDA, Kokkos on CUDA; 256^3 on GPUs nearer the H200's peak "
+        "bandwidth than the H100's), of 128^3 or more (hand OpenMP offload, Kokkos on OpenMPTarget from Kokkos 4; "
+        "cpu-openmp, Kokkos on host backends); "
         "1 elsewhere (-json: sweep_min_points)",
         "all",
         "time steps a sweep of the grid: 3 is the temporal-blocking sweep (core/sweep_march.hpp, "
@@ -74,8 +75,8 @@ const std::vector<KeySpec>& specs() {
       {{"omp.loop", "AWAVE_OMP_LOOP", "teams or worksharing", "teams", "omp",
         "how hand omp's step region hands out work items"},
        Kind::word, 0, 0, false, {"teams", "worksharing"}},
-      {{"sweep.bulk_planes", "AWAVE_SWEEP_BULK_PLANES", "0 or 1", "1 on an H200, 0 elsewhere (-json: bulk_planes)",
-        "all",
+      {{"sweep.bulk_planes", "AWAVE_SWEEP_BULK_PLANES", "0 or 1",
+        "1 on GPUs nearer the H200's peak bandwidth than the H100's, 0 elsewhere (-json: bulk_planes)", "all",
         "the GPU sweep's march takes a shorter path on its bulk planes (hand CUDA, hand omp, Kokkos-CUDA; "
         "core/sweep_march.hpp)"},
        Kind::word, 0, 0, false, {"0", "1"}},

@@ -218,7 +218,7 @@ class WaveCuda final : public WaveImpl,
   double* plane_on_device(TimeLevel level, int pi) override {
     return (level == TimeLevel::now ? ring_.now() : ring_.prev()) + std::size_t(pi) * problem_.geometry().stride_i();
   }
-  std::optional<void*> cuda_stream() override { return stream_; }
+  std::optional<void*> device_queue() override { return stream_; }
   void advance_queued_step() override { ring_.rotate(); }
   std::shared_ptr<double> pinned_buffer(std::size_t n) override {
     double* p = nullptr;
@@ -379,6 +379,10 @@ std::optional<std::size_t> cuda_memory_bytes() {
   if (cudaGetDevice(&device) != cudaSuccess || cudaGetDeviceProperties(&prop, device) != cudaSuccess)
     return std::nullopt;
   return prop.totalGlobalMem;
+}
+
+void cuda_select_device(int, const std::string& device) {
+  setenv("CUDA_VISIBLE_DEVICES", device.c_str(), 1);
 }
 
 std::optional<std::string> cuda_pci_bus_id() {

@@ -14,6 +14,10 @@ std::optional<std::string> cuda_device_problem();
 std::string cuda_device_description();
 // Memory of the current device, if it can be queried.
 std::optional<std::size_t> cuda_memory_bytes();
+// Over MPI, before CUDA starts: narrows CUDA_VISIBLE_DEVICES to `device` (this node's GPU for the
+// process, core/backend.hpp), so that the process sees it as device 0 and the CUDA runtime and
+// Kokkos both take it.
+void cuda_select_device(int local_rank, const std::string& device);
 // The current device's PCI bus id ("0000:4E:00.0"), if it can be queried.
 std::optional<std::string> cuda_pci_bus_id();
 

@@ -137,13 +137,13 @@ class WaveKokkos final : public WaveImpl,
 
   // Kokkos 3.4's default CUDA instance queues on the legacy default stream (a null handle);
   // later versions on a stream of their own. No stream on the other backends.
-  std::optional<void*> cuda_stream() override {
+  std::optional<void*> device_queue() override {
 #if defined(KOKKOS_ENABLE_CUDA)
     if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) return exec_.cuda_stream();
 #endif
     return std::nullopt;
   }
-  // (called only where cuda_stream() names one)
+  // (called only where device_queue() names one)
   void advance_queued_step() override {
     ring_.rotate();
   }

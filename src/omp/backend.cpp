@@ -6,7 +6,7 @@
 namespace awave {
 namespace {
 const Accelerator offload_device{omp_device_problem, omp_device_description, omp_device_memory_bytes,
-                                 omp_select_device, omp_device_pci_bus_id};
+                                 omp_select_device,  omp_device_pci_bus_id,  omp_device_traits};
 }  // namespace
 
 extern const Backend omp_backend = {add_omp_implementations, {"omp"}, &offload_device};

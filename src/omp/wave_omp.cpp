@@ -339,7 +339,11 @@ std::optional<std::string> omp_device_problem() {
   return problem;
 }
 
-void omp_select_device(int local_rank) {
+void omp_select_device(int local_rank, const std::string& device) {
+  // CUDA_VISIBLE_DEVICES for the CUDA driver's queries (driver_default_device) and NCCL, which
+  // start after this; libomptarget enumerated the GPUs before main (with the variable alone, two
+  // processes shared GPU 0 at half speed each), so the default device is chosen too.
+  setenv("CUDA_VISIBLE_DEVICES", device.c_str(), 1);
   const int devices = omp_get_num_devices();
   if (devices > 1) omp_set_default_device(local_rank % devices);
 }
@@ -353,6 +357,17 @@ struct DriverDevice {
   std::string name;
   std::size_t total_bytes = 0;
   std::string pci_bus_id;
+  DeviceTraits traits;  // its properties for the plan, those the driver gives
+};
+
+// cuda.h's CUdevice_attribute values (the build includes no CUDA header).
+enum DriverAttribute : int {
+  kMultiprocessorCount = 16,
+  kMemoryClockRateKhz = 36,
+  kGlobalMemoryBusWidthBits = 37,
+  kL2CacheSizeBytes = 38,
+  kComputeCapabilityMajor = 75,
+  kComputeCapabilityMinor = 76,
 };
 
 std::optional<DriverDevice> driver_default_device() {
@@ -363,12 +378,14 @@ std::optional<DriverDevice> driver_default_device() {
   using Get = int (*)(int*, int);
   using TotalMem = int (*)(std::size_t*, int);
   using Name = int (*)(char*, int, int);
+  using Attribute = int (*)(int*, int, int);
   const auto init = reinterpret_cast<Init>(dlsym(cuda, "cuInit"));
   const auto count = reinterpret_cast<Count>(dlsym(cuda, "cuDeviceGetCount"));
   const auto get = reinterpret_cast<Get>(dlsym(cuda, "cuDeviceGet"));
   const auto total_mem = reinterpret_cast<TotalMem>(dlsym(cuda, "cuDeviceTotalMem_v2"));
   const auto get_name = reinterpret_cast<Name>(dlsym(cuda, "cuDeviceGetName"));
   const auto get_bus_id = reinterpret_cast<Name>(dlsym(cuda, "cuDeviceGetPCIBusId"));
+  const auto get_attribute = reinterpret_cast<Attribute>(dlsym(cuda, "cuDeviceGetAttribute"));
   std::optional<DriverDevice> found;
   int n = 0, device = 0;
   if (init && count && get && total_mem && get_name && get_bus_id && init(0) == 0 && count(&n) == 0 && n > 0) {
@@ -379,6 +396,15 @@ std::optional<DriverDevice> driver_default_device() {
         get_name(name, int(sizeof name) - 1, device) == 0 && get_bus_id(bus_id, int(sizeof bus_id) - 1, device) == 0) {
       d.name = name;
       d.pci_bus_id = bus_id;
+      auto attribute = [&](DriverAttribute a) -> std::optional<int> {
+        int v = 0;
+        return get_attribute && get_attribute(&v, a, device) == 0 ? std::optional<int>(v) : std::nullopt;
+      };
+      d.traits.cc_major = attribute(kComputeCapabilityMajor);
+      d.traits.cc_minor = attribute(kComputeCapabilityMinor);
+      d.traits.multiprocessors = attribute(kMultiprocessorCount);
+      if (const std::optional<int> l2 = attribute(kL2CacheSizeBytes)) d.traits.l2_bytes = std::size_t(*l2);
+      d.traits.peak_bandwidth = peak_bandwidth_of(attribute(kMemoryClockRateKhz), attribute(kGlobalMemoryBusWidthBits));
       found = d;
     }
   }
@@ -396,6 +422,11 @@ std::optional<std::size_t> omp_device_memory_bytes() {
 std::optional<std::string> omp_device_pci_bus_id() {
   const std::optional<DriverDevice> d = driver_default_device();
   return d ? std::optional<std::string>(d->pci_bus_id) : std::nullopt;
+}
+
+DeviceTraits omp_device_traits() {
+  const std::optional<DriverDevice> d = driver_default_device();
+  return d ? d->traits : DeviceTraits{};
 }
 
 std::string omp_device_description() {

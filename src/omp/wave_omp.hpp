@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/device_traits.hpp"
 #include "core/wave_impl.hpp"
 
 #include <cstddef>
@@ -11,9 +12,10 @@ namespace awave {
 
 // Why no OpenMP offload device can be used, or nothing when one can.
 std::optional<std::string> omp_device_problem();
-// Makes GPU `local_rank` modulo the offload devices the default device (hand-written OpenMP and
-// Kokkos' OpenMPTarget both offload to the default device).
-void omp_select_device(int local_rank);
+// Over MPI, before any offload: narrows CUDA_VISIBLE_DEVICES to `device` (this node's GPU for the
+// process, core/backend.hpp) and makes GPU `local_rank` modulo the offload devices the default
+// device (hand-written OpenMP and Kokkos' OpenMPTarget both offload to the default device).
+void omp_select_device(int local_rank, const std::string& device);
 
 // Total memory of the default offload device where it is an NVIDIA GPU (asked of the CUDA driver,
 // loaded at run time: the build links no CUDA library); nothing where that cannot be asked.
@@ -23,6 +25,10 @@ std::optional<std::size_t> omp_device_memory_bytes();
 std::string omp_device_description();
 // The default offload device's PCI bus id, asked of the CUDA driver likewise.
 std::optional<std::string> omp_device_pci_bus_id();
+// The default offload device's properties for the plan (core/device_traits.hpp), asked of the CUDA
+// driver likewise; all unknown where it cannot be asked (then the plan takes its choices for a GPU
+// whose bandwidth is unknown).
+DeviceTraits omp_device_traits();
 
 void add_omp_implementations(std::vector<ImplEntry>& impls);
 

@@ -44,7 +44,7 @@ HaloExchange::HaloExchange(WaveImpl& impl, const WaveProblem& problem, ProcessGr
         StreamOrderedSteps* const stream = impl.stream_ordered_steps();
         // (A sweep's exchange is ordered by the host: its steps are not split.)
         gpu_ordered_ =
-            stream && stream->cuda_stream().has_value() && impl.split_step() && !sweeps && gpu_ordering_enabled();
+            stream && stream->device_queue().has_value() && impl.split_step() && !sweeps && gpu_ordering_enabled();
         waited_on_gpu_at_open_ = nccl_link::exposed_seconds();
         description_ = "GPU to GPU through " + nccl_link::version() +
                        (gpu_ordered_ ? ", ordered on the GPU" : ", ordered by the host");

@@ -52,7 +52,7 @@ void StepLoop::step_with_exchange() {
 // levels the sweep reads, the receives write only recomputed planes, so the two never meet.
 void StepLoop::sweep_with_exchange() {
   const int steps = impl_.plan().steps_per_sweep;
-  // (A planted fault for tests/mpi_check.sh: a plane of u(t) a side too few, which must show.)
+  // (A planted fault for tests/tools/mpi_check.sh: a plane of u(t) a side too few, which must show.)
   static const bool shallow = test_fault("SHALLOW_HALO").has_value();
   const HaloDepth depth = shallow ? HaloDepth{steps - 1, steps - 1} : HaloDepth::sweep(steps);
   SplitSweep* const split = overlap_sweeps() ? impl_.split_sweep() : nullptr;
@@ -91,7 +91,7 @@ void StepLoop::step_ordered_on_gpu() {
   // (ordered_on_gpu(): the implementation splits its steps and queues them on a stream.)
   StreamOrderedSteps& ordered = *impl_.stream_ordered_steps();
   SplitStep& split = *impl_.split_step();
-  void* const stream = *ordered.cuda_stream();
+  void* const stream = *ordered.device_queue();
   add_time(step_seconds_, [&] {
     halo_.queue_send_receive(stream);
     split.queue_step_part(StepRegion::bulk);

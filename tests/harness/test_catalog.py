@@ -80,7 +80,7 @@ class ToolchainFolders(unittest.TestCase):
                 json.dump(b, f)
             os.makedirs(os.path.join(d, "cmake", "toolchains", "empty"))
             self.assertEqual(sorted(backends.catalog_problems(top=d)), sorted([
-                "cmake/toolchains/empty: no toolchain.json",
+                "cmake/toolchains/empty: no toolchain.cmake", "cmake/toolchains/empty: no toolchain.json",
                 "openmptarget: 'words' missing or not str",
                 "two toolchains share an order",
                 "cuda: its sweep names 'kokkos-hip', which no backend.json has",

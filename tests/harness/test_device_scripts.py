@@ -211,7 +211,7 @@ class AwaveLines(unittest.TestCase):
         for name in ("AWAVE_LINE_BITWISE", "AWAVE_LINE_VERDICT", "AWAVE_LINE_WRITTEN"):
             self.assertTrue(any(re.search(lines[name], line) for line in out), f"{name}: no line of\n{r.stdout}")
         self.assertFalse(any(re.search(lines["AWAVE_LINE_NOT_BITWISE"], line) for line in out))
-        # The failing line's words are the driver's, which tests/test_driver.cpp plants a difference for.
+        # The failing line's words are the driver's, which tests/cpp/test_driver.cpp plants a difference for.
         with open(os.path.join(TOP, "src", "app", "driver.cpp")) as f:
             self.assertIn(lines["AWAVE_LINE_NOT_BITWISE"].replace("check: ", ""), f.read())
 

@@ -10,7 +10,7 @@ damage files: 32 bytes overwritten at a random offset, a run of 8-4096 bytes zer
 8-512 bytes of random noise. Case k of seed S is the same damage on every machine (--first K
 --cases 1 reruns case K alone). Each case goes through `awave -verify` and `awave -restart ...
 -nsteps 1 -digest` with a time limit, an address-space limit and its peak resident memory
-measured (RUN_LIMITED: tests/run_limited.cpp), and must end as one of:
+measured (RUN_LIMITED: tests/cpp/run_limited.cpp), and must end as one of:
   verify:  exit 0 saying every checksum verifies, or exit non-zero with one line on stderr;
   restart: exit 0 with the digest of the undamaged run's field one step after the snapshot it
            says it started from (the last: "exact"; an earlier, intact one: "earlier"), or exit
@@ -37,7 +37,7 @@ FAILURES = ("signal", "timeout", "memory", "bad")
 
 
 def run(runner, argv, out_dir, time_limit):
-    """Runs argv through `runner` (tests/run_limited.cpp: limits, peak memory) with stdout and stderr
+    """Runs argv through `runner` (tests/cpp/run_limited.cpp: limits, peak memory) with stdout and stderr
     to files in out_dir; returns (status, out, err, peak_rss_bytes), status being the exit code, -N
     for signal N, or "timeout"."""
     paths = [os.path.join(out_dir, name) for name in ("stdout", "stderr", "result")]

@@ -40,8 +40,9 @@ def problems(top=TOP):
     found = []
     base = folder(top)
     for name in sorted(os.listdir(base)):
-        if not os.path.isfile(os.path.join(base, name, "toolchain.json")):
-            found.append(f"cmake/toolchains/{name}: no toolchain.json")
+        for f in ("toolchain.cmake", "toolchain.json"):
+            if not os.path.isfile(os.path.join(base, name, f)):
+                found.append(f"cmake/toolchains/{name}: no {f}")
     chains = load(top)
     for name, t in chains.items():
         for key, kind in KEYS.items():

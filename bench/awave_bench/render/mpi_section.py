@@ -21,7 +21,7 @@ def mpi_section(w, number, runs, nccl, sweeps):
       "(`src/parallel/halo_exchange.cpp`) by `-halo nccl` (GPU to GPU; `nccl, GPU order`: CUDA events order it with "
       "the kernels; `nccl, host order`: host waits, the offload codes' synchronous target regions having no stream) "
       "or `-halo mpi` (pinned host buffers); the planes travel while the bulk of the step computes; one output file "
-      "through parallel HDF5 (`tests/mpi_check.sh` in CI). Runs by `bench/device/mpi-scaling.sh`; SU/s: the median "
+      "through parallel HDF5 (`tests/tools/mpi_check.sh` in CI). Runs by `bench/device/mpi-scaling.sh`; SU/s: the median "
       "of the chunks after the first (the first, beside it, carries the exchange's warm-up); efficiency against the "
       "build's 1-GPU run. What they show, issue 17's targets and the runs before: "
       "`bench/results/h200x2-2026-11-24/README.md`; the earlier machines' (the first NCCL and host-memory paths, 4 "
@@ -48,7 +48,7 @@ def sweep_paragraph(w, folders):
 
 def nccl_checks(w, summaries):
     """The GPU-to-GPU path's checks (bench/device/nccl-checks.sh): each summary's counts and planted faults."""
-    w("The GPU-to-GPU path's checks (`bench/device/nccl-checks.sh`: `tests/mpi_check.sh` with `-halo nccl`, each "
+    w("The GPU-to-GPU path's checks (`bench/device/nccl-checks.sh`: `tests/tools/mpi_check.sh` with `-halo nccl`, each "
       "file h5diff-identical to one process's, and planted faults; what each showed: its folder's README):\n")
     table_head(w, ["summary", "checks (ok, failures)", "planted faults that ended as the check expects", "status"])
     for path in summaries:

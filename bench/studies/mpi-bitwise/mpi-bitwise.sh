@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Over MPI on the GPUs of one machine (through on-device.sh, MPI builds staged): for each GPU
-# MPI build, tests/mpi_check.sh with the GPU implementations (every file of 2 and 3 processes
+# MPI build, tests/tools/mpi_check.sh with the GPU implementations (every file of 2 and 3 processes
 # h5diff-identical to the single-process file, fused and split steps; restart with another
 # process count; kill -9 and continue), then a 97x61x33 x 3000-step run on 2 processes against
 # 1 (awave -compare) and against the CPU reference (bitwise). Logs to OUT_DIR.
@@ -16,7 +16,7 @@ record_machine "$out/gpu.txt"
 status=0
 for b in "${builds[@]}"; do
   exe=$PWD/build/$b/src/awave
-  SHAPES="10,12,7 61,23,19 97,61,33" NPS="2 3" timeout 420 bash tests/mpi_check.sh "$exe" "/tmp/mpi-check-$b" \
+  SHAPES="10,12,7 61,23,19 97,61,33" NPS="2 3" timeout 420 bash tests/tools/mpi_check.sh "$exe" "/tmp/mpi-check-$b" \
     > "$out/mpi_check_$b.log" 2>&1 || status=1
   echo "$b: mpi_check: $(grep -c '^ok' "$out/mpi_check_$b.log") ok, $(tail -1 "$out/mpi_check_$b.log")" | tee -a "$out/summary.txt"
   w=/tmp/long-$b; rm -rf "$w"; mkdir -p "$w"

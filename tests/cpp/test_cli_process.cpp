@@ -196,6 +196,9 @@ TEST_F(AwaveProcess, ReferenceOnlyRunWritesOutputAndJson) {
   EXPECT_TRUE(std::regex_search(
       json, std::regex("\"kokkos\": \"Kokkos [0-9.]+:( (Serial|OpenMP|Threads|Cuda|OpenMPTarget))+\"")))
       << json;
+  // The accelerator's properties the plan reads, beside its name: null in a build without one.
+  EXPECT_TRUE(std::regex_search(json, std::regex("\"accelerator_traits\": (null|\\{\\s*\"compute_capability\")")))
+      << json;
 }
 
 // Every implementation of the build, as README's run command does. Needs the build's GPU.
@@ -220,6 +223,10 @@ TEST_F(AwaveProcess, AllImplementationsPassAndWriteOneFileEach) {
   }
   EXPECT_GE(impls, 2);
   EXPECT_TRUE(fs::exists(dir_ / "work" / "r.json"));
+  // On a GPU its peak bandwidth, which the plan's GPU choices follow (core/step_plan.hpp).
+  const std::string json = slurp(dir_ / "work" / "r.json");
+  if (json.find("\"on_device\": true") != std::string::npos)
+    EXPECT_TRUE(std::regex_search(json, std::regex("\"peak_bandwidth_bytes_per_s\": [0-9]"))) << json.substr(0, 3000);
   for (const auto& entry : fs::directory_iterator(dir_ / "work"))
     EXPECT_EQ(entry.path().string().find(".partial"), std::string::npos) << "left behind: " << entry.path();
 }

@@ -63,7 +63,8 @@ void expect_matches_reference(const std::string& id) {
     params.shape = shape;
     const WaveProblem problem(params);
     auto cpu = make_implementation(*find_implementation("cpu"), problem);
-    WaveKokkos<Step> marching(problem, plan_steps(params, whole_grid(params.nx()), WaveKokkos<Step>::kCan, "none"), id);
+    WaveKokkos<Step> marching(problem,
+                              plan_steps(params, whole_grid(params.nx()), WaveKokkos<Step>::kCan, DeviceTraits{}), id);
     for (int len : {5, 5, 2}) {
       cpu->run(len);
       marching.run(len);

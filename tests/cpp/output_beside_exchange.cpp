@@ -2,7 +2,7 @@
 // process's writer thread appends snapshots of its slab through awave's VtkHdfWriter (collective
 // HDF5 writes) while its main thread exchanges planes through ProcessGroup without pause, until
 // every writer is done. With the MPI-IO layer ProcessGroup::init chooses, it must finish; with
-// Open MPI's OMPIO (AWAVE_TEST_FAULT_OMPIO) it corrupts the heap or hangs (tests/output_beside_exchange.sh
+// Open MPI's OMPIO (AWAVE_TEST_FAULT_OMPIO) it corrupts the heap or hangs (tests/tools/output_beside_exchange.sh
 // runs both). Prints one line on process 0.
 //   output_beside_exchange NX,NY,NZ SNAPSHOTS FILE
 #include "core/wave_problem.hpp"

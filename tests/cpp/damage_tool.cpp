@@ -1,5 +1,5 @@
 // damage_tool FILE ARRAY SLOT: flips 16 bytes of slot SLOT of PointData array ARRAY (u or
-// u_prev), 800 bytes into its chunk, in place (tests/mpi_check.sh damages an MPI run's file).
+// u_prev), 800 bytes into its chunk, in place (tests/tools/mpi_check.sh damages an MPI run's file).
 #include "damage.hpp"
 
 #include <cstdio>

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Output over MPI beside the halo exchange (issue 54; docs/mpi.md, "Output over MPI and OMPIO"):
 # 4 processes on however many cores, each writing snapshots through awave's writer on one thread
-# while its main thread exchanges planes (tests/output_beside_exchange.cpp).
+# while its main thread exchanges planes (tests/cpp/output_beside_exchange.cpp).
 #  1. Planted: with Open MPI's OMPIO (AWAVE_TEST_FAULT_OMPIO) the run must crash or hang in at
 #     least one of 3 tries (see below): the test can see the race.
 #  2. With the layer awave chooses (ROMIO): 3 runs finish, and each file verifies.

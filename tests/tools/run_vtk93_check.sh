@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Run tests/vtk93_reader_check.py on FILE inside the VTK 9.3 (Debian trixie) root.
+# Run tests/tools/vtk93_reader_check.py on FILE inside the VTK 9.3 (Debian trixie) root.
 #   run_vtk93_check.sh FILE [--self-test]
 # The root comes from AWAVE_VTK93_ROOT or the cache of cmake/scripts/make-trixie-root.sh
 # (which cmake/install-deps.sh runs); without it this test fails, it does not skip.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The project's definition of a skip (tests/skip_properties.cmake) against planted tests
-# (tests/skip_project): ctest must report a test that fails and then skips as Failed, a runner
+# (tests/projects/skip): ctest must report a test that fails and then skips as Failed, a runner
 # that fails while printing "Skipped" as Failed, and only real skips as Skipped.
 #   check_skips.sh WORK_DIR CMAKE_GENERATOR
 set -uo pipefail
@@ -8,7 +8,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 work=${1:?usage: check_skips.sh WORK_DIR GENERATOR}
 generator=${2:-Ninja}
 rm -rf "$work"
-cmake -S "$here/skip_project" -B "$work" -G "$generator" > "$work.configure.log" 2>&1 || { cat "$work.configure.log"; exit 1; }
+cmake -S "$here/../projects/skip" -B "$work" -G "$generator" > "$work.configure.log" 2>&1 || { cat "$work.configure.log"; exit 1; }
 cmake --build "$work" > "$work.build.log" 2>&1 || { cat "$work.build.log"; exit 1; }
 (cd "$work" && ctest --no-tests=error) > "$work.ctest.log" 2>&1
 failures=0

@@ -335,14 +335,52 @@ TEST(Selection, DefaultRunsTheGpuImplementationsOfAGpuBuildAndEverythingOfAHostB
     EXPECT_NE(id, "cpu-openmp") << "no reference without a check";
 }
 
+// The two GPUs measured and some that were not, as their toolchains describe them (core/device_traits.hpp):
+// name, compute capability, SMs, L2, memory and peak bandwidth (memory clock in kHz x bus width in bits).
+// The H200's as cudaDeviceGetAttribute gave them on the device machine (2026-12-02), the others' from
+// their data sheets.
+namespace {
+DeviceTraits device_of(const std::string& name, int cc_major, int cc_minor, int sms, double l2_mib, double memory_gib,
+                       std::optional<double> bandwidth) {
+  DeviceTraits d;
+  d.accelerator = true;
+  d.name = name;
+  d.cc_major = cc_major;
+  d.cc_minor = cc_minor;
+  d.multiprocessors = sms;
+  d.l2_bytes = std::size_t(l2_mib * (1 << 20));
+  d.memory_bytes = std::size_t(memory_gib * (1 << 30));
+  d.peak_bandwidth = bandwidth;
+  return d;
+}
+const DeviceTraits h100 =
+    device_of("NVIDIA H100 80GB HBM3, 79.2 GiB", 9, 0, 132, 50, 79.2, peak_bandwidth_of(2619000, 5120));
+const DeviceTraits h200 = device_of("NVIDIA H200, 139.8 GiB", 9, 0, 132, 60, 139.8, peak_bandwidth_of(3134000, 6144));
+const DeviceTraits a100 =
+    device_of("NVIDIA A100-SXM4-80GB, 79.2 GiB", 8, 0, 108, 40, 79.2, peak_bandwidth_of(1593000, 5120));
+const DeviceTraits h100_nvl = device_of("NVIDIA H100 NVL, 93.1 GiB", 9, 0, 132, 50, 93.1, 3.9e12);
+const DeviceTraits b200 = device_of("NVIDIA B200, 178.4 GiB", 10, 0, 148, 126, 178.4, 8.0e12);
+const DeviceTraits none{};
+}  // namespace
+
+// Peak bandwidth from the memory clock and bus width as deviceQuery reckons it (double data rate);
+// unknown where the driver gives no clock or width, or 0.
+TEST(DeviceTraits, PeakBandwidthFromClockAndBus) {
+  EXPECT_NEAR(*peak_bandwidth_of(2619000, 5120), 3.352e12, 1e9) << "the H100 SXM's 2619 MHz x 5120 bits";
+  EXPECT_NEAR(*peak_bandwidth_of(3134000, 6144), 4.814e12, 1e9) << "the H200's 3134 MHz x 6144 bits";
+  EXPECT_FALSE(peak_bandwidth_of(std::nullopt, 5120));
+  EXPECT_FALSE(peak_bandwidth_of(2619000, std::nullopt));
+  EXPECT_FALSE(peak_bandwidth_of(0, 5120)) << "a driver that reports no clock";
+  EXPECT_FALSE(none.accelerator) << "DeviceTraits{} is the host";
+}
+
 // The temporal-blocking sweep (core/step_plan.hpp): three steps a sweep from the form's
-// threshold on the platform (the GPU teams' from 200^3 on an H100), not where nz <= 2, nor for an
+// threshold on the device (the GPU teams' from 200^3 on an H100), not where nz <= 2, nor for an
 // implementation without it; steps_per_sweep forces either plan where it applies. Over MPI a
 // sweeping slab recomputes 3 planes of each neighbour, and every slab must own 3 planes.
 TEST(StepPlan, SweepsWhereTheyApply) {
   configure_tuning("", {});
   const Capabilities sweeps{true, true}, single{true, false};
-  const std::string h100 = "NVIDIA H100 80GB HBM3, 79.2 GiB";
   auto plan = [&](const WaveParams& p, const Capabilities& can, int rank = 0, int processes = 1) {
     return plan_steps(p, slab_of(p.nx(), rank, processes), can, h100);
   };
@@ -516,52 +554,48 @@ TEST(WaveProblem, SlabWithHaloHoldsTheGridsValues) {
     }
 }
 
-// Each form's threshold, per platform, recorded in the plan: the GPU teams from 256^3 on an H200
-// (200^3 on the H100 and on GPUs not measured), OpenMP offload's and the CPU's from 128^3.
-TEST(StepPlan, ThresholdsPerFormAndPlatform) {
+// Each form's threshold, per device, recorded in the plan: the GPU teams from 256^3 on an H200
+// (200^3 on the H100), OpenMP offload's and the CPU's from 128^3.
+TEST(StepPlan, ThresholdsPerFormAndDevice) {
   configure_tuning("", {});
-  const Capabilities gpu{true, true, SweepForm::gpu_teams}, offload{true, true, SweepForm::offload_teams},
+  const Capabilities gpu_teams{true, true, SweepForm::gpu_teams}, offload{true, true, SweepForm::offload_teams},
       cpu{false, true, SweepForm::cache_tiles}, single{true, false};
-  const std::string h100 = "NVIDIA H100 80GB HBM3, 79.2 GiB", h200 = "NVIDIA H200, 139.8 GiB";
-  auto steps = [](int n, const Capabilities& can, const std::string& accelerator) {
+  auto steps = [](int n, const Capabilities& can, const DeviceTraits& device) {
     WaveParams p;
     p.shape = {n, n, n};
-    return plan_steps(p, whole_grid(n), can, accelerator).steps_per_sweep;
+    return plan_steps(p, whole_grid(n), can, device).steps_per_sweep;
   };
-  EXPECT_EQ(steps(224, gpu, h100), 3);
-  EXPECT_EQ(steps(224, gpu, h200), 1) << "the H200's GPU-team threshold is 256^3";
-  EXPECT_EQ(steps(256, gpu, h200), 3);
-  EXPECT_EQ(steps(224, gpu, "NVIDIA A100-SXM4-80GB, 79.2 GiB"), 3) << "an unmeasured GPU takes the H100's";
-  for (const std::string& a : {h100, h200}) {
-    EXPECT_EQ(steps(128, offload, a), 3) << a;
-    EXPECT_EQ(steps(127, offload, a), 1) << a;
+  EXPECT_EQ(steps(224, gpu_teams, h100), 3);
+  EXPECT_EQ(steps(224, gpu_teams, h200), 1) << "the H200's GPU-team threshold is 256^3";
+  EXPECT_EQ(steps(256, gpu_teams, h200), 3);
+  for (const DeviceTraits& d : {h100, h200}) {
+    EXPECT_EQ(steps(128, offload, d), 3) << d.name;
+    EXPECT_EQ(steps(127, offload, d), 1) << d.name;
   }
-  EXPECT_EQ(steps(128, cpu, "none"), 3);
-  EXPECT_EQ(steps(127, cpu, "none"), 1);
+  EXPECT_EQ(steps(128, cpu, none), 3);
+  EXPECT_EQ(steps(127, cpu, none), 1);
   WaveParams p;
   p.shape = {128, 128, 128};
-  EXPECT_EQ(plan_steps(p, whole_grid(p.nx()), cpu, "none").sweep_min_points, std::size_t(128) * 128 * 128);
-  EXPECT_EQ(plan_steps(p, whole_grid(p.nx()), gpu, h200).sweep_min_points, std::size_t(256) * 256 * 256);
+  EXPECT_EQ(plan_steps(p, whole_grid(p.nx()), cpu, none).sweep_min_points, std::size_t(128) * 128 * 128);
+  EXPECT_EQ(plan_steps(p, whole_grid(p.nx()), gpu_teams, h200).sweep_min_points, std::size_t(256) * 256 * 256);
   EXPECT_EQ(plan_steps(p, whole_grid(p.nx()), single, h200).sweep_min_points, 0u) << "no sweep: nothing to record";
 }
 
 // The march's bulk planes where they were measured faster (core/step_plan.hpp,
 // sweep_bulk_planes): on an H200, for the forms whose march can take them; the tuning key
 // overrides; never where the implementation cannot, nor without a sweep.
-TEST(StepPlan, BulkPlanesPerPlatform) {
+TEST(StepPlan, BulkPlanesPerDevice) {
   const Capabilities hand{true, true, SweepForm::gpu_teams, true}, cannot{true, true, SweepForm::gpu_teams},
       offload{true, true, SweepForm::offload_teams, true};
-  const std::string h100 = "NVIDIA H100 80GB HBM3, 79.2 GiB", h200 = "NVIDIA H200, 139.8 GiB";
   WaveParams p;
   p.shape = {512, 512, 512};
-  auto bulk = [&](const Capabilities& can, const std::string& accelerator) {
-    return plan_steps(p, whole_grid(p.nx()), can, accelerator).bulk_planes;
+  auto bulk = [&](const Capabilities& can, const DeviceTraits& device) {
+    return plan_steps(p, whole_grid(p.nx()), can, device).bulk_planes;
   };
   configure_tuning("", {});
   EXPECT_TRUE(bulk(hand, h200));
   EXPECT_TRUE(bulk(offload, h200));
   EXPECT_FALSE(bulk(hand, h100));
-  EXPECT_FALSE(bulk(hand, "NVIDIA A100-SXM4-80GB, 79.2 GiB")) << "an unmeasured GPU takes the H100's";
   EXPECT_FALSE(bulk(cannot, h200)) << "a march that cannot take them";
   configure_tuning("sweep.bulk_planes=1", {});
   EXPECT_TRUE(bulk(hand, h100));
@@ -572,6 +606,56 @@ TEST(StepPlan, BulkPlanesPerPlatform) {
   EXPECT_FALSE(bulk(hand, h200)) << "no sweep, no bulk planes";
   EXPECT_THROW(configure_tuning("sweep.bulk_planes=2", {}), std::invalid_argument);
   configure_tuning("", {});
+}
+
+// GPUs not measured take the choices of the measured GPU nearer in peak bandwidth (core/step_plan.hpp,
+// high_bandwidth_gpu): an A100 (2.04e12 B/s) and an H100 NVL (3.9e12) the H100's, a B200 (8e12, cc 10.0)
+// the H200's; an accelerator whose bandwidth cannot be asked the H100's.
+TEST(StepPlan, UnmeasuredGpusTakeTheNearerMeasuredBandwidth) {
+  configure_tuning("", {});
+  const Capabilities hand{true, true, SweepForm::gpu_teams, true};
+  auto plan = [&](int n, const DeviceTraits& device) {
+    WaveParams p;
+    p.shape = {n, n, n};
+    return plan_steps(p, whole_grid(n), hand, device);
+  };
+  DeviceTraits unknown = h200;
+  unknown.peak_bandwidth.reset();
+  for (const DeviceTraits& d : {a100, h100_nvl, unknown}) {
+    EXPECT_EQ(plan(224, d).steps_per_sweep, 3) << d.name;
+    EXPECT_EQ(plan(224, d).sweep_min_points, plan(224, h100).sweep_min_points) << d.name;
+    EXPECT_FALSE(plan(512, d).bulk_planes) << d.name;
+  }
+  EXPECT_EQ(plan(224, b200).steps_per_sweep, 1) << "the H200's threshold, 256^3";
+  EXPECT_EQ(plan(224, b200).sweep_min_points, plan(224, h200).sweep_min_points);
+  EXPECT_TRUE(plan(512, b200).bulk_planes);
+  DeviceTraits host = h200;  // the H200's numbers, but no accelerator: the plan's host choices
+  host.accelerator = false;
+  EXPECT_FALSE(plan(512, host).bulk_planes);
+}
+
+// The device's name decides nothing: an H200's name with an H100's properties gets the H100's plan,
+// and the reverse the H200's.
+TEST(StepPlan, TheNameDecidesNothing) {
+  configure_tuning("", {});
+  const Capabilities hand{true, true, SweepForm::gpu_teams, true};
+  DeviceTraits named_h200 = h100, named_h100 = h200;
+  named_h200.name = h200.name;
+  named_h100.name = h100.name;
+  for (const int n : {224, 512}) {
+    WaveParams p;
+    p.shape = {n, n, n};
+    const StepPlan as_h100 = plan_steps(p, whole_grid(n), hand, h100),
+                   as_h200 = plan_steps(p, whole_grid(n), hand, h200);
+    const StepPlan a = plan_steps(p, whole_grid(n), hand, named_h200),
+                   b = plan_steps(p, whole_grid(n), hand, named_h100);
+    EXPECT_EQ(a.steps_per_sweep, as_h100.steps_per_sweep) << n;
+    EXPECT_EQ(a.sweep_min_points, as_h100.sweep_min_points) << n;
+    EXPECT_EQ(a.bulk_planes, as_h100.bulk_planes) << n;
+    EXPECT_EQ(b.steps_per_sweep, as_h200.steps_per_sweep) << n;
+    EXPECT_EQ(b.sweep_min_points, as_h200.sweep_min_points) << n;
+    EXPECT_EQ(b.bulk_planes, as_h200.bulk_planes) << n;
+  }
 }
 
 // Which registered codes can take the bulk planes: the hand-written GPU codes and Kokkos' team sweep
@@ -627,15 +711,14 @@ TEST(StepPlan, FusedStepsOnSmallGridsAndThinSlabs) {
   const Capabilities three{true, false}, one{false, false};
   WaveParams p;
   p.shape = {128, 128, 128};
-  EXPECT_TRUE(plan_steps(p, whole_grid(p.nx()), three, "none").fused_step);
+  EXPECT_TRUE(plan_steps(p, whole_grid(p.nx()), three, none).fused_step);
   p.shape = {129, 128, 128};
-  EXPECT_FALSE(plan_steps(p, whole_grid(p.nx()), three, "none").fused_step);
-  EXPECT_TRUE(plan_steps(p, whole_grid(p.nx()), one, "none").fused_step)
-      << "no three-kernel step in that implementation";
-  EXPECT_TRUE(plan_steps(p, slab_of(p.nx(), 17, 18), three, "none").fused_step) << "a thin slab (7 planes)";
+  EXPECT_FALSE(plan_steps(p, whole_grid(p.nx()), three, none).fused_step);
+  EXPECT_TRUE(plan_steps(p, whole_grid(p.nx()), one, none).fused_step) << "no three-kernel step in that implementation";
+  EXPECT_TRUE(plan_steps(p, slab_of(p.nx(), 17, 18), three, none).fused_step) << "a thin slab (7 planes)";
   configure_tuning("fused_step_points=0", {});
   p.shape = {9, 9, 1};
-  EXPECT_FALSE(plan_steps(p, whole_grid(p.nx()), three, "none").fused_step);
+  EXPECT_FALSE(plan_steps(p, whole_grid(p.nx()), three, none).fused_step);
   configure_tuning("", {});
 }
 

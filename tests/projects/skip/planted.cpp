@@ -1,4 +1,4 @@
-// Planted outcomes for tests/check_skips.sh: each test's name says what ctest must report.
+// Planted outcomes for tests/tools/check_skips.sh: each test's name says what ctest must report.
 #include <gtest/gtest.h>
 
 TEST(Planted, FailsThenSkipsIsFailed) {
