@@ -3,7 +3,7 @@
 # (bench/catalog.py sweepers) at each size of PLAN_SIZES (default "224 256": either side of the H200's 256^3
 # threshold), 6 unchecked steps, no output; each run's -json into OUT. The summary holds every run's recorded plan to
 # the rule applied to the traits the same run recorded (build.accelerator_traits): peak bandwidth at least the midpoint
-# of the H100's and the H200's (4.08e12 B/s) -> the GPU-team sweep from 256^3 and the bulk planes on, else from 200^3
+# of the H100's and the H200's (4.08e12 B/s, src/core/step_plan.hpp) -> the GPU-team sweep from 256^3 and the bulk planes on, else from 200^3
 # and off; OpenMP-offload teams from 128^3 either way. Exit 1 where a recorded plan is not the rule's.
 #   bench/device/plan-check.sh BUILD_DIR OUT
 set -uo pipefail
@@ -22,7 +22,7 @@ done
 python3 - "$out" "$toolchain" <<'PY' || status=1
 import glob, json, sys
 out, toolchain = sys.argv[1:]
-HIGH = (3.35e12 + 4.8e12) / 2  # core/step_plan.hpp, kHighBandwidthFrom
+HIGH = (3.35e12 + 4.81e12) / 2  # src/core/step_plan.hpp, kHighBandwidthFrom
 bad = 0
 for path in sorted(glob.glob(f"{out}/plan-{toolchain}-*.json")):
     r = json.load(open(path))

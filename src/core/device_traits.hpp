@@ -22,8 +22,9 @@ struct DeviceTraits {
 
 // Peak memory bandwidth in bytes/s: two transfers a memory clock (double data rate) over the bus,
 // as NVIDIA's deviceQuery and bandwidthTest reckon it: the H100 SXM's 2619 MHz x 5120 bits give
-// 3.35e12, the H200's 3134 MHz x 6144 bits 4.81e12 (its attributes on the device machine,
-// 2026-12-02). Unknown where either is unknown or not positive (a driver that reports 0).
+// 3.35e12, the H200's 3134 MHz x 6144 bits 4.81e12 (its attributes on the device machine:
+// bench/results/h200-2026-12-02/plan-traits-3cde185). Unknown where either is unknown or not
+// positive (a driver that reports 0).
 inline std::optional<double> peak_bandwidth_of(std::optional<long> memory_clock_khz,
                                                std::optional<long> bus_width_bits) {
   if (!memory_clock_khz || !bus_width_bits || *memory_clock_khz <= 0 || *bus_width_bits <= 0) return std::nullopt;

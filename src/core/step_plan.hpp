@@ -34,7 +34,7 @@ enum class SweepForm {
 
 // Which of the two GPUs measured a device takes its plan's choices from, by peak memory bandwidth
 // (core/device_traits.hpp). The H100 SXM 80 GB (3.35e12 B/s, 50 MiB L2) and the H200 (4.81e12 B/s,
-// 60 MiB L2, as its CUDA runtime reported them on the device machine, 2026-12-02) share cc 9.0 and
+// 60 MiB L2, as both toolchains read them: bench/results/h200-2026-12-02/plan-traits-3cde185) share cc 9.0 and
 // 132 SMs; which of bandwidth and L2 made the H200's choices below was not measured apart, and
 // bandwidth decides as the stencil is memory-bound (single steps at 0.84-0.96 of the triad, README).
 // The boundary is the midpoint, so a GPU not measured takes the choice of the one nearer in
