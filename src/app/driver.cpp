@@ -506,6 +506,8 @@ static nlohmann::json device_traits_json(const DeviceTraits& d) {
           {"peak_bandwidth_bytes_per_s", known(d.peak_bandwidth)}};
 }
 
+// The keys a reader may rely on, and their types, are declared once in run_record.schema.json beside this file
+// (the harness validates every run file against it; tests/harness/test_run_files.py holds this output to it).
 void write_json(const RunReport& report, const std::string& path) {
   const WaveParams& p = report.options.params;
   const std::size_t points = p.interior_points();
