@@ -44,6 +44,7 @@ gpu_builds=(); [ "${ONLY_HOST:-0}" = 1 ] || for p in ${GPU_BUILDS:-$device_toolc
 has_build() { [[ " ${gpu_builds[*]} " == *" $1 "* ]]; }
 # The first page's codes that sweep by default, per build (the others take single steps anyway).
 sweepers() { python3 bench/catalog.py sweepers "$1"; }
+code() { python3 bench/catalog.py code "$1" "$2"; }  # an application's code on a toolchain: code cuda "Kokkos tuned"
 
 [ "$sizes" = none ] && sizes=
 [ $gpu = 1 ] || sizes=
@@ -64,22 +65,23 @@ for r in $(seq "$rounds"); do
   # The Kokkos codes of the builds against another Kokkos, where their platform runs in this study.
   for entry in ${OTHER_KOKKOS:-}; do
     name=${entry%%=*} dir=${entry#*=} preset=${entry%%-*}
-    if [ "$preset" = host ]; then part_sizes=$host_sizes; else part_sizes=$sizes; has_build "$preset" || part_sizes=; fi
+    reference=()
+    if [[ " $device_toolchains " == *" $preset "* ]]; then part_sizes=$sizes; has_build "$preset" || part_sizes=
+    else part_sizes=$host_sizes reference=(--reference cpu-openmp); fi  # (the CPU: as the host plans below)
     [ -n "$part_sizes" ] || continue
-    backend=$preset reference=()
-    [ "$preset" = host ] && backend=openmp reference=(--reference cpu-openmp)  # as the host plans below
     other=("$preset" "$out" --sizes "$part_sizes" "${round[@]}" --name "$name" --exe "$dir/src/awave" "${reference[@]}" --held)
-    sweep "${other[@]}" --impls "kokkos-$backend,kokkos-$backend-mdrange"
-    sweep "${other[@]}" --impls "kokkos-$backend" --tune steps_per_sweep=1 --label single-steps
+    sweep "${other[@]}" --impls "$(code "$preset" "Kokkos tuned,Kokkos idiomatic")"
+    sweep "${other[@]}" --impls "$(code "$preset" "Kokkos tuned")" --tune steps_per_sweep=1 --label single-steps
   done
   # The CPU platform: the host build's threaded codes, bound as the README advises and unbound.
   if [ -x "$host_build/src/awave" ] && [ -n "$host_sizes" ]; then
     host=(host "$out" --sizes "$host_sizes" "${round[@]}" --reference cpu-openmp --exe "$host_build/src/awave")
     # The single-step plan is the checked one: a checked run's reference takes single steps, which cost the
     # sweep its round-1 run (the Xeon's sweep cells had 4 runs of 6, results/h100-2026-11-27/study-557d8ff).
-    sweep "${host[@]}" --impls cpu-openmp,kokkos-openmp,kokkos-openmp-mdrange --held
+    threaded=$(code host "hand-written,Kokkos tuned,Kokkos idiomatic")
+    sweep "${host[@]}" --impls "$threaded" --held
     sweep "${host[@]}" --impls "$(sweepers host)" --tune steps_per_sweep=1 --label single-steps
-    [ "${UNBOUND:-1}" = 0 ] || sweep "${host[@]}" --impls cpu-openmp,kokkos-openmp,kokkos-openmp-mdrange \
+    [ "${UNBOUND:-1}" = 0 ] || sweep "${host[@]}" --impls "$threaded" \
       --env OMP_PROC_BIND=false --label unbound --held
   fi
 done
@@ -87,12 +89,13 @@ done
 variants=${VARIANTS:-1}
 if [ -n "$sizes" ] && [ "$variants" = 1 ]; then
   for preset in "${gpu_builds[@]}"; do
-    sweep "$preset" "$out" --sizes "$sizes" --impls "kokkos-$preset-mdrange" --tune kokkos.tile=0x0x0 \
+    sweep "$preset" "$out" --sizes "$sizes" --impls "$(code "$preset" "Kokkos idiomatic")" --tune kokkos.tile=0x0x0 \
       --label default-tiles --no-check
   done
   # The naive axis order (i, j, k) on CUDA, whose backend needs k first (OpenMPTarget's needed order already).
   if has_build cuda; then
-    sweep cuda "$out" --sizes "${NAIVE_SIZES:-512}" --impls kokkos-cuda-mdrange --tune kokkos.axes=ijk,kokkos.tile=0x0x0 \
+    sweep cuda "$out" --sizes "${NAIVE_SIZES:-512}" --impls "$(code cuda "Kokkos idiomatic")" \
+      --tune kokkos.axes=ijk,kokkos.tile=0x0x0 \
       --label naive-axes --no-check
   fi
 fi

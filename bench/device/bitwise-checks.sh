@@ -27,13 +27,13 @@ long_run() {  # long_run BUILD NAME ARGS...: the build's GPU implementations aga
 }
 
 # 1. (equivalence on 5 shapes, fused and three-kernel steps; restart; 97x61x33 x 5000 steps)
-for b in cuda openmptarget; do
+for b in $(device_toolchains); do
   verdict=$("$here/ctest-counted.sh" "build/$b" gpu "$out/ctest-gpu-$b.log" 400) || status=1
   echo "ctest -L gpu, $b: $verdict" | tee -a "$out/summary.txt"
 done
 
 # 2. 256^3 x 2000 steps and 97x61x33 x 5000 steps (fused and three-kernel).
-for b in cuda openmptarget cuda-contract openmptarget-contract; do
+for b in $(device_toolchains) $(device_toolchains | tr ' ' '\n' | sed 's/$/-contract/'); do
   [ -x "build/$b/src/awave" ] || continue
   long_run "$b" "long_${b}_256x256x256_2000" -shape 256,256,256 -nsteps 2000 -out_period 500
   long_run "$b" "long_${b}_97x61x33_5000" -shape 97,61,33 -nsteps 5000 -out_period 1000

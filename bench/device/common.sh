@@ -10,6 +10,8 @@ AWAVE_LINE_WRITTEN='written: [0-9.]+ GB .* at [0-9.]+ GB/s of wall'
 AWAVE_LINE_ONE_FILE_LONGER='only .* holds a snapshot at step'  # awave -compare: files equal where both hold
 
 # record_machine FILE: the GPUs (name, memory, driver, largest SM clock) and the host's cores (shown where SHOW=1).
+# The toolchains whose codes run on the GPU, as cmake/toolchains/ lists them (their builds: build/<name>).
+device_toolchains() { python3 "$(dirname "${BASH_SOURCE[0]}")/../catalog.py" toolchains --on-device; }
 record_machine() {
   { nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv,noheader 2>/dev/null ||
       echo "no GPU: nvidia-smi failed"

@@ -2,12 +2,12 @@
 # The GPU acceptance runs (through on-device.sh): for each GPU build, its gpu and cli tests counted, then every
 # implementation on the required shapes checked against the CPU reference, with fused steps where the grid is
 # small and with the three-kernel step everywhere (AWAVE_FUSED_STEP_POINTS=0). Logs and JSON to OUT_DIR.
-#   bench/device/gpu-checks.sh OUT_DIR [BUILD ...]   (default: cuda openmptarget)
+#   bench/device/gpu-checks.sh OUT_DIR [BUILD ...]   (default: the GPU toolchains' builds, bench/catalog.py)
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: gpu-checks.sh OUT_DIR [BUILD ...]}
 shift
-builds=("$@"); [ ${#builds[@]} -gt 0 ] || builds=(cuda openmptarget)
+builds=("$@"); [ ${#builds[@]} -gt 0 ] || builds=($(device_toolchains))
 mkdir -p "$out"
 export OMP_PROC_BIND=spread
 SHOW=1 record_machine "$out/gpu.txt"

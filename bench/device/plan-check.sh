@@ -38,7 +38,8 @@ for path in sorted(glob.glob(f"{out}/plan-{toolchain}-*.json")):
         ok = got == want
         bad += not ok
         print(f"{r['build']['accelerator']}: cc {t.get('compute_capability')}, {t.get('multiprocessors')} SMs, "
-              f"L2 {t.get('l2_bytes')} B, peak {bw:.3e} B/s ({'high' if high else 'not high'}) | {i['id']} at "
+              f"L2 {t.get('l2_bytes')} B, peak {'unknown' if bw is None else f'{bw:.3e}'} B/s "
+              f"({'high' if high else 'not high'}) | {i['id']} at "
               f"{r['params']['shape'][0]}^3: sweep from {got[0]} points, {got[1]} steps a sweep, bulk planes "
               f"{got[2]} -> {'as the rule' if ok else f'NOT the rule {want}'}")
 sys.exit(1 if bad else 0)

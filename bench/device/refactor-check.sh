@@ -4,7 +4,7 @@
 # checked bitwise at SIZES, then its SU/s beside the baseline build's (build/<preset>-base, staged beside it),
 # interleaved over ROUNDS rounds, with a table of medians (refactor_summary.py). Logs and JSON to OUT.
 #   bench/device/refactor-check.sh OUT tests|runs [ROUNDS]
-# runs: SIZES ("256 512"), TIME_BUILDS ("cuda openmptarget"), TIME_STEPS and TIME_PERIOD (60, 20), CHECK=0: time only.
+# runs: SIZES ("256 512"), TIME_BUILDS (the GPU toolchains), TIME_STEPS and TIME_PERIOD (60, 20), CHECK=0: time only.
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out=${1:?usage: refactor-check.sh OUT tests|runs [ROUNDS]}
@@ -15,7 +15,7 @@ mkdir -p "$out"
 export OMP_PROC_BIND=spread OMP_PLACES=threads
 record_machine "$out/gpu.txt"
 status=0
-builds=(cuda openmptarget)
+builds=($(device_toolchains))
 if [ "$part" = tests ]; then
   for b in "${builds[@]}"; do
     verdict=$("$here/ctest-counted.sh" "build/$b" 'gpu|cli' "$out/ctest-$b.log" 280) || status=1
@@ -24,7 +24,7 @@ if [ "$part" = tests ]; then
   exit $status
 fi
 sizes=(${SIZES:-256 512})
-time_builds=(${TIME_BUILDS:-cuda openmptarget})
+time_builds=(${TIME_BUILDS:-$(device_toolchains)})
 steps=${TIME_STEPS:-60} period=${TIME_PERIOD:-20}
 [ "${CHECK:-1}" = 0 ] && builds=()
 for b in "${builds[@]}"; do  # the build's GPU implementations (its default) against cpu-openmp

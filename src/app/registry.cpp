@@ -97,12 +97,13 @@ std::optional<std::string> accelerator_problem() {
 
 std::optional<std::string> select_accelerator(int local_rank, int local_size) {
   const Accelerator* a = accelerator();
-  if (!a || local_size <= 1) return std::nullopt;
-  // Before anything touches the GPU, through the backend that brings it (core/backend.hpp).
+  // Before anything touches the GPU, through the backend that brings it (core/backend.hpp); a backend
+  // that cannot choose (no select) has chosen nothing.
+  if (!a || !a->select || local_size <= 1) return std::nullopt;
   const std::vector<std::string>& gpus = node_gpus();
   if (gpus.empty()) return std::nullopt;
   const std::string chosen = gpus[std::size_t(local_rank) % gpus.size()];
-  if (a->select) a->select(local_rank, chosen);
+  a->select(local_rank, chosen);
   return chosen;
 }
 

@@ -2,7 +2,7 @@
 // itself, once, in its backend.cpp: its implementations, the tuning keys its code reads, and its
 // accelerator where it brings one. The build lists the folders it compiles (src/CMakeLists.txt,
 // AWAVE_BACKEND_FOLDERS: a backend is its folder and its name there); the registry walks that list
-// (app/registry.cpp). The study's tools read the same folder's backend.json (bench/backends.py).
+// (app/registry.cpp). The study's tools read the same folder's backend.json (bench/awave_bench/catalog/backends.py).
 #pragma once
 
 #include "core/device_traits.hpp"

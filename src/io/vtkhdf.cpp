@@ -1018,7 +1018,7 @@ herr_t collect_name(hid_t, const char* name, const Info*, void* out) {
 // The links and attributes of every group awave writes, walked through HDF5's group indexes (B-trees, symbol nodes,
 // local heaps) and object headers, and held to the names awave writes there: a group index damaged where awave's
 // reads did not pass, or an attribute message turned into another (a .partial's complete gone, read as not
-// complete), verified while h5py could not read the file the same (tests/structure_fuzz.py).
+// complete), verified while h5py could not read the file the same (tests/tools/structure_fuzz.py).
 void require_group(const ReadFile& file, const char* group, std::vector<std::string> links,
                    std::vector<std::string> optional_links, std::vector<std::string> attributes,
                    std::vector<std::string> optional_attributes = {}) {

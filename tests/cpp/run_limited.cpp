@@ -3,7 +3,7 @@
 // SECONDS, and writes one line to the file RESULT: "exit N", "signal N" or "timeout", then its
 // peak resident memory in kB. A child forked from this small process, not from the caller:
 // a Python caller's child inherits Python's resident pages, which its peak then counts.
-// (tests/damaged_files.py runs every awave of its cases through it.)
+// (tests/tools/damaged_files.py runs every awave of its cases through it.)
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>

@@ -384,7 +384,7 @@ TEST_F(Integrity, ArraysThatTogetherClaimMoreThanTheFileAreRefused) {
   }
 }
 
-// The groups' links walked and held to what awave writes (tests/structure_fuzz.py found a group index damaged where
+// The groups' links walked and held to what awave writes (tests/tools/structure_fuzz.py found a group index damaged where
 // awave's reads did not pass verify, while h5py could not walk the file): an object added anywhere is named.
 TEST_F(Integrity, AGroupHoldingWhatAwaveNeverWritesIsRefused) {
   for (const char* group : {"/wave_params", "/VTKHDF/PointData", "/"}) {

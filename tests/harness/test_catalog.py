@@ -72,6 +72,7 @@ class ToolchainFolders(unittest.TestCase):
             self.plant(d, "cuda", lambda t: t["sweep"]["implementations"].append("kokkos-hip"))
             self.plant(d, "host", lambda t: t.update(order=1))
             self.plant(d, "openmptarget", lambda t: t.pop("words"))
+            self.plant(d, "host", lambda t: t["sweep"]["implementations"].append("cuda"))
             path = os.path.join(d, "src", "cuda", "backend.json")
             with open(path) as f:
                 b = json.load(f)
@@ -84,6 +85,7 @@ class ToolchainFolders(unittest.TestCase):
                 "openmptarget: 'words' missing or not str",
                 "two toolchains share an order",
                 "cuda: its sweep names 'kokkos-hip', which no backend.json has",
+                "host: its sweep runs 'cuda', of src/cuda, a folder the toolchain does not build",
                 "src/cuda/backend.json: cuda-on-hip on toolchain 'hip', which has no cmake/toolchains/ folder"]))
 
     def test_the_command_line_lists_them_and_refuses_an_unknown_one(self):

@@ -96,14 +96,23 @@ def catalog_problems(top=TOP):
     chains = toolchains.load(top)
     for name, t in chains.items():
         sweep = t.get("sweep") if isinstance(t.get("sweep"), dict) else {}
+        built = toolchains.backend_folders(name, top)
+        if built is None:
+            found.append(f"cmake/toolchains/{name}/toolchain.cmake sets no AWAVE_TOOLCHAIN_BACKEND_FOLDERS")
         for i in list(sweep.get("implementations", [])) + [sweep.get("reference")]:
             if i not in known:
                 found.append(f"{name}: its sweep names {i!r}, which no backend.json has")
+            elif built is not None and known[i] not in built:
+                found.append(f"{name}: its sweep runs {i!r}, of src/{known[i]}, a folder the toolchain does not build")
     for folder, b in load(top):
         for i in b["implementations"]:
             if "toolchain" in i and i["toolchain"] not in chains:
                 found.append(f"src/{folder}/backend.json: {i['id']} on toolchain {i['toolchain']!r}, which has no "
                              "cmake/toolchains/ folder")
+            elif "toolchain" in i and folder not in (
+                    toolchains.backend_folders(i.get("build", i["toolchain"]), top) or [folder]):
+                found.append(f"src/{folder}/backend.json: {i['id']} on toolchain {i['toolchain']!r}, whose build does "
+                             f"not build src/{folder}")
     return found
 
 

@@ -12,6 +12,7 @@ The implementations themselves are the backend folders' (catalog.backends, which
 """
 import json
 import os
+import re
 
 from .paths import TOP
 
@@ -54,9 +55,22 @@ def problems(top=TOP):
     return found
 
 
+def backend_folders(name, top=TOP):
+    """The src/ backend folders a toolchain builds, as its toolchain.cmake declares them
+    (AWAVE_TOOLCHAIN_BACKEND_FOLDERS); None where it declares none."""
+    path = os.path.join(folder(top), name, "toolchain.cmake")
+    if not os.path.isfile(path):
+        return None
+    with open(path) as f:
+        m = re.search(r"^set\(AWAVE_TOOLCHAIN_BACKEND_FOLDERS ([^)]*)\)", f.read(), re.M)
+    return m.group(1).split() if m else None
+
+
+# (Read leniently, so that a broken toolchain.json reaches problems() and bench/catalog.py check, not a KeyError.)
 TOOLCHAINS = load()
-WORDS = {name: t["words"] for name, t in TOOLCHAINS.items()}
-ON_DEVICE = [name for name, t in TOOLCHAINS.items() if t["on_device"]]
-SWEEP_IMPLEMENTATIONS = {name: list(t["sweep"]["implementations"]) for name, t in TOOLCHAINS.items()}
-SWEEP_REFERENCE = {name: t["sweep"]["reference"] for name, t in TOOLCHAINS.items()}
+WORDS = {name: t.get("words", name) for name, t in TOOLCHAINS.items()}
+ON_DEVICE = [name for name, t in TOOLCHAINS.items() if t.get("on_device")]
+SWEEP_IMPLEMENTATIONS = {name: list((t.get("sweep") or {}).get("implementations", []))
+                         for name, t in TOOLCHAINS.items()}
+SWEEP_REFERENCE = {name: (t.get("sweep") or {}).get("reference") for name, t in TOOLCHAINS.items()}
 

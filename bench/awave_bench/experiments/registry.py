@@ -6,7 +6,7 @@ import os
 
 from ..catalog.paths import BENCH as HERE
 # The current portability study (bench/study.sh) at 557d8ff: five platforms (the Xeon of two machines, weighted
-# alike: study_runs.machines_alike; each machine's newest folder counts), its lines of code and code divergence in
+# alike: runs.study.machines_alike; each machine's newest folder counts), its lines of code and code divergence in
 # each folder (computed on the build machine). The H200's GPU platforms were measured again at 557d8ff on
 # 2026-12-02 (issue 80), with the H100's very Kokkos installations (results/h200-2026-12-02/study-557d8ff).
 DEFAULT_STUDY = [os.path.join(HERE, "results", d) for d in

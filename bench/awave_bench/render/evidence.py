@@ -5,13 +5,17 @@ results/h100-2026-11-25/study-a4ec059.)"""
 import os
 import statistics
 
+from ..catalog import toolchains
 from ..catalog.paths import BENCH as HERE
 from ..metrics import pp, verdicts
 from ..runs import files as runfiles, record, study
 from .markdown import table_head
 
-HAND = {"cuda": "cuda", "openmptarget": "omp", "host": "cpu-openmp"}
-KOKKOS_BACKEND = {"cuda": "cuda", "openmptarget": "openmptarget", "host": "openmp"}  # a preset's Kokkos codes
+
+
+def code(application, toolchain):
+    """The implementation id of an application on a toolchain (the backend folders' backend.json)."""
+    return study.APPLICATIONS[application][toolchain][0]
 
 
 def cell(rounds, hardware, build, label, shape, impl, question="single"):
@@ -53,18 +57,18 @@ def effort_ladder(w, rounds, loc, shapes):
     table_head(w, ["backend", "GPU", "Kokkos", "naive axes (i, j, k), default tiles", "idiomatic, default tiles",
                       "idiomatic, policy tile", "tuned", "hand-written SU/s"])
     hardware = sorted({k[0] for k in rounds if not k[0].startswith("CPU")})
-    for build in ("cuda", "openmptarget"):
-        kid = f"kokkos-{build}"
+    for build in toolchains.ON_DEVICE:
+        tuned, idiomatic = code("Kokkos tuned", build), code("Kokkos idiomatic", build)
         for h in hardware:
             measured = [s for s in shapes if (h, build, "", s) in rounds]
-            hands = {s: cell(rounds, h, build, "", s, HAND[build]) for s in measured}
+            hands = {s: cell(rounds, h, build, "", s, code("hand-written", build)) for s in measured}
             sizes = [s for s in measured if hands[s][0] is not None]
             if not sizes:
                 continue
             rungs = [" / ".join(fmt_rung(cell(rounds, h, build, label, s, impl), hands[s]) if s in sizes else "—"
                              for s in shapes)
-                     for label, impl in (("naive-axes", f"{kid}-mdrange"), ("default-tiles", f"{kid}-mdrange"),
-                                         ("", f"{kid}-mdrange"), ("", kid))]
+                     for label, impl in (("naive-axes", idiomatic), ("default-tiles", idiomatic), ("", idiomatic),
+                                         ("", tuned))]
             versions = sorted({record.kokkos_release(rounds[(h, build, "", s)][0][0].get("build", {})
                                                  .get("kokkos_version", "?")) for s in sizes})
             w(f"| {study.TOOLCHAINS[build]} | {h} | "
@@ -104,8 +108,8 @@ def kokkos_versions(w, rounds, shapes):
         same_call = rounds.get((h, base + "-k34", "", s))
         base_build = base + "-k34" if same_call and same_call[0][1] == d else base
         old_run = (rounds.get((h, base_build, "", s)) or [({}, "")])[0][0]
-        hand = cell(rounds, h, base_build, "", s, HAND[base], "best")
-        for impl in (f"kokkos-{KOKKOS_BACKEND[base]}-mdrange", f"kokkos-{KOKKOS_BACKEND[base]}"):
+        hand = cell(rounds, h, base_build, "", s, code("hand-written", base), "best")
+        for impl in (code("Kokkos idiomatic", base), code("Kokkos tuned", base)):
             new = cell(rounds, h, build, label, s, impl, "best")
             if new[0] is not None:
                 row = rows.setdefault((h, impl), ({}, set()))

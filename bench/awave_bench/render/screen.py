@@ -271,7 +271,7 @@ TERMS = (
     ("machines weighted alike", "a CPU model measured on two machines is one platform whose cell takes each "
                                 "machine's median, then their mean (its range the mean of their slowest runs to the "
                                 "mean of their fastest): a machine with more runs does not count more "
-                                "(`study_runs.machines_alike`)"),
+                                "(`bench/awave_bench/runs/study.py`, `machines_alike`)"),
     ("sources / lines", "backend folders, and their non-comment lines beyond the shared core, a part two codes "
                         "share counted once (`bench/count_loc.py`)"),
     ("CPU runs", "threads bound (OMP_PROC_BIND=spread, OMP_PLACES=threads), as the README advises; the same codes "

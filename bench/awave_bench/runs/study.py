@@ -5,7 +5,7 @@ builds (Kokkos versions, compilers, commits)."""
 import os
 import re
 
-from ..catalog import backends, paths
+from ..catalog import backends, paths, toolchains
 from . import files as runfiles
 from .record import validate_run
 
@@ -147,7 +147,8 @@ def platforms_of(runs):
     """The platforms of the hardware measured, GPUs first (CUDA, then OpenMP offload), the CPU
     last: every toolchain of each, measured or not (a missing run leaves PP unknown)."""
     hardware = {h for h, *_ in runs}
-    return sorted(((h, b) for h in hardware for b in (("host",) if h.startswith("CPU") else ("cuda", "openmptarget"))),
+    on_cpu = [t for t in toolchains.TOOLCHAINS if t not in toolchains.ON_DEVICE]
+    return sorted(((h, b) for h in hardware for b in (on_cpu if h.startswith("CPU") else toolchains.ON_DEVICE)),
                   key=platforms_order)
 
 

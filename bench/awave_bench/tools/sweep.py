@@ -133,7 +133,7 @@ def main(argv):
     parser.add_argument("--held", action="store_true",
                         help="round 1 too unchecked, its -digest held to another plan's checked run")
     parser.add_argument("--impls", help="comma-separated implementations (default: the preset's)")
-    parser.add_argument("--reference", choices=["cpu", "cpu-openmp"], help="the CPU reference to check against")
+    parser.add_argument("--reference", choices=sorted(set(REFERENCE.values())), help="the CPU reference to check against")
     parser.add_argument("--tune", default="", help="awave's -tune value for every run")
     parser.add_argument("--env", action="append", default=[], help="VAR=VALUE for every run (repeatable)")
     parser.add_argument("--label", default="", help="a name for this variant, in the file names")
