@@ -114,7 +114,7 @@ def layer_of(name, layers):
     return layers.index(parts[1]) if parts[1] in layers else len(layers)
 
 
-def read_layers(known, root):
+def read_layers(known):
     path = known.get(PACKAGE)
     if not path:
         return []
@@ -124,14 +124,10 @@ def read_layers(known, root):
     return []
 
 
-def folder_of(name, path):
-    return _package_of(name, path) if path.endswith("__init__.py") else name.rpartition(".")[0]
-
-
 def check(root):
     """(figures, [problems]) of the graph under root."""
     known = modules(root)
-    layers = read_layers(known, root)
+    layers = read_layers(known)
     edges, problems = {}, []
     for name, path in known.items():
         edges[name] = set()
@@ -143,7 +139,7 @@ def check(root):
             if target == name:
                 continue
             edges[name].add(target)
-            src_folder, dst_folder = folder_of(name, path), folder_of(target, known[target])
+            src_folder, dst_folder = _package_of(name, path), _package_of(target, known[target])
             src_layer, dst_layer = layer_of(name, layers), layer_of(target, layers)
             above = dst_folder != src_folder and (src_folder + ".").startswith(dst_folder + ".") if dst_folder \
                 else bool(src_folder)

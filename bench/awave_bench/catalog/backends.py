@@ -6,9 +6,8 @@ and "build" (the build that runs it there, where not the toolchain's)}.
 """
 import json
 import os
-import re
 
-from . import toolchains
+from . import cmake_lists, toolchains
 from .paths import TOP
 
 # The toolchains a backend.json names, in the report's order, with the words the report uses (cmake/toolchains/).
@@ -17,11 +16,10 @@ TOOLCHAINS = toolchains.WORDS
 
 def folders(top=TOP):
     """AWAVE_BACKEND_FOLDERS, as src/CMakeLists.txt sets it."""
-    with open(os.path.join(top, "src", "CMakeLists.txt")) as f:
-        m = re.search(r"^set\(AWAVE_BACKEND_FOLDERS ([^)]*)\)", f.read(), re.M)
-    if not m:
+    found = cmake_lists.set_words(os.path.join(top, "src", "CMakeLists.txt"), "AWAVE_BACKEND_FOLDERS")
+    if found is None:
         raise ValueError("src/CMakeLists.txt sets no AWAVE_BACKEND_FOLDERS")
-    return m.group(1).split()
+    return found
 
 
 def load(top=TOP):

@@ -12,8 +12,8 @@ The implementations themselves are the backend folders' (catalog.backends, which
 """
 import json
 import os
-import re
 
+from . import cmake_lists
 from .paths import TOP
 
 KEYS = {"about": str, "order": int, "words": str, "target": str, "on_device": bool, "sweep": dict}
@@ -59,11 +59,7 @@ def backend_folders(name, top=TOP):
     """The src/ backend folders a toolchain builds, as its toolchain.cmake declares them
     (AWAVE_TOOLCHAIN_BACKEND_FOLDERS); None where it declares none."""
     path = os.path.join(folder(top), name, "toolchain.cmake")
-    if not os.path.isfile(path):
-        return None
-    with open(path) as f:
-        m = re.search(r"^set\(AWAVE_TOOLCHAIN_BACKEND_FOLDERS ([^)]*)\)", f.read(), re.M)
-    return m.group(1).split() if m else None
+    return cmake_lists.set_words(path, "AWAVE_TOOLCHAIN_BACKEND_FOLDERS") if os.path.isfile(path) else None
 
 
 # (Read leniently, so that a broken toolchain.json reaches problems() and bench/catalog.py check, not a KeyError.)

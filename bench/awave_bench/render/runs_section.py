@@ -7,6 +7,7 @@ import statistics
 from ..catalog.paths import BENCH as HERE
 from ..runs import files as runfiles
 from ..runs.record import validate_run
+from ..runs.study import points
 from .markdown import fmt_su, table_head
 
 
@@ -39,15 +40,9 @@ def runs_section(w, number, name, folders):
             w("No awave run records.\n")
             continue
         table_head(w, ["size", "code", "median SU/s", "range", "runs", "checked runs matching"])
-        for (size, impl), c in sorted(cells.items(), key=lambda kv: (_points(kv[0][0]), kv[0][1])):
+        for (size, impl), c in sorted(cells.items(), key=lambda kv: (points(kv[0][0]), kv[0][1])):
             w(f"| {size} | {impl} | {fmt_su(statistics.median(c['su']))} | [{fmt_su(min(c['su']))}, "
               f"{fmt_su(max(c['su']))}] | {len(c['su'])} | "
               f"{c['checked'] - c['differ']} of {c['checked']} |")
         w("")
 
-
-def _points(size):
-    n = 1
-    for v in size.split("x"):
-        n *= int(v)
-    return n
